@@ -1,0 +1,34 @@
+// One finding of a rule, with everything every output format needs.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace ropelens {
+
+enum class Severity { info = 0, warning = 1, error = 2 };
+std::string_view to_string(Severity severity);
+std::optional<Severity> parse_severity(std::string_view name);
+
+struct Location {
+  std::string pointer;  // RFC 6901 JSON pointer into the config ("" = the whole document)
+  std::optional<int> line;
+  std::optional<int> column;
+};
+
+struct Diagnostic {
+  std::string code;  // stamped by the sink from the rule's metadata
+  std::string name;
+  Severity severity = Severity::warning;
+  std::string message;  // what is wrong, with the real numbers; lowercase, no final period
+  Location where;
+  std::string help;  // what to do, starting with a verb
+  std::vector<Location> related;
+  nlohmann::json facts = nlohmann::json::object();  // computed values for machine formats
+};
+
+}  // namespace ropelens

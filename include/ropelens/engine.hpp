@@ -1,0 +1,48 @@
+// Running the catalog: selection, severity overrides, ordering, and the check pipeline over files.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ropelens/input.hpp"
+#include "ropelens/model_loader.hpp"
+#include "ropelens/report.hpp"
+#include "ropelens/rule.hpp"
+
+namespace ropelens {
+
+struct RuleSelection {
+  std::vector<std::string> select;  // codes, names or prefixes; empty = all
+  std::vector<std::string> ignore;
+  std::map<std::string, Severity> severity;  // per code or name
+};
+
+bool rule_matches(const RuleMeta& meta, const std::string& selector);
+bool rule_selected(const RuleMeta& meta, const RuleSelection& selection);
+
+// Runs every selected rule on one context; findings sorted by pointer then code.
+std::vector<Diagnostic> run_rules(const Context& context, const RuleSelection& selection);
+
+struct CheckOptions {
+  std::optional<std::int64_t> target_tokens;  // none: each model's declared length
+  AuditOptions audit;
+  RuleSelection selection;
+  std::vector<Edit> edits;  // --set, applied to every file
+};
+
+FileResult check_model(Model model, const std::string& text, const CheckOptions& options);
+CheckReport check_paths(const std::vector<std::string>& paths, const CheckOptions& options);
+
+// Project settings from .ropelens.json in the working directory or its nearest parent.
+struct ProjectSettings {
+  std::optional<std::string> path;
+  std::optional<std::int64_t> target_tokens;
+  std::optional<Severity> fail_on;
+  RuleSelection selection;
+};
+ProjectSettings load_project_settings(const std::string& start_directory);
+
+}  // namespace ropelens

@@ -1,0 +1,104 @@
+// GGUF (llama.cpp model files): the header only — metadata and the few float32 tensors that carry RoPE factors.
+// Reading never touches the weights, so a multi-gigabyte file is read in milliseconds.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "ropelens/model.hpp"
+
+namespace ropelens {
+
+// Value type ids as stored in the file.
+enum class GgufType : std::uint32_t {
+  uint8 = 0,
+  int8 = 1,
+  uint16 = 2,
+  int16 = 3,
+  uint32 = 4,
+  int32 = 5,
+  float32 = 6,
+  boolean = 7,
+  string = 8,
+  array = 9,
+  uint64 = 10,
+  int64 = 11,
+  float64 = 12,
+};
+std::string_view to_string(GgufType type);
+
+// One number or bool: integers keep their signedness, floats are widened to double.
+using GgufScalar = std::variant<std::uint64_t, std::int64_t, double, bool>;
+
+struct GgufArray {
+  GgufType element_type = GgufType::uint8;
+  std::uint64_t count = 0;
+  // Numeric and bool arrays of at most kGgufMaxKeptArrayElements; empty for strings and longer arrays.
+  std::vector<GgufScalar> elements;
+  bool kept() const { return elements.size() == count; }
+};
+
+struct GgufValue {
+  GgufType type = GgufType::uint8;
+  std::uint64_t offset = 0;  // byte offset of the key-value pair in the file
+  // A string longer than kGgufMaxKeptStringBytes is skipped: it holds "" and string_bytes keeps its length.
+  std::variant<GgufScalar, std::string, GgufArray> data;
+  std::uint64_t string_bytes = 0;
+
+  std::optional<std::int64_t> as_integer() const;  // any integer type whose value fits in int64
+  std::optional<double> as_number() const;          // any integer or float type
+  std::optional<bool> as_bool() const;
+  const std::string* as_string() const;             // nullptr unless a kept string
+  const GgufArray* as_array() const;
+};
+
+struct GgufFile {
+  std::string path;  // as shown to users
+  std::uint64_t file_size = 0;
+  std::uint32_t version = 0;
+  std::uint64_t tensor_count = 0;
+  std::uint64_t kv_count = 0;
+  std::uint32_t alignment = 32;
+  std::uint64_t data_offset = 0;  // where the tensor data section starts
+  std::map<std::string, GgufValue, std::less<>> kv;
+  // rope_freqs.weight, rope_factors_long.weight and rope_factors_short.weight, when present.
+  std::map<std::string, std::vector<float>, std::less<>> rope_tensors;
+
+  const GgufValue* find(std::string_view key) const;
+};
+
+inline constexpr std::string_view kGgufMagic = "GGUF";
+inline constexpr std::uint32_t kGgufDefaultAlignment = 32;
+inline constexpr std::uint32_t kGgufMaxDims = 4;                          // GGML_MAX_DIMS
+inline constexpr std::uint64_t kGgufMaxNameBytes = 65535;                 // keys and tensor names
+inline constexpr std::uint64_t kGgufMaxKeptStringBytes = 1u << 20;
+inline constexpr std::uint64_t kGgufMaxKeptArrayElements = 4096;
+inline constexpr std::uint64_t kGgufMaxKvCount = 1u << 20;               // real files have a few dozen
+inline constexpr std::uint64_t kGgufMaxTensorCount = 1u << 20;           // real files have at most ~10^5
+inline constexpr std::uint64_t kGgufMaxRopeTensorElements = 1u << 16;   // real ones have rotary_dim / 2
+inline constexpr std::string_view kRopeFreqsTensor = "rope_freqs.weight";
+inline constexpr std::string_view kRopeFactorsLongTensor = "rope_factors_long.weight";
+inline constexpr std::string_view kRopeFactorsShortTensor = "rope_factors_short.weight";
+
+// True when the file starts with the GGUF magic (false when it cannot be read).
+bool looks_like_gguf(const std::string& path);
+bool looks_like_gguf_bytes(std::string_view bytes);
+
+// Reads the header, the key-values, the tensor-info table and the RoPE factor tensors.
+// Throws InputError (input.hpp) naming what is wrong and its byte offset.
+GgufFile read_gguf(const std::string& path);
+GgufFile read_gguf_bytes(std::string display_path, std::string_view bytes);
+
+// Maps llama.cpp's keys (with the loader's defaults) into the Model. GGUF inconsistencies become
+// GGUF001..GGUF003 problems. Throws InputError only when the file cannot describe a RoPE model at all:
+// no general.architecture, or a key llama.cpp requires (context_length, block_count, the head size) missing
+// or unusable.
+Model model_from_gguf(const GgufFile& file);
+
+}  // namespace ropelens

@@ -1,0 +1,49 @@
+// Bytes in, a JSON document out. Size and nesting limits are enforced here; nothing downstream sees a file.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace ropelens {
+
+// A file that cannot be read as a config. The message is one line and names the file.
+class InputError : public std::runtime_error {
+ public:
+  InputError(const std::string& file, const std::string& what)
+      : std::runtime_error(file + ": " + what), file_(file) {}
+  const std::string& file() const { return file_; }
+
+ private:
+  std::string file_;
+};
+
+constexpr std::size_t kMaxConfigBytes = 16u << 20;  // 16 MiB: real configs are a few KiB
+constexpr int kMaxJsonDepth = 64;
+
+struct Document {
+  std::string path;  // as shown to users ("-" reads stdin and shows "<stdin>")
+  std::string text;
+  nlohmann::json root;
+};
+
+// Reads a config.json, a model folder containing one, or "-" for stdin.
+Document read_config(const std::string& path);
+
+// Parses text already in memory (used by read_config, tests and the fuzzer).
+Document parse_config(std::string display_path, std::string text);
+
+// Every config.json under a directory (sorted), or the path itself when it is a file or "-".
+std::vector<std::string> expand_paths(const std::string& path);
+
+// Line and column (1-based) of the value a JSON pointer names, found by scanning the text.
+struct TextPosition {
+  int line = 1;
+  int column = 1;
+};
+bool locate_pointer(const std::string& text, const std::string& pointer, TextPosition& out);
+
+}  // namespace ropelens

@@ -1,0 +1,157 @@
+// The normalized model: what one config says about positions, whatever its dialect.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ropelens {
+
+enum class Origin { config, defaulted, derived };
+
+// Where a resolved value came from: a JSON pointer into the config, a default (and whose), or a formula.
+struct Provenance {
+  Origin origin = Origin::defaulted;
+  std::string pointer;  // config: the key read; derived: the main key it was derived from (may be empty)
+  std::string note;     // defaulted: whose default; derived: the formula
+
+  static Provenance at(std::string pointer);
+  static Provenance by_default(std::string note);
+  static Provenance derived(std::string formula, std::string pointer = {});
+  std::string describe() const;
+};
+
+template <class T> struct Field {
+  T value{};
+  Provenance from;
+};
+
+enum class RopeType { default_rope, linear, dynamic, yarn, longrope, llama3, proportional };
+std::string_view to_string(RopeType type);
+std::optional<RopeType> parse_rope_type(std::string_view name);
+
+enum class Pairing { rotate_half, interleaved };
+std::string_view to_string(Pairing pairing);
+
+enum class PositionScheme { rope, alibi, learned_absolute, sinusoidal, t5_relative, rope_2d, none };
+std::string_view to_string(PositionScheme scheme);
+
+enum class AttentionKind { global, sliding, chunked };
+std::string_view to_string(AttentionKind kind);
+
+// A semantic problem found while normalizing. `code` is the catalog code it becomes (CFG…).
+struct Problem {
+  std::string code;
+  std::string pointer;
+  std::string message;
+  bool is_error = false;  // raise above the code's default severity (e.g. CFG004's conflicting keys)
+};
+
+struct YarnParams {
+  Field<double> beta_fast{32.0, Provenance::by_default("transformers default beta_fast 32")};
+  Field<double> beta_slow{1.0, Provenance::by_default("transformers default beta_slow 1")};
+  std::optional<Field<double>> mscale;
+  std::optional<Field<double>> mscale_all_dim;
+  std::optional<Field<double>> attention_factor;
+  Field<bool> truncate{true, Provenance::by_default("transformers default truncate true")};
+};
+
+struct LongropeParams {
+  Field<std::vector<double>> short_factor;
+  Field<std::vector<double>> long_factor;
+  std::optional<Field<double>> attention_factor;
+};
+
+struct Llama3Params {
+  Field<double> low_freq_factor{1.0, {}};
+  Field<double> high_freq_factor{4.0, {}};
+};
+
+// One RoPE configuration shared by a set of layers of one attention kind.
+struct RopeSetup {
+  std::string name;     // "all", or a layer type such as "full_attention"
+  std::string pointer;  // the RoPE dict this setup was read from ("" when the config has none)
+  std::vector<int> layers;
+  AttentionKind attention = AttentionKind::global;
+  std::optional<Field<std::int64_t>> window_tokens;  // sliding window or attention chunk
+
+  Field<std::string> rope_type_name;  // as spelled after legacy renames
+  RopeType type = RopeType::default_rope;
+  Field<double> rope_theta;
+  Field<int> head_dim;
+  Field<double> partial_rotary_factor{1.0, Provenance::by_default("transformers default partial_rotary_factor 1.0")};
+  int rotary_dim = 0;  // int(head_dim * partial_rotary_factor), the dims that rotate
+  std::optional<Field<double>> factor;
+  Field<std::int64_t> max_position_embeddings;
+  std::optional<Field<std::int64_t>> original_max_position_embeddings;
+
+  YarnParams yarn;
+  LongropeParams longrope;
+  Llama3Params llama3;
+
+  std::vector<int> mrope_section;
+  bool mrope_interleaved = false;
+
+  std::vector<std::string> dict_keys;  // keys present in the RoPE dict, for unknown-key checks
+};
+
+struct Layer {
+  int index = 0;
+  std::string layer_type;  // full_attention, sliding_attention, chunked_attention, …
+  AttentionKind attention = AttentionKind::global;
+  std::optional<std::int64_t> window_tokens;
+  bool uses_rope = true;
+  int setup = -1;  // index into Model::setups, -1 for NoPE layers
+};
+
+struct AlibiInfo {
+  int num_heads = 0;
+  Field<double> bias_max{8.0, Provenance::by_default("ALiBi default alibi_bias_max 8")};
+};
+
+struct T5Buckets {
+  Field<int> num_buckets;
+  Field<int> max_distance;
+  bool bidirectional = true;  // the encoder's buckets; decoders use the causal half
+};
+
+struct NopeTemperature {
+  bool enabled = false;
+  Field<double> floor_scale;
+  Field<double> attn_scale;
+};
+
+struct Model {
+  std::string source;  // path shown to users
+  Field<std::string> model_type;
+  std::string text_pointer;  // "" or the nested language-model object, e.g. "/text_config"
+  PositionScheme scheme = PositionScheme::rope;
+  Provenance scheme_from;
+  bool transformers_native = true;
+  Field<Pairing> pairing{Pairing::rotate_half, {}};
+
+  Field<int> num_layers;
+  std::optional<Field<int>> num_attention_heads;
+  Field<std::int64_t> max_position_embeddings;
+  std::optional<Field<std::int64_t>> original_max_position_embeddings;  // top-level (Phi-3 style) or the RoPE dict's
+  std::optional<Field<std::int64_t>> sliding_window;
+  std::optional<Field<std::int64_t>> attention_chunk_size;
+
+  std::vector<Layer> layers;
+  std::vector<RopeSetup> setups;
+
+  std::optional<AlibiInfo> alibi;
+  std::optional<T5Buckets> t5;
+  std::optional<NopeTemperature> nope_temperature;
+  std::optional<Field<int>> qk_nope_head_dim;  // MLA: the part of each head that carries no position
+
+  std::vector<std::string> notes;
+  std::vector<Problem> problems;
+
+  std::vector<int> nope_layers() const;
+  std::string schedule_summary() const;
+};
+
+}  // namespace ropelens

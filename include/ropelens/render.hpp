@@ -1,0 +1,34 @@
+// Renderers: each formats one report onto a stream and computes nothing.
+#pragma once
+
+#include <ostream>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "ropelens/model.hpp"
+#include "ropelens/report.hpp"
+#include "ropelens/rule.hpp"
+
+namespace ropelens {
+
+nlohmann::json model_to_json(const Model& model);
+
+void render_inspect_text(const Model& model, std::ostream& out);
+void render_inspect_json(const Model& model, std::ostream& out);
+
+void render_table_text(const TableReport& report, std::ostream& out);
+void render_table_json(const TableReport& report, std::ostream& out);
+void render_table_csv(const TableReport& report, std::ostream& out);
+void render_table_markdown(const TableReport& report, std::ostream& out);
+
+void render_check_text(const CheckReport& report, std::ostream& out);
+void render_check_json(const CheckReport& report, std::ostream& out);
+void render_check_sarif(const CheckReport& report, std::ostream& out);
+void render_check_github(const CheckReport& report, std::ostream& out);
+
+void render_rules_text(std::ostream& out);
+void render_rules_json(std::ostream& out);
+void render_rules_markdown(std::ostream& out);
+
+}  // namespace ropelens

@@ -1,0 +1,68 @@
+// The rule interface: a rule is metadata plus a pure function of the model, tables and audit.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ropelens/audit.hpp"
+#include "ropelens/diagnostic.hpp"
+#include "ropelens/model.hpp"
+#include "ropelens/rope.hpp"
+
+namespace ropelens {
+
+struct Context {
+  const Model& model;
+  const std::vector<RopeTable>& tables;  // one per setup, at the declared length (no sequence length)
+  const Audit& audit;                    // at the target
+  std::int64_t target_tokens;
+};
+
+// Builder for one finding; the sink stamps code, name and severity.
+class Finding {
+ public:
+  explicit Finding(Diagnostic& diagnostic) : d_(diagnostic) {}
+  Finding& help(std::string text);
+  Finding& related(std::string pointer);
+  Finding& fact(const std::string& key, nlohmann::json value);
+
+ private:
+  Diagnostic& d_;
+};
+
+struct RuleMeta {
+  std::string_view code;
+  std::string_view name;
+  Severity default_severity;
+  std::string_view summary;
+};
+
+class Sink {
+ public:
+  explicit Sink(const RuleMeta& meta) : meta_(meta) {}
+  const RuleMeta& meta() const { return meta_; }
+  Finding report(std::string pointer, std::string message);
+  // Reports at a severity other than the rule's default (e.g. CFG004's conflicting keys).
+  Finding report_as(Severity severity, std::string pointer, std::string message);
+  std::vector<Diagnostic> take() { return {std::make_move_iterator(found_.begin()), std::make_move_iterator(found_.end())}; }
+
+ private:
+  const RuleMeta& meta_;
+  std::deque<Diagnostic> found_;  // a deque keeps each Finding's reference valid as more are added
+};
+
+using CheckFn = void (*)(const Context&, Sink&);
+
+struct Rule {
+  RuleMeta meta;
+  CheckFn check;
+};
+
+// The catalog, sorted by code (rules/registry.cpp).
+const std::vector<const Rule*>& rule_registry();
+const Rule* find_rule(std::string_view code_or_name);
+
+}  // namespace ropelens

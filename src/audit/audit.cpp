@@ -1,0 +1,93 @@
+// Seen versus needed angles per pair: the long-context audit of issue-defined phases P and E.
+#include "ropelens/audit.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+namespace ropelens {
+namespace {
+
+constexpr double kDegreesPerRadian = 180.0 / 3.14159265358979323846;
+
+bool original_length_given(const RopeSetup& setup) {
+  return setup.original_max_position_embeddings &&
+         setup.original_max_position_embeddings->from.origin != Origin::derived;
+}
+
+// L_P: original_max_position_embeddings when given; for linear scaling the declared length over the factor
+// (the declared length of a PI model is the extended one); otherwise the declared length.
+std::pair<std::int64_t, Provenance> pretrain_length(const RopeSetup& setup, const AuditOptions& options) {
+  if (options.trained_length) return {*options.trained_length, Provenance::derived("--trained-length")};
+  if (original_length_given(setup) && setup.type != RopeType::dynamic)
+    return {setup.original_max_position_embeddings->value, setup.original_max_position_embeddings->from};
+  const auto declared = setup.max_position_embeddings.value;
+  if (setup.type == RopeType::linear && setup.factor && setup.factor->value > 1.0) {
+    auto length = static_cast<std::int64_t>(std::llround(static_cast<double>(declared) / setup.factor->value));
+    return {length, Provenance::derived(fmt::format("max_position_embeddings {} / linear factor {}", declared,
+                                                    setup.factor->value),
+                                        setup.max_position_embeddings.from.pointer)};
+  }
+  return {declared, setup.max_position_embeddings.from};
+}
+
+bool has_static_scaling(const RopeSetup& setup) {
+  return setup.type != RopeType::default_rope && setup.type != RopeType::dynamic;
+}
+
+std::pair<std::int64_t, Provenance> extension_length(const RopeSetup& setup, std::int64_t pretrain,
+                                                     const AuditOptions& options) {
+  if (options.extended_length) return {*options.extended_length, Provenance::derived("--extended-length")};
+  if (has_static_scaling(setup) && setup.max_position_embeddings.value > pretrain)
+    return {setup.max_position_embeddings.value, setup.max_position_embeddings.from};
+  return {0, Provenance::derived("no extension phase: no static scaling, or declared length = pretraining length")};
+}
+
+SetupAudit audit_setup(const Model& model, int index, const AuditOptions& options) {
+  const RopeSetup& setup = model.setups[static_cast<std::size_t>(index)];
+  SetupAudit audit;
+  audit.setup = index;
+  audit.target_tokens = options.target_tokens;
+  const auto window = setup.window_tokens ? setup.window_tokens->value : std::numeric_limits<std::int64_t>::max();
+  audit.attended_tokens = std::min(options.target_tokens, window);
+  std::tie(audit.pretrain_tokens, audit.pretrain_from) = pretrain_length(setup, options);
+  std::tie(audit.extension_tokens, audit.extension_from) = extension_length(setup, audit.pretrain_tokens, options);
+
+  const RopeTable pretrain = compute_rope_table(setup, audit.pretrain_tokens);
+  RopeTable extension;
+  if (audit.extension_tokens > 0) extension = compute_rope_table(setup, audit.extension_tokens);
+  audit.at_target = compute_rope_table(setup, options.target_tokens);
+
+  for (std::size_t i = 0; i < audit.at_target.inv_freq.size(); ++i) {
+    PairAudit pair;
+    pair.pair = static_cast<int>(i);
+    pair.seen_rad = static_cast<double>(audit.pretrain_tokens - 1) * pretrain.base_inv_freq[i];
+    if (audit.extension_tokens > 0)
+      pair.seen_rad = std::max(pair.seen_rad, static_cast<double>(audit.extension_tokens - 1) * extension.inv_freq[i]);
+    pair.needed_rad = static_cast<double>(audit.attended_tokens - 1) * audit.at_target.inv_freq[i];
+    pair.seen_deg = pair.seen_rad * kDegreesPerRadian;
+    pair.needed_deg = pair.needed_rad * kDegreesPerRadian;
+    pair.out_of_range = pair.seen_rad < kTwoPi && pair.needed_rad > kOutOfRangeTolerance * pair.seen_rad;
+    if (pair.out_of_range) {
+      pair.unseen_arc_deg = (std::min(pair.needed_rad, kTwoPi) - pair.seen_rad) * kDegreesPerRadian;
+      audit.out_of_range_pairs.push_back(pair.pair);
+      if (!audit.worst_pair || pair.unseen_arc_deg > audit.pairs[static_cast<std::size_t>(*audit.worst_pair)].unseen_arc_deg)
+        audit.worst_pair = pair.pair;
+    }
+    audit.pairs.push_back(pair);
+  }
+  return audit;
+}
+
+}  // namespace
+
+Audit audit_model(const Model& model, const AuditOptions& options) {
+  Audit audit;
+  audit.target_tokens = options.target_tokens;
+  for (std::size_t i = 0; i < model.setups.size(); ++i) audit.setups.push_back(audit_setup(model, static_cast<int>(i), options));
+  return audit;
+}
+
+}  // namespace ropelens

@@ -1,0 +1,101 @@
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "options.hpp"
+#include "ropelens/engine.hpp"
+#include "ropelens/exit_codes.hpp"
+#include "ropelens/render.hpp"
+
+namespace ropelens::cli {
+namespace {
+
+struct Options {
+  std::vector<std::string> paths;
+  std::string format = "text";
+  std::optional<std::int64_t> target;
+  std::optional<std::int64_t> trained_length;
+  std::optional<std::int64_t> extended_length;
+  std::string fail_on;
+  bool exit_zero = false;
+  std::vector<std::string> select;
+  std::vector<std::string> ignore;
+  std::vector<std::string> severity;
+  std::vector<std::string> edits;
+};
+
+std::map<std::string, Severity> parse_severity_overrides(const std::vector<std::string>& specs) {
+  std::map<std::string, Severity> out;
+  for (const auto& spec : specs) {
+    auto equals = spec.find('=');
+    auto level = equals == std::string::npos ? std::nullopt : parse_severity(spec.substr(equals + 1));
+    if (!level)
+      throw std::invalid_argument(fmt::format("--severity '{}': expected CODE=error|warning|info", spec));
+    out[spec.substr(0, equals)] = *level;
+  }
+  return out;
+}
+
+int exit_code_for(const CheckReport& report, Severity fail_on, bool exit_zero) {
+  if (report.unreadable_files > 0) return kExitError;
+  if (exit_zero) return kExitClean;
+  bool failing = report.errors > 0 || (fail_on <= Severity::warning && report.warnings > 0) ||
+                 (fail_on == Severity::info && report.infos > 0);
+  return failing ? kExitFindings : kExitClean;
+}
+
+void run_check(const Options& options, Outcome& outcome) {
+  ProjectSettings settings = load_project_settings(std::filesystem::current_path().string());
+  CheckOptions check;
+  check.target_tokens = options.target ? options.target : settings.target_tokens;
+  check.audit.trained_length = options.trained_length;
+  check.audit.extended_length = options.extended_length;
+  check.selection = settings.selection;
+  if (!options.select.empty()) check.selection.select = options.select;
+  for (const auto& code : options.ignore) check.selection.ignore.push_back(code);
+  for (const auto& [code, level] : parse_severity_overrides(options.severity)) check.selection.severity[code] = level;
+  Severity fail_on = settings.fail_on.value_or(Severity::warning);
+  if (!options.fail_on.empty()) fail_on = *parse_severity(options.fail_on);
+
+  check.edits = parse_edits(options.edits);
+  CheckReport report = check_paths(options.paths, check);
+  if (options.format == "json") render_check_json(report, std::cout);
+  else if (options.format == "sarif") render_check_sarif(report, std::cout);
+  else if (options.format == "github") render_check_github(report, std::cout);
+  else render_check_text(report, std::cout);
+  for (const auto& file : report.files)
+    if (file.error) print_error(*file.error);
+  outcome.exit_code = exit_code_for(report, fail_on, options.exit_zero);
+}
+
+}  // namespace
+
+void setup_check(CLI::App& app, Outcome& outcome) {
+  auto options = std::make_shared<Options>();
+  auto* cmd = app.add_subcommand("check", "Lint configs and audit them at a target length (exit 0 clean, 1 findings, "
+                                          "2 errors)");
+  cmd->add_option("PATH", options->paths, "files, model folders, directories (searched for config.json), or -")
+      ->required();
+  add_format_option(*cmd, options->format, {"text", "json", "sarif", "github"});
+  cmd->add_option("--target", options->target, "target context length in tokens (default: each model's declared length)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000'000}));
+  cmd->add_option("--trained-length", options->trained_length, "override the pretraining length L_P")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000'000}));
+  cmd->add_option("--extended-length", options->extended_length, "override the extension length L_E (0: none)")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1'000'000'000'000}));
+  cmd->add_option("--fail-on", options->fail_on, "lowest severity that fails the run (default warning)")
+      ->check(CLI::IsMember({"error", "warning", "info"}));
+  cmd->add_flag("--exit-zero", options->exit_zero, "exit 0 even when there are findings");
+  cmd->add_option("--select", options->select, "only these codes, names or prefixes (e.g. CTX, ROPE1, unseen-angles)")
+      ->delimiter(',');
+  cmd->add_option("--ignore", options->ignore, "skip these codes, names or prefixes")->delimiter(',');
+  cmd->add_option("--severity", options->severity, "CODE=error|warning|info: override a rule's severity")
+      ->delimiter(',');
+  add_set_option(*cmd, options->edits);
+  cmd->callback([options, &outcome] { run_check(*options, outcome); });
+}
+
+}  // namespace ropelens::cli

@@ -1,0 +1,24 @@
+// Internal: one setup function per subcommand (CLI11's subcommand-in-files pattern). Each binds its
+// options and registers a callback that runs the pipeline and stores the exit code.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace ropelens::cli {
+
+struct Outcome {
+  int exit_code = 0;
+};
+
+void setup_inspect(CLI::App& app, Outcome& outcome);
+void setup_table(CLI::App& app, Outcome& outcome);
+void setup_check(CLI::App& app, Outcome& outcome);
+void setup_explain(CLI::App& app, Outcome& outcome);
+void setup_rules(CLI::App& app, Outcome& outcome);
+
+int run(int argc, char** argv);
+
+// Prints "ropelens: error: …" on stderr.
+void print_error(const std::string& message);
+
+}  // namespace ropelens::cli

@@ -1,0 +1,46 @@
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "options.hpp"
+#include "ropelens/exit_codes.hpp"
+#include "ropelens/rule.hpp"
+#include "ropelens/rule_docs.hpp"
+
+namespace ropelens::cli {
+
+void setup_explain(CLI::App& app, Outcome& outcome) {
+  struct Options {
+    std::string code;
+    std::string format = "text";
+  };
+  auto options = std::make_shared<Options>();
+  auto* cmd = app.add_subcommand("explain", "Print a rule's documentation");
+  cmd->add_option("CODE", options->code, "a rule code or name, e.g. CTX201 or unseen-angles")->required();
+  add_format_option(*cmd, options->format, {"text", "json"});
+  cmd->callback([options, &outcome] {
+    const Rule* rule = find_rule(options->code);
+    if (rule == nullptr) {
+      print_error(fmt::format("no rule '{}'; `ropelens rules` lists them", options->code));
+      outcome.exit_code = kExitError;
+      return;
+    }
+    auto doc = rule_doc(rule->meta.code);
+    if (options->format == "json") {
+      nlohmann::json out = {{"code", rule->meta.code},
+                            {"name", rule->meta.name},
+                            {"severity", to_string(rule->meta.default_severity)},
+                            {"summary", rule->meta.summary},
+                            {"doc", doc}};
+      std::cout << out.dump(2) << "\n";
+    } else {
+      std::cout << doc;
+    }
+    outcome.exit_code = 0;
+  });
+}
+
+}  // namespace ropelens::cli

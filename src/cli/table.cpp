@@ -1,0 +1,53 @@
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "options.hpp"
+#include "ropelens/render.hpp"
+#include "ropelens/report.hpp"
+
+namespace ropelens::cli {
+
+void setup_table(CLI::App& app, Outcome& outcome) {
+  struct Options {
+    std::string path;
+    std::string format = "text";
+    std::optional<std::int64_t> target;
+    std::optional<std::int64_t> seq_len;
+    std::optional<std::int64_t> trained_length;
+    std::optional<std::int64_t> extended_length;
+    std::string pairs;
+    std::vector<std::string> edits;
+  };
+  auto options = std::make_shared<Options>();
+  auto* cmd = app.add_subcommand("table", "Print per-pair RoPE frequencies, scales, wavelengths and turns");
+  cmd->add_option("PATH", options->path, "config.json, a model folder, or - for stdin")->required();
+  add_format_option(*cmd, options->format, {"text", "json", "csv", "markdown"});
+  cmd->add_option("--target", options->target, "audit every pair at a sequence of N tokens")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000'000}));
+  cmd->add_option("--seq-len", options->seq_len, "evaluate length-dependent methods (dynamic, longrope) at N tokens")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000'000}));
+  cmd->add_option("--trained-length", options->trained_length, "override the pretraining length L_P")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000'000}));
+  cmd->add_option("--extended-length", options->extended_length, "override the extension length L_E (0: none)")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1'000'000'000'000}));
+  cmd->add_option("--pairs", options->pairs, "rows to print: 0,16,32 or 29-34");
+  add_set_option(*cmd, options->edits);
+  cmd->callback([options, &outcome] {
+    LoadedModel loaded = load_model(options->path, parse_edits(options->edits));
+    TableRequest request;
+    request.target_tokens = options->target;
+    request.seq_len = options->seq_len;
+    request.audit.trained_length = options->trained_length;
+    request.audit.extended_length = options->extended_length;
+    if (!options->pairs.empty()) request.pairs = parse_pair_list(options->pairs);
+    TableReport report = build_table_report(loaded.model, request);
+    if (options->format == "json") render_table_json(report, std::cout);
+    else if (options->format == "csv") render_table_csv(report, std::cout);
+    else if (options->format == "markdown") render_table_markdown(report, std::cout);
+    else render_table_text(report, std::cout);
+    outcome.exit_code = 0;
+  });
+}
+
+}  // namespace ropelens::cli

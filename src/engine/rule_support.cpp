@@ -1,0 +1,66 @@
+#include <algorithm>
+
+#include "ropelens/rule.hpp"
+#include "ropelens/rule_docs.hpp"
+
+namespace ropelens {
+
+std::string_view to_string(Severity severity) {
+  switch (severity) {
+    case Severity::error: return "error";
+    case Severity::warning: return "warning";
+    case Severity::info: return "info";
+  }
+  return "info";
+}
+
+std::optional<Severity> parse_severity(std::string_view name) {
+  if (name == "error") return Severity::error;
+  if (name == "warning") return Severity::warning;
+  if (name == "info") return Severity::info;
+  return std::nullopt;
+}
+
+Finding& Finding::help(std::string text) {
+  d_.help = std::move(text);
+  return *this;
+}
+
+Finding& Finding::related(std::string pointer) {
+  d_.related.push_back({std::move(pointer), {}, {}});
+  return *this;
+}
+
+Finding& Finding::fact(const std::string& key, nlohmann::json value) {
+  d_.facts[key] = std::move(value);
+  return *this;
+}
+
+Finding Sink::report(std::string pointer, std::string message) {
+  return report_as(meta_.default_severity, std::move(pointer), std::move(message));
+}
+
+Finding Sink::report_as(Severity severity, std::string pointer, std::string message) {
+  Diagnostic d;
+  d.code = std::string(meta_.code);
+  d.name = std::string(meta_.name);
+  d.severity = severity;
+  d.message = std::move(message);
+  d.where.pointer = std::move(pointer);
+  found_.push_back(std::move(d));
+  return Finding(found_.back());
+}
+
+const Rule* find_rule(std::string_view code_or_name) {
+  for (const Rule* rule : rule_registry())
+    if (rule->meta.code == code_or_name || rule->meta.name == code_or_name) return rule;
+  return nullptr;
+}
+
+std::string_view rule_doc(std::string_view code) {
+  for (const auto& doc : embedded_rule_docs())
+    if (doc.code == code) return doc.markdown;
+  return {};
+}
+
+}  // namespace ropelens

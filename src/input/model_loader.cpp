@@ -1,0 +1,48 @@
+#include "ropelens/model_loader.hpp"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "ropelens/input.hpp"
+#include "ropelens/normalize.hpp"
+
+namespace ropelens {
+
+Edit parse_edit(const std::string& spec) {
+  auto equals = spec.find('=');
+  if (equals == std::string::npos || equals == 0 || spec[0] != '/')
+    throw std::invalid_argument(fmt::format("--set '{}': expected POINTER=JSON, e.g. /rope_theta=1000000", spec));
+  Edit edit;
+  edit.pointer = spec.substr(0, equals);
+  try {
+    edit.value = nlohmann::json::parse(spec.substr(equals + 1));
+  } catch (const nlohmann::json::parse_error& e) {
+    throw std::invalid_argument(fmt::format("--set '{}': the value is not JSON (byte {})", spec, e.byte));
+  }
+  return edit;
+}
+
+namespace {
+
+void apply_edit(nlohmann::json& root, const Edit& edit, const std::string& file) {
+  try {
+    nlohmann::json::json_pointer pointer(edit.pointer);
+    root[pointer] = edit.value;
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(file, fmt::format("--set {}: {}", edit.pointer, e.what()));
+  }
+}
+
+}  // namespace
+
+LoadedModel load_model(const std::string& path, const std::vector<Edit>& edits) {
+  Document document = read_config(path);
+  for (const auto& edit : edits) apply_edit(document.root, edit, document.path);
+  LoadedModel loaded{normalize(document), std::move(document.text)};
+  if (!edits.empty())
+    loaded.model.notes.push_back(fmt::format("{} edit(s) from --set applied before analysis", edits.size()));
+  return loaded;
+}
+
+}  // namespace ropelens

@@ -1,0 +1,3 @@
+#include "cli/commands.hpp"
+
+int main(int argc, char** argv) { return ropelens::cli::run(argc, argv); }

@@ -1,0 +1,104 @@
+#include "ropelens/model.hpp"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace ropelens {
+
+Provenance Provenance::at(std::string pointer) { return {Origin::config, std::move(pointer), {}}; }
+
+Provenance Provenance::by_default(std::string note) { return {Origin::defaulted, {}, std::move(note)}; }
+
+Provenance Provenance::derived(std::string formula, std::string pointer) {
+  return {Origin::derived, std::move(pointer), std::move(formula)};
+}
+
+std::string Provenance::describe() const {
+  switch (origin) {
+    case Origin::config: return pointer.empty() ? "(document)" : pointer;
+    case Origin::defaulted: return "default: " + note;
+    case Origin::derived: return "derived: " + note;
+  }
+  return {};
+}
+
+namespace {
+constexpr std::array<std::pair<RopeType, std::string_view>, 7> kRopeTypeNames{{
+    {RopeType::default_rope, "default"},
+    {RopeType::linear, "linear"},
+    {RopeType::dynamic, "dynamic"},
+    {RopeType::yarn, "yarn"},
+    {RopeType::longrope, "longrope"},
+    {RopeType::llama3, "llama3"},
+    {RopeType::proportional, "proportional"},
+}};
+}  // namespace
+
+std::string_view to_string(RopeType type) {
+  for (const auto& [t, name] : kRopeTypeNames)
+    if (t == type) return name;
+  return "default";
+}
+
+std::optional<RopeType> parse_rope_type(std::string_view name) {
+  for (const auto& [t, n] : kRopeTypeNames)
+    if (n == name) return t;
+  return std::nullopt;
+}
+
+std::string_view to_string(Pairing pairing) {
+  return pairing == Pairing::rotate_half ? "rotate_half" : "interleaved";
+}
+
+std::string_view to_string(PositionScheme scheme) {
+  switch (scheme) {
+    case PositionScheme::rope: return "rope";
+    case PositionScheme::alibi: return "alibi";
+    case PositionScheme::learned_absolute: return "learned_absolute";
+    case PositionScheme::sinusoidal: return "sinusoidal";
+    case PositionScheme::t5_relative: return "t5_relative_buckets";
+    case PositionScheme::rope_2d: return "rope_2d";
+    case PositionScheme::none: return "none";
+  }
+  return "none";
+}
+
+std::string_view to_string(AttentionKind kind) {
+  switch (kind) {
+    case AttentionKind::global: return "global";
+    case AttentionKind::sliding: return "sliding";
+    case AttentionKind::chunked: return "chunked";
+  }
+  return "global";
+}
+
+std::vector<int> Model::nope_layers() const {
+  std::vector<int> out;
+  for (const auto& layer : layers)
+    if (!layer.uses_rope) out.push_back(layer.index);
+  return out;
+}
+
+// "48 layers: 36 RoPE chunked 8192, 12 NoPE global"
+std::string Model::schedule_summary() const {
+  if (layers.empty()) return fmt::format("{} layers", num_layers.value);
+  std::map<std::string, int> groups;
+  std::vector<std::string> order;
+  for (const auto& layer : layers) {
+    std::string key = layer.uses_rope ? "RoPE" : "NoPE";
+    key += " ";
+    key += to_string(layer.attention);
+    if (layer.window_tokens && layer.attention != AttentionKind::global) key += fmt::format(" {}", *layer.window_tokens);
+    if (groups[key]++ == 0) order.push_back(key);
+  }
+  std::string out = fmt::format("{} layers:", layers.size());
+  for (std::size_t i = 0; i < order.size(); ++i)
+    out += fmt::format("{} {} {}", i == 0 ? "" : ",", groups[order[i]], order[i]);
+  return out;
+}
+
+}  // namespace ropelens

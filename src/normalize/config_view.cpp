@@ -1,0 +1,130 @@
+#include "config_view.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace ropelens::normalize_detail {
+
+std::string pointer_join(std::string_view base, std::string_view key) {
+  std::string out(base);
+  out += '/';
+  for (char c : key) {
+    if (c == '~') out += "~0";
+    else if (c == '/') out += "~1";
+    else out += c;
+  }
+  return out;
+}
+
+namespace {
+// Multimodal and omni wrappers keep the language model in one of these objects.
+constexpr std::string_view kNestedLanguageModelKeys[] = {"text_config", "llm_config", "language_config",
+                                                         "thinker_config"};
+}  // namespace
+
+ConfigView::ConfigView(const json& root) {
+  std::vector<Scope> outer_to_inner{{&root, ""}};
+  for (int level = 0; level < 4; ++level) {
+    const Scope& current = outer_to_inner.back();
+    const Scope* next = nullptr;
+    Scope candidate{nullptr, {}};
+    for (auto key : kNestedLanguageModelKeys) {
+      auto it = current.object->find(std::string(key));
+      if (it != current.object->end() && it->is_object()) {
+        candidate = {&*it, pointer_join(current.pointer, key)};
+        next = &candidate;
+        break;
+      }
+    }
+    if (next == nullptr) break;
+    outer_to_inner.push_back(candidate);
+  }
+  scopes_.assign(outer_to_inner.rbegin(), outer_to_inner.rend());
+}
+
+std::optional<Hit> ConfigView::find(std::string_view key) const {
+  for (const auto& scope : scopes_) {
+    auto it = scope.object->find(std::string(key));
+    if (it != scope.object->end()) return Hit{&*it, pointer_join(scope.pointer, key)};
+  }
+  return std::nullopt;
+}
+
+std::optional<Hit> ConfigView::find_any(std::initializer_list<std::string_view> keys) const {
+  for (auto key : keys)
+    if (auto hit = find(key)) return hit;
+  return std::nullopt;
+}
+
+std::optional<Hit> ConfigView::find_value(std::initializer_list<std::string_view> keys) const {
+  for (auto key : keys)
+    if (auto hit = find(key); hit && !hit->is_null()) return hit;
+  return std::nullopt;
+}
+
+bool is_non_finite_marker(const json& value) {
+  if (!value.is_string()) return false;
+  const auto& s = value.get_ref<const std::string&>();
+  return !s.empty() && s[0] == '\0';
+}
+
+std::string describe_json(const json& value) {
+  if (is_non_finite_marker(value)) return value.get<std::string>().substr(1);
+  std::string dumped = value.dump();
+  if (dumped.size() > 40) dumped = dumped.substr(0, 37) + "...";
+  return fmt::format("{} {}", value.type_name(), dumped);
+}
+
+std::optional<double> read_number(const Hit& hit, Problems& problems, std::string_view what) {
+  if (hit.is_null()) return std::nullopt;
+  const json& v = *hit.value;
+  if (v.is_number()) {
+    double d = v.get<double>();
+    if (std::isfinite(d)) return d;
+    problems.add("CFG001", hit.pointer, fmt::format("{} is not finite", what));
+    return std::nullopt;
+  }
+  if (is_non_finite_marker(v)) {
+    problems.add("CFG001", hit.pointer, fmt::format("{} is {}, not a finite number", what, describe_json(v)));
+    return std::nullopt;
+  }
+  problems.add("CFG001", hit.pointer, fmt::format("{} must be a number, got {}", what, describe_json(v)));
+  return std::nullopt;
+}
+
+std::optional<std::int64_t> read_integer(const Hit& hit, Problems& problems, std::string_view what, std::int64_t min,
+                                         std::int64_t max) {
+  auto number = read_number(hit, problems, what);
+  if (!number) return std::nullopt;
+  if (*number != std::floor(*number)) {
+    problems.add("CFG001", hit.pointer, fmt::format("{} must be a whole number, got {}", what, *number));
+    return std::nullopt;
+  }
+  if (*number < static_cast<double>(min)) {
+    problems.add("CFG001", hit.pointer,
+                 fmt::format("{} {} is {}", what, *number, *number < 0 ? "negative" : fmt::format("below {}", min)));
+    return std::nullopt;
+  }
+  if (*number > static_cast<double>(max)) {
+    problems.add("CFG001", hit.pointer, fmt::format("{} {:.0f} is implausibly large (limit {})", what, *number, max));
+    return std::nullopt;
+  }
+  return static_cast<std::int64_t>(*number);
+}
+
+std::optional<bool> read_bool(const Hit& hit, Problems& problems, std::string_view what) {
+  if (hit.is_null()) return std::nullopt;
+  if (hit.value->is_boolean()) return hit.value->get<bool>();
+  problems.add("CFG001", hit.pointer, fmt::format("{} must be true or false, got {}", what, describe_json(*hit.value)));
+  return std::nullopt;
+}
+
+std::optional<std::string> read_string(const Hit& hit, Problems& problems, std::string_view what) {
+  if (hit.is_null()) return std::nullopt;
+  if (hit.value->is_string() && !is_non_finite_marker(*hit.value)) return hit.value->get<std::string>();
+  problems.add("CFG001", hit.pointer, fmt::format("{} must be a string, got {}", what, describe_json(*hit.value)));
+  return std::nullopt;
+}
+
+}  // namespace ropelens::normalize_detail

@@ -1,0 +1,73 @@
+// Internal to the normalizer: layered lookups over a config and its nested language-model object,
+// and typed reads that record problems instead of throwing.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ropelens/model.hpp"
+
+namespace ropelens::normalize_detail {
+
+using nlohmann::json;
+
+std::string pointer_join(std::string_view base, std::string_view key);
+
+struct Hit {
+  const json* value = nullptr;
+  std::string pointer;
+  bool is_null() const { return value == nullptr || value->is_null(); }
+};
+
+struct Scope {
+  const json* object;
+  std::string pointer;
+};
+
+class ConfigView {
+ public:
+  explicit ConfigView(const json& root);
+
+  // The innermost scope holding `key` (a null value counts as present).
+  std::optional<Hit> find(std::string_view key) const;
+  std::optional<Hit> find_any(std::initializer_list<std::string_view> keys) const;
+  // Like find, but only a non-null value counts.
+  std::optional<Hit> find_value(std::initializer_list<std::string_view> keys) const;
+
+  const std::string& text_pointer() const { return scopes_.front().pointer; }
+  const std::vector<Scope>& scopes() const { return scopes_; }
+  const json& root() const { return *scopes_.back().object; }
+
+ private:
+  std::vector<Scope> scopes_;  // innermost first
+};
+
+class Problems {
+ public:
+  explicit Problems(std::vector<Problem>& out) : out_(out) {}
+  void add(std::string code, std::string pointer, std::string message, bool is_error = false) {
+    out_.push_back({std::move(code), std::move(pointer), std::move(message), is_error});
+  }
+
+ private:
+  std::vector<Problem>& out_;
+};
+
+std::string describe_json(const json& value);
+bool is_non_finite_marker(const json& value);
+
+// A finite number, or nullopt with a CFG001 problem (strings, booleans, NaN markers). Null gives nullopt silently.
+std::optional<double> read_number(const Hit& hit, Problems& problems, std::string_view what);
+// A whole number within [min, max], or nullopt with a CFG001 problem.
+std::optional<std::int64_t> read_integer(const Hit& hit, Problems& problems, std::string_view what, std::int64_t min,
+                                         std::int64_t max);
+std::optional<bool> read_bool(const Hit& hit, Problems& problems, std::string_view what);
+std::optional<std::string> read_string(const Hit& hit, Problems& problems, std::string_view what);
+
+}  // namespace ropelens::normalize_detail

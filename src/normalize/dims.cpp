@@ -1,0 +1,101 @@
+// Head and rotary dimensions: head_dim, hidden/heads, kv_channels, MLA's qk_rope_head_dim, partial rotary.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "ropelens/normalize.hpp"
+#include "normalizing.hpp"
+
+namespace ropelens::normalize_detail {
+namespace {
+
+std::optional<Field<int>> read_dim(Normalizing& n, std::initializer_list<std::string_view> keys, std::string_view what,
+                                   int max = kMaxHeadDim) {
+  auto hit = n.view.find_value(keys);
+  if (!hit) return std::nullopt;
+  auto value = read_integer(*hit, n.problems, what, 1, max);
+  if (!value) return std::nullopt;
+  return Field<int>{static_cast<int>(*value), Provenance::at(hit->pointer)};
+}
+
+Field<int> resolve_head_dim(Normalizing& n, const std::optional<Field<int>>& heads) {
+  const auto& family = n.family;
+  if (family.dialect == Dialect::deepseek) {
+    if (auto rope = read_dim(n, {"qk_rope_head_dim"}, "qk_rope_head_dim")) {
+      n.model.notes.push_back("MLA: RoPE acts only on the qk_rope_head_dim part of each head (head_dim := "
+                              "qk_rope_head_dim); the qk_nope_head_dim part carries no position");
+      n.model.qk_nope_head_dim = read_dim(n, {"qk_nope_head_dim"}, "qk_nope_head_dim");
+      return *rope;
+    }
+    return {64, Provenance::by_default("transformers DeepseekV3Config default qk_rope_head_dim 64")};
+  }
+  if (family.dialect == Dialect::chatglm || family.dialect == Dialect::qwen1)
+    if (auto kv = read_dim(n, {"kv_channels"}, "kv_channels")) return *kv;
+  if (auto explicit_dim = read_dim(n, {"head_dim"}, "head_dim")) return *explicit_dim;
+  if (family.default_head_dim > 0)
+    return {family.default_head_dim, Provenance::by_default(fmt::format("transformers {} class default head_dim {}",
+                                                                        family.model_type, family.default_head_dim))};
+  if (n.dims.hidden_size && heads) {
+    int value = n.dims.hidden_size->value / heads->value;
+    return {value, Provenance::derived(fmt::format("hidden_size {} // num_attention_heads {}",
+                                                   n.dims.hidden_size->value, heads->value),
+                                       n.dims.hidden_size->from.pointer)};
+  }
+  if (n.model.scheme == PositionScheme::rope)
+    n.problems.add("CFG003", "", "cannot derive head_dim: no head_dim, and no hidden_size with num_attention_heads");
+  return {128, Provenance::by_default("assumed 128: the config gives no way to derive head_dim")};
+}
+
+void resolve_partial_rotary(Normalizing& n) {
+  auto& dims = n.dims;
+  if (auto hit = n.view.find_value({"partial_rotary_factor", "rotary_pct", "rope_pct", "rotary_emb_fraction"})) {
+    if (auto value = read_number(*hit, n.problems, "partial rotary factor")) {
+      if (*value <= 0.0 || *value > 1.0) {
+        n.problems.add("CFG001", hit->pointer, fmt::format("partial rotary factor {} is outside (0, 1]", *value));
+      } else {
+        dims.partial_rotary_factor = {*value, Provenance::at(hit->pointer)};
+        dims.partial_from_attribute = true;
+        return;
+      }
+    }
+  }
+  if (auto rotary = read_dim(n, {"rotary_dim"}, "rotary_dim")) {
+    dims.explicit_rotary_dim = rotary;
+    dims.partial_rotary_factor = {static_cast<double>(rotary->value) / dims.head_dim.value,
+                                  Provenance::derived(fmt::format("rotary_dim {} / head_dim {}", rotary->value,
+                                                                  dims.head_dim.value),
+                                                      rotary->from.pointer)};
+    dims.partial_from_attribute = true;
+    return;
+  }
+  if (n.family.default_partial_rotary > 0.0) {
+    dims.partial_rotary_factor = {n.family.default_partial_rotary,
+                                  Provenance::by_default(fmt::format("{} class default partial_rotary_factor {}",
+                                                                     n.family.model_type,
+                                                                     n.family.default_partial_rotary))};
+    dims.partial_from_attribute = true;
+  }
+}
+
+}  // namespace
+
+void read_dims(Normalizing& n) {
+  if (n.model.scheme != PositionScheme::rope) return;
+  n.dims.hidden_size = read_dim(n, {"hidden_size", "n_embd", "d_model", "n_embed"}, "hidden_size", 1 << 24);
+  std::optional<Field<int>> heads;
+  if (auto hit = n.view.find_value({"num_attention_heads", "n_head", "n_heads", "num_heads"}))
+    if (auto value = read_integer(*hit, n.problems, "num_attention_heads", 1, 1 << 20))
+      heads = Field<int>{static_cast<int>(*value), Provenance::at(hit->pointer)};
+  n.model.num_attention_heads = heads;
+  n.dims.head_dim = resolve_head_dim(n, heads);
+  n.dims.global_head_dim = read_dim(n, {"global_head_dim"}, "global_head_dim");
+  resolve_partial_rotary(n);
+  n.model.pairing = {n.family.pairing,
+                     Provenance::by_default(fmt::format("{} pairing of model_type '{}'", to_string(n.family.pairing),
+                                                        n.model.model_type.value))};
+  if (n.family.dialect == Dialect::deepseek)
+    if (auto hit = n.view.find_value({"rope_interleave"}); hit && hit->value->is_boolean() && !hit->value->get<bool>())
+      n.model.pairing = {Pairing::rotate_half, Provenance::at(hit->pointer)};
+}
+
+}  // namespace ropelens::normalize_detail

@@ -1,0 +1,89 @@
+#include "families.hpp"
+
+#include <array>
+
+namespace ropelens::normalize_detail {
+namespace {
+
+using LP = LayerPattern;
+using D = Dialect;
+using PS = PositionScheme;
+constexpr auto kHalf = Pairing::rotate_half;
+constexpr auto kInterleaved = Pairing::interleaved;
+
+// Defaults from transformers' config classes (rope-reference.md §5) and the remote-code models' own code.
+constexpr Family kFamilies[] = {
+    // model_type, native, theta, max_pos, head_dim, partial, sliding_window, pattern, pairing, dialect, scheme
+    {"llama", true, 1e4, 2048, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    {"llava", true, 1e4, 4096, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    {"mistral", true, 1e4, 131072, 0, 0, 4096, LP::all_sliding_when_window, kHalf, D::standard, PS::rope},
+    {"mixtral", true, 1e6, 131072, 0, 0, 0, LP::all_sliding_when_window, kHalf, D::standard, PS::rope},
+    {"ministral", true, 1e4, 131072, 0, 0, 4096, LP::all_sliding_when_window, kHalf, D::standard, PS::rope},
+    {"qwen2", true, 1e4, 32768, 0, 0, 4096, LP::qwen2_max_window, kHalf, D::standard, PS::rope},
+    {"qwen2_moe", true, 1e4, 32768, 0, 0, 4096, LP::qwen2_max_window, kHalf, D::standard, PS::rope},
+    {"qwen3", true, 1e4, 32768, 128, 0, 4096, LP::qwen2_max_window, kHalf, D::standard, PS::rope},
+    {"qwen3_moe", true, 1e4, 32768, 128, 0, 4096, LP::qwen2_max_window, kHalf, D::standard, PS::rope},
+    {"qwen2_vl", true, 1e6, 32768, 0, 0, 4096, LP::qwen2_max_window, kHalf, D::qwen_vl, PS::rope},
+    {"qwen2_5_vl", true, 1e6, 32768, 0, 0, 4096, LP::qwen2_max_window, kHalf, D::qwen_vl, PS::rope},
+    {"qwen3_vl_text", true, 5e6, 128000, 128, 0, 0, LP::all_global, kHalf, D::qwen_vl, PS::rope},
+    {"qwen3_vl", true, 5e6, 128000, 128, 0, 0, LP::all_global, kHalf, D::qwen_vl, PS::rope},
+    {"gemma", true, 1e4, 8192, 256, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    {"gemma2", true, 1e4, 8192, 256, 0, 4096, LP::alternate_sliding_first, kHalf, D::standard, PS::rope},
+    {"gemma3_text", true, 1e6, 131072, 256, 0, 4096, LP::gemma3_pattern, kHalf, D::gemma3, PS::rope},
+    {"gemma4_text", true, 1e6, 131072, 256, 0, 512, LP::gemma3_pattern, kHalf, D::gemma3, PS::rope},
+    {"llama4_text", true, 5e5, 131072, 128, 0, 0, LP::llama4_nope, kInterleaved, D::llama4, PS::rope},
+    {"gpt_oss", true, 150000, 131072, 64, 0, 128, LP::alternate_sliding_first, kHalf, D::gpt_oss, PS::rope},
+    {"deepseek_v2", true, 1e4, 2048, 0, 0, 0, LP::all_global, kInterleaved, D::deepseek, PS::rope},
+    {"deepseek_v3", true, 1e4, 4096, 0, 0, 0, LP::all_global, kInterleaved, D::deepseek, PS::rope},
+    {"phi3", true, 1e4, 4096, 0, 1.0, 0, LP::all_sliding_when_window, kHalf, D::phi3, PS::rope},
+    {"phimoe", true, 1e6, 131072, 0, 0, 0, LP::all_sliding_when_window, kHalf, D::phi3, PS::rope},
+    {"phi", true, 1e4, 2048, 0, 0.5, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    {"gpt_neox", true, 1e4, 2048, 0, 0.25, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    {"persimmon", true, 25000, 16384, 0, 0.5, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    {"stablelm", true, 1e4, 4096, 0, 0.25, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    {"falcon", true, 1e4, 2048, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    {"gptj", true, 1e4, 2048, 0, 0, 0, LP::all_global, kInterleaved, D::gptj, PS::rope},
+    {"granite", true, 1e4, 2048, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    {"granitemoe", true, 1e4, 2048, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    {"starcoder2", true, 1e4, 4096, 0, 0, 0, LP::all_sliding_when_window, kHalf, D::standard, PS::rope},
+    {"cohere", true, 1e4, 8192, 0, 0, 0, LP::all_global, kInterleaved, D::standard, PS::rope},
+    {"olmo", true, 1e4, 2048, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    {"olmo2", true, 1e4, 2048, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    {"internlm2", false, 1e4, 2048, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    {"minicpm", false, 1e4, 4096, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    {"minicpmv", false, 1e4, 4096, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    {"mixformer-sequential", false, 1e4, 2048, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    {"stablelm_epoch", false, 1e4, 4096, 0, 0.25, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    {"chatglm", false, 1e4, 0, 0, 0.5, 0, LP::all_global, kInterleaved, D::chatglm, PS::rope},
+    {"qwen", false, 1e4, 0, 0, 1.0, 0, LP::all_global, kHalf, D::qwen1, PS::rope},
+    // Not RoPE.
+    {"bloom", true, 0, 0, 0, 0, 0, LP::all_global, kHalf, D::non_rope, PS::alibi},
+    {"mpt", true, 0, 2048, 0, 0, 0, LP::all_global, kHalf, D::non_rope, PS::alibi},
+    {"gpt2", true, 0, 1024, 0, 0, 0, LP::all_global, kHalf, D::non_rope, PS::learned_absolute},
+    {"gpt_neo", true, 0, 2048, 0, 0, 0, LP::all_global, kHalf, D::non_rope, PS::learned_absolute},
+    {"bert", true, 0, 512, 0, 0, 0, LP::all_global, kHalf, D::non_rope, PS::learned_absolute},
+    {"roberta", true, 0, 514, 0, 0, 0, LP::all_global, kHalf, D::non_rope, PS::learned_absolute},
+    {"distilbert", true, 0, 512, 0, 0, 0, LP::all_global, kHalf, D::non_rope, PS::learned_absolute},
+    {"opt", true, 0, 2048, 0, 0, 0, LP::all_global, kHalf, D::non_rope, PS::learned_absolute},
+    {"bart", true, 0, 1024, 0, 0, 0, LP::all_global, kHalf, D::non_rope, PS::learned_absolute},
+    {"t5", true, 0, 0, 0, 0, 0, LP::all_global, kHalf, D::non_rope, PS::t5_relative},
+    {"mt5", true, 0, 0, 0, 0, 0, LP::all_global, kHalf, D::non_rope, PS::t5_relative},
+    {"umt5", true, 0, 0, 0, 0, 0, LP::all_global, kHalf, D::non_rope, PS::t5_relative},
+    {"marian", true, 0, 1024, 0, 0, 0, LP::all_global, kHalf, D::non_rope, PS::sinusoidal},
+    {"m2m_100", true, 0, 1024, 0, 0, 0, LP::all_global, kHalf, D::non_rope, PS::sinusoidal},
+    {"fsmt", true, 0, 1024, 0, 0, 0, LP::all_global, kHalf, D::non_rope, PS::sinusoidal},
+};
+
+constexpr Family kUnknownFamily{"", false, 1e4, 0, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope};
+
+}  // namespace
+
+const Family& family_of(std::string_view model_type) {
+  for (const auto& family : kFamilies)
+    if (family.model_type == model_type) return family;
+  return kUnknownFamily;
+}
+
+bool is_known_family(std::string_view model_type) { return !family_of(model_type).model_type.empty(); }
+
+}  // namespace ropelens::normalize_detail

@@ -1,0 +1,173 @@
+// Which layers use which attention kind and whether they rotate at all.
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "ropelens/normalize.hpp"
+#include "normalizing.hpp"
+
+namespace ropelens::normalize_detail {
+namespace {
+
+constexpr std::string_view kFull = "full_attention";
+constexpr std::string_view kSliding = "sliding_attention";
+constexpr std::string_view kChunked = "chunked_attention";
+
+bool is_known_layer_type(std::string_view type) {
+  static const std::set<std::string_view> known = {kFull, kSliding, kChunked, "linear_attention", "conv", "mamba"};
+  return known.count(type) > 0;
+}
+
+int read_num_layers(Normalizing& n) {
+  auto hit = n.view.find_value({"num_hidden_layers", "n_layer", "n_layers", "num_layers"});
+  if (hit)
+    if (auto value = read_integer(*hit, n.problems, "num_hidden_layers", 1, kMaxLayers)) {
+      n.model.num_layers = {static_cast<int>(*value), Provenance::at(hit->pointer)};
+      return n.model.num_layers.value;
+    }
+  n.model.num_layers = {1, Provenance::by_default("no usable layer count in the config; 1 layer assumed")};
+  return 1;
+}
+
+std::optional<std::vector<std::string>> read_layer_types(Normalizing& n, int num_layers) {
+  auto hit = n.view.find_value({"layer_types"});
+  if (!hit) return std::nullopt;
+  if (!hit->value->is_array()) {
+    n.problems.add("CFG006", hit->pointer, fmt::format("layer_types must be a list, got {}", describe_json(*hit->value)));
+    return std::nullopt;
+  }
+  std::vector<std::string> types;
+  for (std::size_t i = 0; i < hit->value->size(); ++i) {
+    const auto& item = (*hit->value)[i];
+    if (!item.is_string()) {
+      n.problems.add("CFG006", pointer_join(hit->pointer, std::to_string(i)),
+                     fmt::format("layer type must be a string, got {}", describe_json(item)));
+      return std::nullopt;
+    }
+    types.push_back(item.get<std::string>());
+    if (!is_known_layer_type(types.back()))
+      n.problems.add("CFG006", pointer_join(hit->pointer, std::to_string(i)),
+                     fmt::format("unknown layer type '{}' (treated as full_attention)", types.back()));
+  }
+  if (static_cast<int>(types.size()) != num_layers) {
+    n.problems.add("CFG006", hit->pointer,
+                   fmt::format("layer_types has {} entries but num_hidden_layers is {}", types.size(), num_layers));
+    return std::nullopt;
+  }
+  return types;
+}
+
+std::vector<int> read_no_rope_layers(Normalizing& n, int num_layers) {
+  std::vector<int> uses_rope;
+  auto hit = n.view.find_value({"no_rope_layers"});
+  if (hit && hit->value->is_array() && !hit->value->empty()) {
+    for (std::size_t i = 0; i < hit->value->size(); ++i) {
+      const auto& item = (*hit->value)[i];
+      if (!item.is_number_integer() || (item.get<long long>() != 0 && item.get<long long>() != 1)) {
+        n.problems.add("CFG006", pointer_join(hit->pointer, std::to_string(i)),
+                       fmt::format("no_rope_layers entries must be 0 or 1 (1 = uses RoPE), got {}", describe_json(item)));
+        uses_rope.clear();
+        break;
+      }
+      uses_rope.push_back(item.get<int>());
+    }
+    if (!uses_rope.empty() && static_cast<int>(uses_rope.size()) != num_layers) {
+      n.problems.add("CFG006", hit->pointer,
+                     fmt::format("no_rope_layers has {} entries but num_hidden_layers is {}", uses_rope.size(),
+                                 num_layers));
+      uses_rope.clear();
+    }
+    if (!uses_rope.empty()) return uses_rope;
+  }
+  if (n.family.dialect != Dialect::llama4) return {};
+  int interval = 4;
+  std::string from = "transformers Llama4TextConfig default no_rope_layer_interval 4";
+  if (auto ih = n.view.find_value({"no_rope_layer_interval"}))
+    if (auto v = read_integer(*ih, n.problems, "no_rope_layer_interval", 1, kMaxLayers)) {
+      interval = static_cast<int>(*v);
+      from = ih->pointer;
+    }
+  n.model.notes.push_back(fmt::format("no_rope_layers derived: every {}th layer is NoPE ({})", interval, from));
+  for (int i = 0; i < num_layers; ++i) uses_rope.push_back((i + 1) % interval != 0 ? 1 : 0);
+  return uses_rope;
+}
+
+int gemma3_pattern(Normalizing& n) {
+  if (auto hit = n.view.find_value({"sliding_window_pattern"}))
+    if (auto v = read_integer(*hit, n.problems, "sliding_window_pattern", 1, kMaxLayers)) return static_cast<int>(*v);
+  return 6;
+}
+
+std::vector<std::string> derive_layer_types(Normalizing& n, int num_layers, const std::vector<int>& uses_rope) {
+  std::vector<std::string> types(static_cast<std::size_t>(num_layers), std::string(kFull));
+  const bool has_window = n.model.sliding_window.has_value();
+  for (int i = 0; i < num_layers; ++i) {
+    auto& type = types[static_cast<std::size_t>(i)];
+    switch (n.family.pattern) {
+      case LayerPattern::all_global: break;
+      case LayerPattern::all_sliding_when_window:
+        if (has_window) type = kSliding;
+        break;
+      case LayerPattern::alternate_sliding_first:
+        if ((i + 1) % 2 != 0) type = kSliding;
+        break;
+      case LayerPattern::gemma3_pattern:
+        if ((i + 1) % gemma3_pattern(n) != 0) type = kSliding;
+        break;
+      case LayerPattern::qwen2_max_window: break;  // handled below
+      case LayerPattern::llama4_nope:
+        if (!uses_rope.empty() && uses_rope[static_cast<std::size_t>(i)] == 1) type = kChunked;
+        break;
+    }
+  }
+  if (n.family.pattern == LayerPattern::qwen2_max_window && has_window) {
+    int first_sliding = 28;
+    auto hit = n.view.find_value({"max_window_layers"});
+    if (hit)
+      if (auto v = read_integer(*hit, n.problems, "max_window_layers", 0, kMaxLayers)) first_sliding = static_cast<int>(*v);
+    if (first_sliding > num_layers)
+      n.problems.add("CFG006", hit ? hit->pointer : "",
+                     fmt::format("max_window_layers {} exceeds num_hidden_layers {}: no layer slides, although "
+                                 "use_sliding_window is true",
+                                 first_sliding, num_layers));
+    for (int i = first_sliding; i < num_layers; ++i) types[static_cast<std::size_t>(i)] = kSliding;
+  }
+  return types;
+}
+
+AttentionKind kind_of(std::string_view type) {
+  if (type == kSliding) return AttentionKind::sliding;
+  if (type == kChunked) return AttentionKind::chunked;
+  return AttentionKind::global;
+}
+
+}  // namespace
+
+void read_layer_schedule(Normalizing& n) {
+  Model& model = n.model;
+  int num_layers = read_num_layers(n);
+  if (model.scheme != PositionScheme::rope) return;
+  auto uses_rope = read_no_rope_layers(n, num_layers);
+  auto explicit_types = read_layer_types(n, num_layers);
+  auto types = explicit_types ? *explicit_types : derive_layer_types(n, num_layers, uses_rope);
+
+  for (int i = 0; i < num_layers; ++i) {
+    Layer layer;
+    layer.index = i;
+    layer.layer_type = types[static_cast<std::size_t>(i)];
+    layer.attention = kind_of(layer.layer_type);
+    layer.uses_rope = uses_rope.empty() || uses_rope[static_cast<std::size_t>(i)] == 1;
+    if (layer.attention == AttentionKind::sliding) {
+      if (model.sliding_window) layer.window_tokens = model.sliding_window->value;
+      else layer.attention = AttentionKind::global;  // a sliding layer type without a window attends globally
+    }
+    if (layer.attention == AttentionKind::chunked) {
+      if (model.attention_chunk_size) layer.window_tokens = model.attention_chunk_size->value;
+      else layer.attention = AttentionKind::global;
+    }
+    model.layers.push_back(layer);
+  }
+}
+
+}  // namespace ropelens::normalize_detail

@@ -1,0 +1,68 @@
+#include "ropelens/normalize.hpp"
+
+#include <fmt/format.h>
+
+#include "normalizing.hpp"
+
+namespace ropelens {
+using namespace normalize_detail;
+
+namespace {
+
+Field<std::string> read_model_type(const ConfigView& view, Problems& problems) {
+  // The innermost model_type names the language model (gemma3 -> gemma3_text).
+  for (const auto& scope : view.scopes()) {
+    auto it = scope.object->find("model_type");
+    if (it == scope.object->end()) continue;
+    Hit hit{&*it, pointer_join(scope.pointer, "model_type")};
+    if (auto s = read_string(hit, problems, "model_type")) return {*s, Provenance::at(hit.pointer)};
+  }
+  return {"", Provenance::by_default("no model_type in the config")};
+}
+
+void note_nesting(const ConfigView& view, Model& model) {
+  if (view.scopes().size() < 2) return;
+  const auto& outer = view.root();
+  std::string outer_type = outer.contains("model_type") && outer["model_type"].is_string()
+                               ? outer["model_type"].get<std::string>()
+                               : "?";
+  model.notes.push_back(fmt::format("language model read from {} (outer model_type '{}', inner '{}'); keys it lacks "
+                                    "are taken from the enclosing object",
+                                    view.text_pointer(), outer_type, model.model_type.value));
+}
+
+}  // namespace
+
+Model normalize_json(const nlohmann::json& root, const std::string& source) {
+  Model model;
+  model.source = source;
+  ConfigView view(root);
+  Problems problems(model.problems);
+  model.model_type = read_model_type(view, problems);
+  model.text_pointer = view.text_pointer();
+  note_nesting(view, model);
+
+  const Family& family = family_of(model.model_type.value);
+  model.transformers_native = family.transformers_native;
+  if (!is_known_family(model.model_type.value))
+    model.notes.push_back(fmt::format("model_type '{}' is not a transformers class ropelens knows; read with Llama "
+                                      "semantics (best effort)",
+                                      model.model_type.value));
+  else if (!family.transformers_native)
+    model.notes.push_back(fmt::format("model_type '{}' runs remote code; its RoPE semantics live in that code, which "
+                                      "ropelens cannot see; mapped onto transformers' semantics (best effort)",
+                                      model.model_type.value));
+
+  Normalizing n{view, family, model, problems, {}, {}, false};
+  read_scheme(n);
+  read_dims(n);
+  read_lengths(n);
+  read_layer_schedule(n);
+  read_rope_setups(n);
+  check_setup_shapes(n);
+  return model;
+}
+
+Model normalize(const Document& document) { return normalize_json(document.root, document.path); }
+
+}  // namespace ropelens

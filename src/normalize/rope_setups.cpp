@@ -1,0 +1,488 @@
+// The RoPE dict(s): legacy rope_scaling or rope_parameters, flat or keyed by layer type, turned into setups.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "ropelens/normalize.hpp"
+#include "normalizing.hpp"
+
+namespace ropelens::normalize_detail {
+namespace {
+
+struct RopeDict {
+  const json* object = nullptr;  // nullptr: the config has no RoPE dict
+  std::string pointer;
+  bool nested_layer = false;  // a per-layer-type entry of a nested rope_parameters
+};
+
+std::optional<Hit> key_in(const RopeDict& dict, std::string_view key) {
+  if (dict.object == nullptr) return std::nullopt;
+  auto it = dict.object->find(std::string(key));
+  if (it == dict.object->end()) return std::nullopt;
+  return Hit{&*it, pointer_join(dict.pointer, key)};
+}
+
+// ---- top-level theta ----
+
+Field<double> resolve_top_theta(Normalizing& n) {
+  const auto& family = n.family;
+  if (family.dialect == Dialect::chatglm) {
+    double ratio = 1.0;
+    std::string from = "no rope_ratio (1)";
+    if (auto hit = n.view.find_value({"rope_ratio"}))
+      if (auto v = read_number(*hit, n.problems, "rope_ratio")) {
+        ratio = *v;
+        from = hit->pointer;
+      }
+    return {10000.0 * ratio, Provenance::derived(fmt::format("10000 * rope_ratio {} (ChatGLM remote code)", ratio), from)};
+  }
+  if (family.dialect == Dialect::gptj) {
+    if (n.view.find_value({"rope_theta"}))
+      n.model.notes.push_back("GPT-J builds its own sinusoidal table with base 10000; rope_theta is not read");
+    return {10000.0, Provenance::by_default("transformers GPT-J create_sinusoidal_positions fixed base 10000")};
+  }
+  if (auto hit = n.view.find_value({"rope_theta", "rotary_emb_base", "rope_base"}))
+    if (auto v = read_number(*hit, n.problems, hit->pointer.substr(hit->pointer.rfind('/') + 1))) {
+      if (*v > 0) return {*v, Provenance::at(hit->pointer)};
+      n.problems.add("CFG001", hit->pointer, fmt::format("rope_theta {} must be positive", *v));
+    }
+  return {family.default_theta, Provenance::by_default(fmt::format(
+                                    "{} default rope_theta {}",
+                                    family.model_type.empty() ? "transformers" : "transformers " +
+                                                                                     std::string(family.model_type),
+                                    family.default_theta))};
+}
+
+// ---- which dict ----
+
+RopeDict find_rope_dict(Normalizing& n) {
+  auto scaling = n.view.find("rope_scaling");
+  auto params = n.view.find("rope_parameters");
+  for (const auto& hit : {scaling, params})
+    if (hit && !hit->is_null() && !hit->value->is_object())
+      n.problems.add("CFG001", hit->pointer, fmt::format("must be an object, got {}", describe_json(*hit->value)));
+  bool scaling_ok = scaling && !scaling->is_null() && scaling->value->is_object();
+  bool params_ok = params && !params->is_null() && params->value->is_object() && !params->value->empty();
+  if (scaling_ok) {
+    if (params_ok)
+      n.model.notes.push_back(fmt::format("both {} and {} are present; transformers uses rope_scaling",
+                                          scaling->pointer, params->pointer));
+    return {scaling->value, scaling->pointer, false};
+  }
+  if (params_ok) return {params->value, params->pointer, false};
+  return {};
+}
+
+bool is_nested_by_layer_type(const RopeDict& dict, const std::set<std::string>& layer_types) {
+  if (dict.object == nullptr || dict.object->empty()) return false;
+  static const std::set<std::string> kLayerTypeNames = {"full_attention", "sliding_attention", "chunked_attention"};
+  for (const auto& [key, value] : dict.object->items()) {
+    if (!value.is_object()) return false;
+    if (!layer_types.count(key) && !kLayerTypeNames.count(key)) return false;
+  }
+  return true;
+}
+
+// ---- one dict into a setup template ----
+
+struct TypeKeys {
+  std::set<std::string_view> required;
+  std::set<std::string_view> optional;
+};
+
+TypeKeys keys_of(RopeType type) {
+  switch (type) {
+    case RopeType::default_rope: return {{}, {"rope_theta"}};
+    case RopeType::linear:
+    case RopeType::dynamic: return {{"factor"}, {"rope_theta"}};
+    case RopeType::yarn:
+      return {{"factor", "original_max_position_embeddings"},
+              {"rope_theta", "attention_factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "truncate"}};
+    case RopeType::longrope:
+      return {{"short_factor", "long_factor", "original_max_position_embeddings"}, {"rope_theta", "attention_factor", "factor"}};
+    case RopeType::llama3:
+      return {{"factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor", "rope_theta"}, {}};
+    case RopeType::proportional: return {{"rope_theta"}, {"factor"}};
+  }
+  return {};
+}
+
+struct TypeResolution {
+  RopeType type = RopeType::default_rope;
+  std::string spelled;          // the name as written ("su", "mrope", …)
+  bool skip_original_fill = false;  // "su" is renamed after standardization (Phi3Config), so no auto-fill
+};
+
+TypeResolution resolve_type(Normalizing& n, const RopeDict& dict) {
+  auto rope_type = key_in(dict, "rope_type");
+  auto legacy = key_in(dict, "type");
+  std::optional<std::string> name, legacy_name;
+  if (rope_type) name = read_string(*rope_type, n.problems, "rope_type");
+  if (legacy) legacy_name = read_string(*legacy, n.problems, "type");
+  if (name && legacy_name && *name != *legacy_name)
+    n.problems.add("CFG004", legacy->pointer,
+                   fmt::format("type '{}' and rope_type '{}' disagree; transformers uses rope_type, vLLM refuses to "
+                               "load",
+                               *legacy_name, *name),
+                   true);
+  else if (legacy_name && !name)
+    n.problems.add("CFG004", legacy->pointer, fmt::format("legacy key type '{}'; the current key is rope_type", *legacy_name));
+
+  TypeResolution out;
+  std::string spelled = name ? *name : legacy_name ? *legacy_name : "default";
+  std::string pointer = name ? rope_type->pointer : legacy_name ? legacy->pointer : dict.pointer;
+  out.spelled = spelled;
+  if (spelled == "su") {
+    n.problems.add("CFG004", pointer, "legacy rope type 'su' means longrope");
+    out.type = RopeType::longrope;
+    out.skip_original_fill = true;
+    return out;
+  }
+  if (spelled == "mrope") {
+    n.problems.add("CFG004", pointer, "legacy rope type 'mrope' means default RoPE with mrope_section");
+    return out;
+  }
+  if (spelled == "yarn" && n.family.dialect == Dialect::phi3) {
+    n.model.notes.push_back("Phi3Config renames rope type 'yarn' to 'longrope'");
+    out.type = RopeType::longrope;
+    return out;
+  }
+  if (auto parsed = parse_rope_type(spelled)) {
+    out.type = *parsed;
+    return out;
+  }
+  n.problems.add("CFG002", pointer,
+                 fmt::format("unknown rope type '{}'; transformers knows default, linear, dynamic, yarn, longrope, "
+                             "llama3 and proportional (computed here as default)",
+                             spelled),
+                 false);
+  return out;
+}
+
+std::optional<Field<double>> read_dict_number(Normalizing& n, const RopeDict& dict, std::string_view key) {
+  auto hit = key_in(dict, key);
+  if (!hit) return std::nullopt;
+  auto value = read_number(*hit, n.problems, key);
+  if (!value) return std::nullopt;
+  return Field<double>{*value, Provenance::at(hit->pointer)};
+}
+
+std::vector<double> read_factor_list(Normalizing& n, const Hit& hit, std::string_view what) {
+  std::vector<double> out;
+  if (hit.is_null()) return out;
+  if (!hit.value->is_array()) {
+    n.problems.add("CFG001", hit.pointer, fmt::format("{} must be a list of numbers, got {}", what, describe_json(*hit.value)));
+    return out;
+  }
+  for (std::size_t i = 0; i < hit.value->size() && i <= static_cast<std::size_t>(kMaxHeadDim); ++i) {
+    const auto& item = (*hit.value)[i];
+    if (!item.is_number() || !std::isfinite(item.get<double>()) || item.get<double>() <= 0) {
+      n.problems.add("CFG001", pointer_join(hit.pointer, std::to_string(i)),
+                     fmt::format("{} entries must be positive numbers, got {}", what, describe_json(item)));
+      return {};
+    }
+    out.push_back(item.get<double>());
+  }
+  return out;
+}
+
+void check_factor_value(Normalizing& n, const RopeSetup& setup) {
+  if (!setup.factor) return;
+  if (setup.factor->value < 1.0 && setup.type != RopeType::proportional)
+    n.problems.add("CFG001", setup.factor->from.pointer,
+                   fmt::format("factor {} is below 1 (it shortens wavelengths; transformers only warns and uses it)",
+                               setup.factor->value));
+  if (setup.factor->value <= 0.0)
+    n.problems.add("CFG001", setup.factor->from.pointer, fmt::format("factor {} must be positive", setup.factor->value), true);
+}
+
+void read_original_length(Normalizing& n, const RopeDict& dict, const TypeResolution& type, RopeSetup& setup) {
+  bool needs = type.type == RopeType::yarn || type.type == RopeType::longrope || type.type == RopeType::llama3;
+  auto hit = key_in(dict, "original_max_position_embeddings");
+  std::optional<Field<std::int64_t>> in_dict;
+  if (hit && !hit->is_null())
+    if (auto v = read_integer(*hit, n.problems, "original_max_position_embeddings", 1, kMaxLengthTokens))
+      in_dict = Field<std::int64_t>{*v, Provenance::at(hit->pointer)};
+  if (!needs) {
+    setup.original_max_position_embeddings = in_dict;
+    return;
+  }
+  if (type.skip_original_fill) {
+    setup.original_max_position_embeddings = in_dict;
+    if (!in_dict)
+      n.problems.add("CFG003", dict.pointer,
+                     "missing original_max_position_embeddings: rope type 'su' is renamed to longrope only after "
+                     "transformers fills it, so loading fails with KeyError",
+                     true);
+    return;
+  }
+  // transformers: a top-level attribute (Phi-3 keeps one) overwrites the dict's value in a flat dict.
+  if (!dict.nested_layer && n.has_top_original_attribute && n.model.original_max_position_embeddings) {
+    setup.original_max_position_embeddings = n.model.original_max_position_embeddings;
+    if (in_dict && in_dict->value != n.model.original_max_position_embeddings->value)
+      n.model.notes.push_back(fmt::format("top-level original_max_position_embeddings {} overrides {} = {}",
+                                          n.model.original_max_position_embeddings->value, in_dict->from.pointer,
+                                          in_dict->value));
+    return;
+  }
+  if (in_dict) {
+    setup.original_max_position_embeddings = in_dict;
+    return;
+  }
+  const auto& declared = n.model.max_position_embeddings;
+  setup.original_max_position_embeddings = Field<std::int64_t>{
+      declared.value,
+      Provenance::derived(fmt::format("missing, filled with max_position_embeddings {} by transformers "
+                                      "standardize_rope_params (implicit factor 1)",
+                                      declared.value),
+                          declared.from.pointer)};
+  n.problems.add("CFG009", dict.pointer.empty() ? declared.from.pointer : dict.pointer,
+                 fmt::format("{} scaling without original_max_position_embeddings: transformers fills it with "
+                             "max_position_embeddings {}, so the pre-extension length is taken to be the extended one",
+                             to_string(type.type), declared.value));
+}
+
+void read_type_specific(Normalizing& n, const RopeDict& dict, RopeSetup& setup, const RopeDict& top_dict) {
+  if (setup.type == RopeType::yarn) {
+    // `beta_fast or 32`: a falsy 0 also takes the default.
+    if (auto v = read_dict_number(n, dict, "beta_fast"); v && v->value != 0.0) setup.yarn.beta_fast = *v;
+    if (auto v = read_dict_number(n, dict, "beta_slow"); v && v->value != 0.0) setup.yarn.beta_slow = *v;
+    setup.yarn.mscale = read_dict_number(n, dict, "mscale");
+    setup.yarn.mscale_all_dim = read_dict_number(n, dict, "mscale_all_dim");
+    setup.yarn.attention_factor = read_dict_number(n, dict, "attention_factor");
+    if (setup.yarn.attention_factor && setup.yarn.attention_factor->value < 0)
+      n.problems.add("CFG001", setup.yarn.attention_factor->from.pointer,
+                     fmt::format("attention_factor {} is negative", setup.yarn.attention_factor->value));
+    // transformers reads truncate from the top level of rope_parameters only.
+    if (auto hit = key_in(top_dict, "truncate"))
+      if (auto v = read_bool(*hit, n.problems, "truncate")) setup.yarn.truncate = {*v, Provenance::at(hit->pointer)};
+    if (dict.nested_layer)
+      if (auto hit = key_in(dict, "truncate"))
+        n.model.notes.push_back(fmt::format("{} is ignored: transformers reads truncate only at the top level of "
+                                            "rope_parameters, so the correction range is truncated",
+                                            hit->pointer));
+  }
+  if (setup.type == RopeType::longrope) {
+    if (auto hit = key_in(dict, "short_factor"))
+      setup.longrope.short_factor = {read_factor_list(n, *hit, "short_factor"), Provenance::at(hit->pointer)};
+    if (auto hit = key_in(dict, "long_factor"))
+      setup.longrope.long_factor = {read_factor_list(n, *hit, "long_factor"), Provenance::at(hit->pointer)};
+    setup.longrope.attention_factor = read_dict_number(n, dict, "attention_factor");
+  }
+  if (setup.type == RopeType::llama3) {
+    if (auto v = read_dict_number(n, dict, "low_freq_factor")) setup.llama3.low_freq_factor = *v;
+    if (auto v = read_dict_number(n, dict, "high_freq_factor")) setup.llama3.high_freq_factor = *v;
+  }
+  if (auto hit = key_in(dict, "mrope_section"); hit && !hit->is_null()) {
+    if (hit->value->is_array()) {
+      for (const auto& item : *hit->value)
+        if (item.is_number_integer() && item.get<long long>() >= 0 && item.get<long long>() <= kMaxHeadDim)
+          setup.mrope_section.push_back(item.get<int>());
+        else
+          n.problems.add("CFG001", hit->pointer, fmt::format("mrope_section entries must be whole numbers, got {}",
+                                                             describe_json(item)));
+    } else {
+      n.problems.add("CFG001", hit->pointer, fmt::format("mrope_section must be a list, got {}", describe_json(*hit->value)));
+    }
+  }
+  if (auto hit = key_in(dict, "mrope_interleaved"))
+    if (auto v = read_bool(*hit, n.problems, "mrope_interleaved")) setup.mrope_interleaved = *v;
+}
+
+void check_keys(Normalizing& n, const RopeDict& dict, const RopeSetup& setup, const TypeResolution& type) {
+  if (dict.object == nullptr) {
+    if (setup.type != RopeType::default_rope) return;
+    return;
+  }
+  TypeKeys keys = keys_of(setup.type);
+  static const std::set<std::string_view> always = {"rope_type", "type", "rope_theta", "partial_rotary_factor",
+                                                    "mrope_section", "mrope_interleaved"};
+  for (auto required : keys.required) {
+    if (required == "original_max_position_embeddings" || required == "rope_theta") continue;  // filled by standardization
+    if (!key_in(dict, required) || key_in(dict, required)->is_null())
+      n.problems.add("CFG003", dict.pointer,
+                     fmt::format("rope type '{}' requires {}; transformers raises KeyError when loading", type.spelled,
+                                 required),
+                     true);
+  }
+  for (const auto& [key, value] : dict.object->items()) {
+    if (always.count(key) || keys.required.count(key) || keys.optional.count(key)) continue;
+    if (setup.type == RopeType::yarn && key == "truncate") continue;
+    n.problems.add("CFG007", pointer_join(dict.pointer, key),
+                   fmt::format("key '{}' is not used by rope type '{}'", key, to_string(setup.type)));
+  }
+}
+
+RopeSetup read_setup_template(Normalizing& n, const RopeDict& dict, const RopeDict& top_dict, Field<double> theta,
+                              std::string name) {
+  RopeSetup setup;
+  setup.name = std::move(name);
+  setup.pointer = dict.pointer;
+  TypeResolution type = resolve_type(n, dict);
+  setup.type = type.type;
+  setup.rope_type_name = {std::string(to_string(type.type)),
+                          dict.object ? Provenance::at(key_in(dict, "rope_type") ? pointer_join(dict.pointer, "rope_type")
+                                                       : key_in(dict, "type")  ? pointer_join(dict.pointer, "type")
+                                                                               : dict.pointer)
+                                      : Provenance::by_default("no RoPE dict: default RoPE")};
+  if (dict.object && !key_in(dict, "rope_type") && !key_in(dict, "type"))
+    setup.rope_type_name.from = Provenance::by_default("transformers default rope_type 'default'");
+  if (dict.object)
+    for (const auto& [key, value] : dict.object->items()) setup.dict_keys.push_back(key);
+
+  setup.rope_theta = theta;
+  if (auto hit = key_in(dict, "rope_theta"); hit && !hit->is_null())
+    if (auto v = read_number(*hit, n.problems, "rope_theta")) {
+      if (*v > 0) setup.rope_theta = {*v, Provenance::at(hit->pointer)};
+      else n.problems.add("CFG001", hit->pointer, fmt::format("rope_theta {} must be positive", *v), true);
+    }
+
+  setup.partial_rotary_factor = n.dims.partial_rotary_factor;
+  if (!n.dims.partial_from_attribute)
+    if (auto v = read_dict_number(n, dict, "partial_rotary_factor")) {
+      if (v->value > 0 && v->value <= 1) setup.partial_rotary_factor = *v;
+      else n.problems.add("CFG001", v->from.pointer, fmt::format("partial_rotary_factor {} is outside (0, 1]", v->value));
+    }
+
+  setup.factor = read_dict_number(n, dict, "factor");
+  check_factor_value(n, setup);
+  read_original_length(n, dict, type, setup);
+  read_type_specific(n, dict, setup, top_dict);
+  check_keys(n, dict, setup, type);
+  return setup;
+}
+
+// gpt-oss configs may omit rope_scaling: the class default is yarn ×32 on 4096 with truncate false.
+RopeSetup gpt_oss_default_setup(Normalizing& n, Field<double> theta) {
+  RopeSetup setup;
+  setup.name = "all";
+  setup.type = RopeType::yarn;
+  auto from = Provenance::by_default("transformers GptOssConfig default rope_scaling");
+  setup.rope_type_name = {"yarn", from};
+  setup.rope_theta = theta;
+  setup.factor = Field<double>{32.0, from};
+  setup.original_max_position_embeddings = Field<std::int64_t>{4096, from};
+  setup.yarn.truncate = {false, from};
+  (void)n;
+  return setup;
+}
+
+// ---- layers into setups ----
+
+struct Template {
+  RopeSetup setup;
+  std::string layer_type;  // "" = every RoPE layer
+};
+
+void assign_layers(Normalizing& n, std::vector<Template> templates) {
+  Model& model = n.model;
+  std::map<std::tuple<int, AttentionKind, std::int64_t>, int> index_of;
+  for (auto& layer : model.layers) {
+    if (!layer.uses_rope) continue;
+    int t = -1;
+    for (std::size_t i = 0; i < templates.size(); ++i)
+      if (templates[i].layer_type.empty() || templates[i].layer_type == layer.layer_type) {
+        t = static_cast<int>(i);
+        break;
+      }
+    if (t < 0) {
+      n.problems.add("CFG006", templates.empty() ? "" : templates.front().setup.pointer,
+                     fmt::format("layer {} has type '{}' but rope_parameters has no entry for it", layer.index,
+                                 layer.layer_type));
+      layer.uses_rope = false;
+      continue;
+    }
+    auto key = std::make_tuple(t, layer.attention, layer.window_tokens.value_or(0));
+    auto [it, inserted] = index_of.emplace(key, static_cast<int>(model.setups.size()));
+    if (inserted) {
+      RopeSetup setup = templates[static_cast<std::size_t>(t)].setup;
+      setup.attention = layer.attention;
+      if (layer.window_tokens) {
+        auto source = layer.attention == AttentionKind::chunked ? model.attention_chunk_size : model.sliding_window;
+        setup.window_tokens = Field<std::int64_t>{*layer.window_tokens, source ? source->from : Provenance{}};
+      }
+      model.setups.push_back(std::move(setup));
+    }
+    layer.setup = it->second;
+    model.setups[static_cast<std::size_t>(it->second)].layers.push_back(layer.index);
+  }
+  // A flat dict split by attention kind is named after the layer type of each part.
+  std::set<std::size_t> templates_split;
+  for (const auto& [key, index] : index_of) {
+    int t = std::get<0>(key);
+    int uses = 0;
+    for (const auto& [k2, i2] : index_of) uses += std::get<0>(k2) == t;
+    auto& setup = model.setups[static_cast<std::size_t>(index)];
+    if (uses > 1 && templates[static_cast<std::size_t>(t)].layer_type.empty())
+      setup.name = model.layers[static_cast<std::size_t>(setup.layers.front())].layer_type;
+  }
+}
+
+void finish_dims(Normalizing& n, RopeSetup& setup) {
+  bool full = setup.name == "full_attention";
+  setup.head_dim = (full && n.dims.global_head_dim) ? *n.dims.global_head_dim : n.dims.head_dim;
+  if (n.dims.explicit_rotary_dim && setup.partial_rotary_factor.from.pointer == n.dims.explicit_rotary_dim->from.pointer) {
+    setup.rotary_dim = n.dims.explicit_rotary_dim->value;
+    return;
+  }
+  double exact = setup.head_dim.value * setup.partial_rotary_factor.value;
+  if (setup.type == RopeType::proportional) {
+    int rotated_pairs = static_cast<int>(std::floor(exact / 2.0));
+    setup.rotary_dim = 2 * rotated_pairs;
+    return;
+  }
+  setup.rotary_dim = static_cast<int>(exact);
+  if (std::abs(exact - std::round(exact)) > 1e-9)
+    n.problems.add("CFG010", setup.partial_rotary_factor.from.pointer,
+                   fmt::format("head_dim {} x partial_rotary_factor {} = {} is not a whole number; transformers "
+                               "truncates to {}",
+                               setup.head_dim.value, setup.partial_rotary_factor.value, exact, setup.rotary_dim));
+}
+
+}  // namespace
+
+void read_rope_setups(Normalizing& n) {
+  Model& model = n.model;
+  if (model.scheme != PositionScheme::rope) return;
+  n.top_theta = resolve_top_theta(n);
+  RopeDict dict = find_rope_dict(n);
+
+  std::set<std::string> layer_types;
+  for (const auto& layer : model.layers) layer_types.insert(layer.layer_type);
+
+  std::vector<Template> templates;
+  if (is_nested_by_layer_type(dict, layer_types)) {
+    for (const auto& [key, value] : dict.object->items()) {
+      RopeDict entry{&value, pointer_join(dict.pointer, key), true};
+      Field<double> theta = n.top_theta;
+      if (n.family.dialect == Dialect::gemma3 && key == "sliding_attention" && !n.view.find_value({"rope_theta"}))
+        theta = {1e4, Provenance::by_default("transformers Gemma3 default_theta['local'] 1e4")};
+      templates.push_back({read_setup_template(n, entry, dict, theta, key), key});
+    }
+  } else if (n.family.dialect == Dialect::gemma3) {
+    // Gemma3TextConfig: the legacy dict scales only the global layers; local layers use rope_local_base_freq.
+    Field<double> local{1e4, Provenance::by_default("transformers Gemma3 default_theta['local'] 1e4")};
+    if (auto hit = n.view.find_value({"rope_local_base_freq"}))
+      if (auto v = read_number(*hit, n.problems, "rope_local_base_freq"); v && *v > 0)
+        local = {*v, Provenance::at(hit->pointer)};
+    templates.push_back({read_setup_template(n, {}, {}, local, "sliding_attention"), "sliding_attention"});
+    templates.push_back({read_setup_template(n, dict, dict, n.top_theta, "full_attention"), "full_attention"});
+    if (!layer_types.count("sliding_attention")) templates.erase(templates.begin());
+  } else if (dict.object == nullptr && n.family.dialect == Dialect::gpt_oss) {
+    templates.push_back({gpt_oss_default_setup(n, n.top_theta), ""});
+  } else {
+    templates.push_back({read_setup_template(n, dict, dict, n.top_theta, "all"), ""});
+  }
+  if (n.family.dialect == Dialect::qwen1)
+    if (auto hit = n.view.find_value({"use_dynamic_ntk"}); hit && hit->value->is_boolean() && hit->value->get<bool>())
+      model.notes.push_back("use_dynamic_ntk and use_logn_attn are Qwen-1 remote-code features, not transformers' "
+                            "'dynamic' type; the frequencies shown are the unscaled ones");
+  for (auto& t : templates) finish_dims(n, t.setup);
+  assign_layers(n, std::move(templates));
+  for (auto& setup : model.setups) setup.max_position_embeddings = model.max_position_embeddings;
+}
+
+}  // namespace ropelens::normalize_detail

@@ -1,0 +1,117 @@
+// The normalized model as JSON, every value beside its provenance.
+#include <nlohmann/json.hpp>
+
+#include "ropelens/render.hpp"
+
+namespace ropelens {
+namespace {
+
+using nlohmann::json;
+
+json provenance_json(const Provenance& from) {
+  json out;
+  switch (from.origin) {
+    case Origin::config: out["pointer"] = from.pointer; break;
+    case Origin::defaulted: out["default"] = from.note; break;
+    case Origin::derived:
+      out["derived"] = from.note;
+      if (!from.pointer.empty()) out["pointer"] = from.pointer;
+      break;
+  }
+  return out;
+}
+
+template <class T> json field_json(const Field<T>& field) {
+  return {{"value", field.value}, {"from", provenance_json(field.from)}};
+}
+
+template <class T> json optional_field(const std::optional<Field<T>>& field) {
+  return field ? field_json(*field) : json(nullptr);
+}
+
+json setup_json(const RopeSetup& s) {
+  json out = {{"name", s.name},
+              {"pointer", s.pointer},
+              {"layers", s.layers},
+              {"attention", to_string(s.attention)},
+              {"window_tokens", optional_field(s.window_tokens)},
+              {"rope_type", field_json(s.rope_type_name)},
+              {"rope_theta", field_json(s.rope_theta)},
+              {"head_dim", field_json(s.head_dim)},
+              {"partial_rotary_factor", field_json(s.partial_rotary_factor)},
+              {"rotary_dim", s.rotary_dim},
+              {"unrotated_dims", s.head_dim.value - s.rotary_dim},
+              {"factor", optional_field(s.factor)},
+              {"max_position_embeddings", field_json(s.max_position_embeddings)},
+              {"original_max_position_embeddings", optional_field(s.original_max_position_embeddings)}};
+  if (s.type == RopeType::yarn) {
+    out["yarn"] = {{"beta_fast", field_json(s.yarn.beta_fast)},
+                   {"beta_slow", field_json(s.yarn.beta_slow)},
+                   {"mscale", optional_field(s.yarn.mscale)},
+                   {"mscale_all_dim", optional_field(s.yarn.mscale_all_dim)},
+                   {"attention_factor", optional_field(s.yarn.attention_factor)},
+                   {"truncate", field_json(s.yarn.truncate)}};
+  }
+  if (s.type == RopeType::longrope) {
+    out["longrope"] = {{"short_factor", field_json(s.longrope.short_factor)},
+                       {"long_factor", field_json(s.longrope.long_factor)},
+                       {"attention_factor", optional_field(s.longrope.attention_factor)}};
+  }
+  if (s.type == RopeType::llama3) {
+    out["llama3"] = {{"low_freq_factor", field_json(s.llama3.low_freq_factor)},
+                     {"high_freq_factor", field_json(s.llama3.high_freq_factor)}};
+  }
+  if (!s.mrope_section.empty()) out["mrope"] = {{"section", s.mrope_section}, {"interleaved", s.mrope_interleaved}};
+  return out;
+}
+
+json layers_json(const Model& model) {
+  json out = json::array();
+  for (const auto& layer : model.layers) {
+    out.push_back({{"index", layer.index},
+                   {"layer_type", layer.layer_type},
+                   {"attention", to_string(layer.attention)},
+                   {"window_tokens", layer.window_tokens ? json(*layer.window_tokens) : json(nullptr)},
+                   {"uses_rope", layer.uses_rope},
+                   {"setup", layer.setup}});
+  }
+  return out;
+}
+
+}  // namespace
+
+json model_to_json(const Model& model) {
+  json out = {{"source", model.source},
+              {"model_type", field_json(model.model_type)},
+              {"text_pointer", model.text_pointer},
+              {"scheme", {{"value", to_string(model.scheme)}, {"from", provenance_json(model.scheme_from)}}},
+              {"transformers_native", model.transformers_native},
+              {"pairing", {{"value", to_string(model.pairing.value)}, {"from", provenance_json(model.pairing.from)}}},
+              {"num_layers", field_json(model.num_layers)},
+              {"max_position_embeddings", field_json(model.max_position_embeddings)},
+              {"original_max_position_embeddings", optional_field(model.original_max_position_embeddings)},
+              {"sliding_window", optional_field(model.sliding_window)},
+              {"attention_chunk_size", optional_field(model.attention_chunk_size)},
+              {"schedule", model.schedule_summary()},
+              {"layers", layers_json(model)}};
+  json setups = json::array();
+  for (const auto& setup : model.setups) setups.push_back(setup_json(setup));
+  out["setups"] = setups;
+  auto nope = model.nope_layers();
+  if (!nope.empty()) out["nope"] = {{"layers", nope}};
+  if (model.qk_nope_head_dim) out["mla"] = {{"qk_nope_head_dim", field_json(*model.qk_nope_head_dim)}};
+  json problems = json::array();
+  for (const auto& p : model.problems)
+    problems.push_back({{"code", p.code}, {"pointer", p.pointer}, {"message", p.message}});
+  out["problems"] = problems;
+  out["notes"] = model.notes;
+  return out;
+}
+
+void render_inspect_json(const Model& model, std::ostream& out) {
+  json doc = {{"schema_version", 1}, {"semantics", kSemantics}};
+  doc.update(model_to_json(model));
+  out << doc.dump(2) << '\n';
+}
+
+}  // namespace ropelens

@@ -1,0 +1,15 @@
+// Internal: the one-line band summary and setup header shared by the text and markdown tables.
+#pragma once
+
+#include <string>
+
+#include "ropelens/report.hpp"
+
+namespace ropelens::render_detail {
+
+std::string band_summary(const SetupTable& st);
+std::string setup_heading(const Model& model, const SetupTable& st);
+std::string attention_summary(const SetupTable& st);
+std::string audit_summary(const SetupTable& st);
+
+}  // namespace ropelens::render_detail

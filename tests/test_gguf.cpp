@@ -1,0 +1,819 @@
+// GGUF: the header reader against valid and hostile files, and the mapping into the Model against the goldens.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "gguf_writer.hpp"
+#include "ropelens/gguf.hpp"
+#include "ropelens/input.hpp"
+#include "ropelens/rope.hpp"
+
+using ropelens::GgufFile;
+using ropelens::InputError;
+using ropelens::Model;
+using ropelens::read_gguf;
+using ropelens::read_gguf_bytes;
+using ropelens::test::GgufWriter;
+using ropelens::test::TensorSpec;
+using Catch::Matchers::Contains;
+
+namespace {
+
+class TempDir {
+ public:
+  TempDir() {
+    std::random_device seed;
+    path_ = std::filesystem::temp_directory_path() / ("ropelens-gguf-" + std::to_string(::getpid()) + "-" +
+                                                      std::to_string(seed()));
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+nlohmann::json golden(const std::string& name) {
+  std::ifstream in(std::string(ROPELENS_SOURCE_DIR) + "/testdata/gguf/" + name + ".golden.json");
+  REQUIRE(in);
+  return nlohmann::json::parse(in)["rope_setups"][0];
+}
+
+void require_close(const std::vector<double>& actual, const nlohmann::json& expected) {
+  REQUIRE(actual.size() == expected.size());
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    const double want = expected[i].get<double>();
+    INFO("pair " << i << ": " << actual[i] << " vs golden " << want);
+    CHECK(std::abs(actual[i] - want) <= 2e-6 * std::abs(want));
+  }
+}
+
+std::vector<float> as_floats(const nlohmann::json& values) {
+  std::vector<float> out;
+  for (const auto& v : values) out.push_back(static_cast<float>(v.get<double>()));
+  return out;
+}
+
+// The keys every llama-style file carries.
+GgufWriter llama_like(const std::string& arch, std::uint32_t context, std::uint32_t layers, std::uint32_t embedding,
+                      std::uint32_t heads) {
+  GgufWriter w;
+  w.str("general.architecture", arch)
+      .str("general.name", "fixture " + arch)
+      .u32(arch + ".context_length", context)
+      .u32(arch + ".embedding_length", embedding)
+      .u32(arch + ".block_count", layers)
+      .u32(arch + ".attention.head_count", heads)
+      .f32(arch + ".attention.layer_norm_rms_epsilon", 1e-5f);
+  return w;
+}
+
+GgufWriter minimal_llama() { return llama_like("llama", 4096, 4, 512, 4); }
+
+// A small weight tensor beside the RoPE ones, so offsets and padding are exercised.
+TensorSpec small_weight(const std::string& name) { return {name, {8, 4}, ropelens::test::kGgmlF16, std::string(64, '\x01'), std::nullopt}; }
+
+GgufWriter llama31_fixture() {
+  GgufWriter w = llama_like("llama", 131072, 32, 4096, 32);
+  w.u32("llama.attention.head_count_kv", 8)
+      .u32("llama.feed_forward_length", 14336)
+      .u32("llama.rope.dimension_count", 128)
+      .f32("llama.rope.freq_base", 500000.0f)
+      .u32("llama.vocab_size", 128256)
+      .u32("general.file_type", 15)
+      .f32_tensor("rope_freqs.weight", ropelens::test::llama3_rope_freqs(500000.0, 128, 8.0, 1.0, 4.0, 8192.0))
+      .tensor(small_weight("token_embd.weight"));
+  return w;
+}
+
+GgufWriter phi3_fixture() {
+  const auto params = golden("phi-3-mini-128k-instruct")["rope_parameters_standardized"];
+  GgufWriter w = llama_like("phi3", 131072, 32, 3072, 32);
+  w.u32("phi3.attention.head_count_kv", 32)
+      .u32("phi3.rope.dimension_count", 96)
+      .f32("phi3.rope.freq_base", 10000.0f)
+      .u32("phi3.rope.scaling.original_context_length", 4096)
+      .f32("phi3.rope.scaling.attn_factor",
+           static_cast<float>(std::sqrt(1.0 + std::log(131072.0 / 4096.0) / std::log(4096.0))))
+      .tensor(small_weight("token_embd.weight"))
+      .f32_tensor("rope_factors_long.weight", as_floats(params["long_factor"]))
+      .f32_tensor("rope_factors_short.weight", as_floats(params["short_factor"]));
+  return w;
+}
+
+GgufWriter qwen_yarn_fixture() {
+  GgufWriter w = llama_like("qwen2", 32768, 64, 5120, 40);
+  w.u32("qwen2.attention.head_count_kv", 8)
+      .f32("qwen2.rope.freq_base", 1000000.0f)
+      .str("qwen2.rope.scaling.type", "yarn")
+      .f32("qwen2.rope.scaling.factor", 4.0f)
+      .u32("qwen2.rope.scaling.original_context_length", 32768);
+  return w;
+}
+
+GgufWriter deepseek2_fixture() {
+  GgufWriter w = llama_like("deepseek2", 163840, 61, 7168, 128);
+  w.u32("deepseek2.attention.head_count_kv", 128)
+      .u32("deepseek2.attention.q_lora_rank", 1536)
+      .u32("deepseek2.attention.kv_lora_rank", 512)
+      .u32("deepseek2.attention.key_length", 576)
+      .u32("deepseek2.attention.value_length", 512)
+      .u32("deepseek2.attention.key_length_mla", 192)
+      .u32("deepseek2.attention.value_length_mla", 128)
+      .u32("deepseek2.leading_dense_block_count", 3)
+      .u32("deepseek2.expert_count", 256)
+      .u32("deepseek2.rope.dimension_count", 64)
+      .f32("deepseek2.rope.freq_base", 10000.0f)
+      .str("deepseek2.rope.scaling.type", "yarn")
+      .f32("deepseek2.rope.scaling.factor", 40.0f)
+      .u32("deepseek2.rope.scaling.original_context_length", 4096)
+      .f32("deepseek2.rope.scaling.yarn_log_multiplier", 0.1f);  // 0.1 · mscale_all_dim (1.0)
+  return w;
+}
+
+GgufWriter vocabulary_fixture(std::size_t tokens) {
+  GgufWriter w = minimal_llama();
+  std::vector<std::string> vocab;
+  std::vector<float> scores;
+  std::vector<std::int32_t> types;
+  for (std::size_t i = 0; i < tokens; ++i) {
+    vocab.push_back("tok" + std::to_string(i) + std::string(i % 7, 'x'));
+    scores.push_back(-static_cast<float>(i));
+    types.push_back(1);
+  }
+  w.str("tokenizer.ggml.model", "gpt2")
+      .string_array("tokenizer.ggml.tokens", vocab)
+      .f32_array("tokenizer.ggml.scores", scores)
+      .i32_array("tokenizer.ggml.token_type", types);
+  return w;
+}
+
+std::string kv_header(const std::string& key, std::uint32_t type) {
+  std::string out;
+  ropelens::test::put_string(out, key);
+  ropelens::test::put_u32(out, type);
+  return out;
+}
+
+std::string read_error(const std::string& bytes) {
+  try {
+    read_gguf_bytes("hostile.gguf", bytes);
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return "(no error)";
+}
+
+std::string model_error(const std::string& bytes) {
+  try {
+    ropelens::model_from_gguf(read_gguf_bytes("model.gguf", bytes));
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return "(no error)";
+}
+
+Model model_of(const GgufWriter& writer) { return ropelens::model_from_gguf(read_gguf_bytes("fixture.gguf", writer.bytes())); }
+
+bool has_problem(const Model& model, const std::string& code) {
+  for (const auto& problem : model.problems)
+    if (problem.code == code) return true;
+  return false;
+}
+
+bool has_note(const Model& model, const std::string& fragment) {
+  for (const auto& note : model.notes)
+    if (note.find(fragment) != std::string::npos) return true;
+  return false;
+}
+
+std::string problems_of(const Model& model) {
+  std::string out;
+  for (const auto& problem : model.problems) out += problem.code + " " + problem.pointer + ": " + problem.message + "\n";
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("gguf: Llama-3.1 file with rope_freqs matches the llama3 golden", "[gguf]") {
+  TempDir dir;
+  const std::string path = dir.file("llama31.gguf");
+  llama31_fixture().write(path);
+  REQUIRE(ropelens::looks_like_gguf(path));
+
+  const GgufFile file = read_gguf(path);
+  CHECK(file.version == 3);
+  CHECK(file.tensor_count == 2);
+  CHECK(file.rope_tensors.count("rope_freqs.weight") == 1);
+  CHECK(file.rope_tensors.at("rope_freqs.weight").size() == 64);
+
+  const Model model = ropelens::model_from_gguf(file);
+  INFO(problems_of(model));
+  CHECK(model.problems.empty());
+  CHECK(model.model_type.value == "llama");
+  CHECK(model.num_layers.value == 32);
+  CHECK(model.layers.size() == 32);
+  CHECK(model.max_position_embeddings.value == 131072);
+  CHECK(model.max_position_embeddings.from.pointer == "gguf:llama.context_length");
+  CHECK(model.pairing.value == ropelens::Pairing::interleaved);
+  CHECK(has_note(model, "NORM"));
+  CHECK(has_note(model, "rope_freqs"));
+  REQUIRE(model.setups.size() == 1);
+
+  const auto& setup = model.setups[0];
+  CHECK(setup.type == ropelens::RopeType::longrope);
+  CHECK(setup.rotary_dim == 128);
+  CHECK(setup.rope_theta.value == 500000.0);
+  CHECK(setup.longrope.short_factor.value == setup.longrope.long_factor.value);
+  CHECK(setup.longrope.short_factor.from.pointer == "gguf:rope_freqs.weight");
+  REQUIRE(setup.longrope.attention_factor);
+  CHECK(setup.longrope.attention_factor->value == 1.0);
+  REQUIRE(setup.original_max_position_embeddings);
+  CHECK(setup.original_max_position_embeddings->value == 131072);
+
+  const auto expected = golden("llama-3.1-8b-instruct-bnb8bit-finetune");
+  const auto table = ropelens::compute_rope_table(setup);
+  require_close(table.inv_freq, expected["inv_freq_f64"]);
+  CHECK(table.attention_factor == Approx(expected["attention_factor"].get<double>()));
+  // No length switches the divisors: they are the same beyond context_length.
+  require_close(ropelens::compute_rope_table(setup, 1 << 20).inv_freq, expected["inv_freq_f64"]);
+}
+
+TEST_CASE("gguf: Phi-3 file with long/short factors matches the longrope golden", "[gguf]") {
+  const Model model = model_of(phi3_fixture());
+  INFO(problems_of(model));
+  CHECK(model.problems.empty());
+  CHECK(model.pairing.value == ropelens::Pairing::rotate_half);
+  REQUIRE(model.original_max_position_embeddings);
+  CHECK(model.original_max_position_embeddings->value == 4096);
+  REQUIRE(model.setups.size() == 1);
+
+  const auto& setup = model.setups[0];
+  CHECK(setup.type == ropelens::RopeType::longrope);
+  CHECK(setup.head_dim.value == 96);
+  CHECK(setup.longrope.long_factor.from.pointer == "gguf:rope_factors_long.weight");
+  REQUIRE(setup.longrope.attention_factor);
+  CHECK(setup.longrope.attention_factor->from.pointer == "gguf:phi3.rope.scaling.attn_factor");
+
+  const auto expected = golden("phi-3-mini-128k-instruct");
+  const auto short_table = ropelens::compute_rope_table(setup);
+  require_close(short_table.inv_freq, expected["inv_freq_f64"]);
+  CHECK(short_table.attention_factor == Approx(expected["attention_factor"].get<double>()).epsilon(2e-6));
+  const auto long_table = ropelens::compute_rope_table(setup, 4097);
+  require_close(long_table.inv_freq,
+                expected["variants"]["long (seq_len=4097 > original_max_position_embeddings)"]["inv_freq_f64"]);
+}
+
+TEST_CASE("gguf: Qwen2 yarn file matches the yarn golden", "[gguf]") {
+  const Model model = model_of(qwen_yarn_fixture());
+  INFO(problems_of(model));
+  CHECK(model.problems.empty());  // context_length == original_context_length is the converter's normal layout
+  CHECK(model.pairing.value == ropelens::Pairing::rotate_half);
+  REQUIRE(model.setups.size() == 1);
+
+  const auto& setup = model.setups[0];
+  CHECK(setup.type == ropelens::RopeType::yarn);
+  CHECK(setup.rope_type_name.value == "yarn");
+  CHECK(setup.rope_type_name.from.pointer == "gguf:qwen2.rope.scaling.type");
+  CHECK(setup.head_dim.value == 128);
+  CHECK(setup.head_dim.from.origin == ropelens::Origin::derived);
+  REQUIRE(setup.factor);
+  CHECK(setup.factor->value == 4.0);
+  CHECK(setup.yarn.beta_fast.value == 32.0);
+  CHECK(setup.yarn.beta_fast.from.origin == ropelens::Origin::defaulted);
+  CHECK(setup.yarn.truncate.value);
+
+  const auto expected = golden("qwen2.5-coder-32b-instruct-historical-yarn");
+  const auto table = ropelens::compute_rope_table(setup);
+  require_close(table.inv_freq, expected["inv_freq_f64"]);
+  CHECK(table.attention_factor == Approx(expected["attention_factor"].get<double>()));
+}
+
+TEST_CASE("gguf: DeepSeek2 file undoes the 0.1 yarn_log_multiplier and matches the golden", "[gguf]") {
+  const Model model = model_of(deepseek2_fixture());
+  INFO(problems_of(model));
+  CHECK(model.problems.empty());
+  CHECK(model.pairing.value == ropelens::Pairing::interleaved);  // llama.cpp runs deepseek2 in NORM mode
+  REQUIRE(model.qk_nope_head_dim);
+  CHECK(model.qk_nope_head_dim->value == 128);
+  REQUIRE(model.setups.size() == 1);
+
+  const auto& setup = model.setups[0];
+  CHECK(setup.head_dim.value == 64);
+  CHECK(setup.rotary_dim == 64);
+  CHECK(setup.type == ropelens::RopeType::yarn);
+  REQUIRE(setup.yarn.mscale_all_dim);
+  CHECK(setup.yarn.mscale_all_dim->value == Approx(1.0).epsilon(1e-6));
+  CHECK(setup.yarn.mscale_all_dim->from.origin == ropelens::Origin::derived);
+  REQUIRE(setup.yarn.mscale);
+  CHECK(setup.yarn.mscale->value == setup.yarn.mscale_all_dim->value);
+
+  const auto expected = golden("deepseek-v3");
+  const auto table = ropelens::compute_rope_table(setup);
+  require_close(table.inv_freq, expected["inv_freq_f64"]);
+  CHECK(table.attention_factor == Approx(expected["attention_factor"].get<double>()));
+}
+
+TEST_CASE("gguf: yarn_log_multiplier is mscale_all_dim outside deepseek2", "[gguf]") {
+  GgufWriter w = qwen_yarn_fixture();
+  w.f32("qwen2.rope.scaling.yarn_log_multiplier", 1.0f);
+  const Model model = model_of(w);
+  const auto& setup = model.setups.at(0);
+  REQUIRE(setup.yarn.mscale_all_dim);
+  CHECK(setup.yarn.mscale_all_dim->value == 1.0);
+  CHECK(setup.yarn.mscale_all_dim->from.origin == ropelens::Origin::config);
+  REQUIRE(setup.yarn.mscale);
+  CHECK(setup.yarn.mscale->value == 1.0);
+  CHECK(setup.yarn.mscale->from.origin == ropelens::Origin::defaulted);
+}
+
+TEST_CASE("gguf: a 150,000-entry vocabulary is skipped by its lengths", "[gguf]") {
+  TempDir dir;
+  const std::string path = dir.file("vocab.gguf");
+  vocabulary_fixture(150000).write(path);
+
+  const auto start = std::chrono::steady_clock::now();
+  const GgufFile file = read_gguf(path);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(seconds < 5.0);  // generous: the read is a few milliseconds, even under sanitizers it is well below this
+
+  const auto* tokens = file.find("tokenizer.ggml.tokens");
+  REQUIRE(tokens);
+  REQUIRE(tokens->as_array());
+  CHECK(tokens->as_array()->element_type == ropelens::GgufType::string);
+  CHECK(tokens->as_array()->count == 150000);
+  CHECK(tokens->as_array()->elements.empty());
+  const auto* scores = file.find("tokenizer.ggml.scores");
+  REQUIRE(scores);
+  CHECK(scores->as_array()->count == 150000);
+  CHECK_FALSE(scores->as_array()->kept());
+  CHECK(file.find("tokenizer.ggml.model")->as_string());
+  CHECK(ropelens::model_from_gguf(file).num_layers.value == 4);
+}
+
+TEST_CASE("gguf: small numeric arrays are kept with their element types", "[gguf]") {
+  GgufWriter w = minimal_llama();
+  w.i32_array("llama.rope.dimension_sections", {16, 24, 24, 0}).bool_array("flags", {true, false});
+  const GgufFile file = read_gguf_bytes("arrays.gguf", w.bytes());
+  const auto* sections = file.find("llama.rope.dimension_sections")->as_array();
+  REQUIRE(sections);
+  REQUIRE(sections->kept());
+  CHECK(std::get<std::int64_t>(sections->elements[1]) == 24);
+  CHECK(std::get<bool>(file.find("flags")->as_array()->elements[0]));
+  CHECK(ropelens::model_from_gguf(file).setups.at(0).mrope_section == std::vector<int>{16, 24, 24});
+}
+
+TEST_CASE("gguf: every integer width and both float widths are accepted", "[gguf]") {
+  GgufWriter w;
+  w.str("general.architecture", "llama")
+      .u64("llama.context_length", 8192)
+      .i32("llama.block_count", 2)
+      .u16("llama.attention.head_count", 8)
+      .i64("llama.embedding_length", 1024)
+      .u8("llama.rope.dimension_count", 128)
+      .f64("llama.rope.freq_base", 250000.0)
+      .i16("other.i16", -3)
+      .i8("other.i8", -4)
+      .boolean("llama.rope.scaling.finetuned", true);
+  const GgufFile file = read_gguf_bytes("widths.gguf", w.bytes());
+  CHECK(file.find("other.i16")->as_integer() == -3);
+  CHECK(file.find("other.i8")->as_integer() == -4);
+  const Model model = ropelens::model_from_gguf(file);
+  CHECK(model.max_position_embeddings.value == 8192);
+  CHECK(model.num_layers.value == 2);
+  CHECK(model.setups.at(0).rope_theta.value == 250000.0);
+  CHECK(model.setups.at(0).rotary_dim == 128);
+  CHECK(has_note(model, "finetuned"));
+}
+
+TEST_CASE("gguf: absent keys take llama.cpp's loader defaults", "[gguf]") {
+  const Model model = model_of(minimal_llama());
+  CHECK(model.problems.empty());
+  REQUIRE(model.setups.size() == 1);
+  const auto& setup = model.setups[0];
+  CHECK(setup.type == ropelens::RopeType::default_rope);
+  CHECK(setup.rope_theta.value == 10000.0);
+  CHECK(setup.rope_theta.from.origin == ropelens::Origin::defaulted);
+  CHECK(setup.head_dim.value == 128);
+  CHECK(setup.rotary_dim == 128);
+  CHECK_FALSE(model.original_max_position_embeddings);
+  CHECK(model.layers.size() == 4);
+  CHECK(model.layers[3].setup == 0);
+  CHECK(model.layers[3].attention == ropelens::AttentionKind::global);
+}
+
+TEST_CASE("gguf: linear scaling needs a factor, and the legacy scale_linear key counts", "[gguf]") {
+  GgufWriter plain = minimal_llama();
+  plain.str("llama.rope.scaling.type", "linear").f32("llama.rope.scaling.factor", 0.0f);
+  CHECK(model_of(plain).setups.at(0).type == ropelens::RopeType::default_rope);
+
+  GgufWriter legacy = minimal_llama();
+  legacy.f32("llama.rope.scale_linear", 4.0f);
+  const Model model = model_of(legacy);
+  const auto& setup = model.setups.at(0);
+  CHECK(setup.type == ropelens::RopeType::linear);
+  REQUIRE(setup.factor);
+  CHECK(setup.factor->value == 4.0);
+  CHECK(setup.factor->from.pointer == "gguf:llama.rope.scale_linear");
+}
+
+TEST_CASE("gguf: partial rotary dims give a partial rotary factor", "[gguf]") {
+  GgufWriter w = llama_like("stablelm", 4096, 2, 2560, 32);  // head 80
+  w.u32("stablelm.rope.dimension_count", 20);
+  const Model model = model_of(w);
+  const auto& setup = model.setups.at(0);
+  CHECK(setup.head_dim.value == 80);
+  CHECK(setup.rotary_dim == 20);
+  CHECK(static_cast<int>(setup.head_dim.value * setup.partial_rotary_factor.value) == 20);
+
+  GgufWriter too_many = llama_like("stablelm", 4096, 2, 2560, 32);
+  too_many.u32("stablelm.rope.dimension_count", 96);
+  CHECK_THAT(model_error(too_many.bytes()), Contains("rope.dimension_count 96 exceeds the head size 80"));
+}
+
+TEST_CASE("gguf: sliding layers follow the pattern and get their own base", "[gguf]") {
+  SECTION("gemma3: hard-coded period 6, unscaled sliding layers with base 10000") {
+    GgufWriter w = llama_like("gemma3", 131072, 12, 2560, 8);
+    w.u32("gemma3.attention.key_length", 256)
+        .u32("gemma3.attention.sliding_window", 1024)
+        .f32("gemma3.rope.freq_base", 1000000.0f)
+        .str("gemma3.rope.scaling.type", "linear")
+        .f32("gemma3.rope.scaling.factor", 8.0f);
+    const Model model = model_of(w);
+    REQUIRE(model.setups.size() == 2);
+    CHECK(model.setups[0].name == "full_attention");
+    CHECK(model.setups[0].type == ropelens::RopeType::linear);
+    CHECK(model.setups[0].layers == std::vector<int>{5, 11});
+    CHECK(model.setups[1].name == "sliding_attention");
+    CHECK(model.setups[1].type == ropelens::RopeType::default_rope);
+    CHECK(model.setups[1].rope_theta.value == 10000.0);
+    CHECK(model.setups[1].window_tokens->value == 1024);
+    CHECK(model.layers[0].attention == ropelens::AttentionKind::sliding);
+    CHECK(model.layers[0].window_tokens == 1024);
+    CHECK(model.layers[5].attention == ropelens::AttentionKind::global);
+    CHECK(model.layers[5].setup == 0);
+  }
+  SECTION("gpt-oss: alternating layers sharing one setup") {
+    GgufWriter w = llama_like("gpt-oss", 131072, 4, 2880, 64);
+    w.u32("gpt-oss.attention.key_length", 64).u32("gpt-oss.attention.sliding_window", 128);
+    const Model model = model_of(w);
+    REQUIRE(model.setups.size() == 1);
+    CHECK(model.setups[0].attention == ropelens::AttentionKind::global);
+    CHECK(model.layers[0].attention == ropelens::AttentionKind::sliding);
+    CHECK(model.layers[1].attention == ropelens::AttentionKind::global);
+  }
+  SECTION("an explicit per-layer pattern and freq_base_swa") {
+    GgufWriter w = minimal_llama();
+    w.u32("llama.attention.sliding_window", 512)
+        .bool_array("llama.attention.sliding_window_pattern", {true, true, false, true})
+        .f32("llama.rope.freq_base_swa", 5000.0f);
+    const Model model = model_of(w);
+    REQUIRE(model.setups.size() == 2);
+    CHECK(model.setups[1].rope_theta.value == 5000.0);
+    CHECK(model.setups[1].layers == std::vector<int>{0, 1, 3});
+  }
+  SECTION("a window without a pattern makes every layer slide") {
+    GgufWriter w = minimal_llama();
+    w.u32("llama.attention.sliding_window", 4096);
+    const Model model = model_of(w);
+    REQUIRE(model.setups.size() == 1);
+    CHECK(model.setups[0].attention == ropelens::AttentionKind::sliding);
+    CHECK(model.setups[0].window_tokens->value == 4096);
+  }
+}
+
+TEST_CASE("gguf: architectures without RoPE map to their scheme", "[gguf]") {
+  GgufWriter w = llama_like("bloom", 2048, 2, 1024, 16);
+  w.f32("bloom.attention.max_alibi_bias", 8.0f);
+  const Model model = model_of(w);
+  CHECK(model.scheme == ropelens::PositionScheme::alibi);
+  CHECK(model.setups.empty());
+  REQUIRE(model.alibi);
+  CHECK(model.alibi->num_heads == 16);
+  CHECK(model_of(llama_like("gpt2", 1024, 2, 768, 12)).scheme == ropelens::PositionScheme::learned_absolute);
+}
+
+TEST_CASE("gguf: GGUF001 flags a claimed extension that nothing implements", "[gguf][GGUF001]") {
+  SECTION("context beyond the original length with scaling type none") {
+    GgufWriter w = llama_like("qwen2", 131072, 2, 1024, 8);
+    w.str("qwen2.rope.scaling.type", "none").u32("qwen2.rope.scaling.original_context_length", 32768);
+    const Model model = model_of(w);
+    REQUIRE(has_problem(model, "GGUF001"));
+    CHECK(model.problems[0].pointer == "gguf:qwen2.rope.scaling.original_context_length");
+    CHECK_THAT(model.problems[0].message, Contains("context_length 131072 exceeds original_context_length 32768"));
+  }
+  SECTION("a factor the scaling type ignores") {
+    GgufWriter w = minimal_llama();
+    w.str("llama.rope.scaling.type", "none").f32("llama.rope.scaling.factor", 4.0f);
+    const Model model = model_of(w);
+    REQUIRE(has_problem(model, "GGUF001"));
+    CHECK_THAT(model.problems[0].message, Contains("rope.scaling.factor 4 implies an extended context"));
+  }
+  SECTION("yarn without a factor") {
+    GgufWriter w = minimal_llama();
+    w.str("llama.rope.scaling.type", "yarn");
+    CHECK(has_problem(model_of(w), "GGUF001"));
+  }
+  SECTION("longrope without factor tensors") {
+    GgufWriter w = minimal_llama();
+    w.str("llama.rope.scaling.type", "longrope");
+    CHECK(has_problem(model_of(w), "GGUF001"));
+  }
+}
+
+TEST_CASE("gguf: GGUF002 flags factor tensors that do not fit the rotary dims", "[gguf][GGUF002]") {
+  SECTION("too short") {
+    GgufWriter w = minimal_llama();
+    w.f32_tensor("rope_freqs.weight", std::vector<float>(32, 2.0f));
+    const Model model = model_of(w);
+    REQUIRE(has_problem(model, "GGUF002"));
+    CHECK_THAT(model.problems[0].message, Contains("rope_freqs.weight has 32 values but rotary_dim 128 needs 64"));
+    CHECK(model.setups.at(0).longrope.short_factor.value.size() == 64);
+  }
+  SECTION("not positive") {
+    GgufWriter w = minimal_llama();
+    std::vector<float> divisors(64, 1.0f);
+    divisors[3] = -1.0f;
+    w.f32_tensor("rope_freqs.weight", divisors);
+    const Model model = model_of(w);
+    REQUIRE(has_problem(model, "GGUF002"));
+    CHECK_THAT(model.problems[0].message, Contains("rope_freqs.weight[3] is -1"));
+  }
+}
+
+TEST_CASE("gguf: GGUF003 flags inconsistent context lengths", "[gguf][GGUF003]") {
+  SECTION("original longer than the context") {
+    GgufWriter w = minimal_llama();  // context 4096
+    w.u32("llama.rope.scaling.original_context_length", 8192);
+    const Model model = model_of(w);
+    REQUIRE(has_problem(model, "GGUF003"));
+    CHECK_THAT(problems_of(model), Contains("original_context_length 8192 exceeds context_length 4096"));
+  }
+  SECTION("context neither the original nor factor times the original") {
+    GgufWriter w = llama_like("qwen2", 65536, 2, 1024, 8);
+    w.str("qwen2.rope.scaling.type", "yarn")
+        .f32("qwen2.rope.scaling.factor", 4.0f)
+        .u32("qwen2.rope.scaling.original_context_length", 32768);
+    const Model model = model_of(w);
+    REQUIRE(has_problem(model, "GGUF003"));
+    CHECK_THAT(problems_of(model), Contains("context_length 65536 is neither original_context_length 32768 nor "
+                                            "factor × original (4 × 32768 = 131072)"));
+  }
+  SECTION("factor times the original is consistent") {
+    CHECK_FALSE(has_problem(model_of(deepseek2_fixture()), "GGUF003"));
+  }
+}
+
+TEST_CASE("gguf: the model needs an architecture and llama.cpp's required keys", "[gguf]") {
+  GgufWriter no_arch;
+  no_arch.u32("llama.context_length", 4096);
+  CHECK_THAT(model_error(no_arch.bytes()), Contains("general.architecture is missing"));
+
+  GgufWriter no_context;
+  no_context.str("general.architecture", "llama").u32("llama.block_count", 2);
+  CHECK_THAT(model_error(no_context.bytes()), Contains("llama.context_length is missing or unusable"));
+
+  GgufWriter no_heads;
+  no_heads.str("general.architecture", "llama").u32("llama.block_count", 2).u32("llama.context_length", 4096);
+  CHECK_THAT(model_error(no_heads.bytes()), Contains("cannot tell the head size"));
+
+  GgufWriter wrong_type = minimal_llama();
+  wrong_type.str("llama.rope.freq_base", "lots");
+  const Model model = model_of(wrong_type);
+  CHECK(model.setups.at(0).rope_theta.value == 10000.0);
+  CHECK(has_note(model, "llama.rope.freq_base is a string, not a number"));
+}
+
+TEST_CASE("gguf: header errors name the problem and the byte", "[gguf][hostile]") {
+  const std::string valid = minimal_llama().bytes();
+  auto with_u32_at = [&](std::size_t offset, std::uint32_t value) {
+    std::string bytes = valid;
+    for (int i = 0; i < 4; ++i) bytes[offset + i] = static_cast<char>((value >> (8 * i)) & 0xFF);
+    return bytes;
+  };
+  CHECK_THAT(read_error(with_u32_at(4, 1)), Contains("GGUF version 1 is no longer supported"));
+  CHECK_THAT(read_error(with_u32_at(4, 0x03000000)), Contains("probably a big-endian GGUF file"));
+  CHECK_THAT(read_error(with_u32_at(4, 4)), Contains("unsupported GGUF version 4 at byte 4"));
+  CHECK_THAT(read_error(with_u32_at(4, 0)), Contains("GGUF version 0 at byte 4 is invalid"));
+  CHECK(read_error(with_u32_at(4, 2)) == "(no error)");
+  CHECK_THAT(read_error("GGML" + valid.substr(4)), Contains("not a GGUF file: the first 4 bytes are 'GGML'"));
+  CHECK_THAT(read_error("GG"), Contains("too short for the magic"));
+  CHECK_THAT(read_error(""), Contains("hostile.gguf: not a GGUF file"));
+
+  CHECK_THAT(read_error(GgufWriter().kv_count(std::uint64_t{1} << 40).bytes()),
+             Contains("key-value count 1099511627776 at byte 16 is beyond the limit"));
+  CHECK_THAT(read_error(GgufWriter().tensor_count(std::uint64_t{1} << 40).bytes()),
+             Contains("tensor count 1099511627776 at byte 8 is beyond the limit"));
+  CHECK_THAT(read_error(GgufWriter().kv_count(1000).bytes()),
+             Contains("1000 key-values and 0 tensor infos need at least 13000 bytes, but only 0 follow"));
+}
+
+TEST_CASE("gguf: hostile key-values are rejected before anything is allocated", "[gguf][hostile]") {
+  using namespace ropelens::test;
+  SECTION("absurd numeric array length") {
+    std::string kv = kv_header("big", kArray);
+    put_u32(kv, kU32);
+    put_u64(kv, std::uint64_t{1} << 62);
+    CHECK_THAT(read_error(GgufWriter().raw_kv(kv).bytes()),
+               Contains("array 'big' at byte 24: 4611686018427387904 elements of 4 bytes cannot fit in the 0 bytes"));
+  }
+  SECTION("absurd string array length") {
+    std::string kv = kv_header("tokenizer.ggml.tokens", kArray);
+    put_u32(kv, kString);
+    put_u64(kv, std::uint64_t{1} << 61);
+    CHECK_THAT(read_error(GgufWriter().raw_kv(kv).bytes()), Contains("strings cannot fit in the 0 bytes left"));
+  }
+  SECTION("string array whose strings are missing") {
+    std::string kv = kv_header("tokens", kArray);
+    put_u32(kv, kString);
+    put_u64(kv, 2);
+    put_string(kv, "a");
+    put_u64(kv, 100);  // the second string claims 100 bytes; none follow
+    CHECK_THAT(read_error(GgufWriter().raw_kv(kv).bytes()),
+               Contains("a string in array 'tokens' at byte 63: length 100 is longer than the 0 bytes left"));
+  }
+  SECTION("absurd string length") {
+    std::string kv = kv_header("general.name", kString);
+    put_u64(kv, std::uint64_t{1} << 63);
+    CHECK_THAT(read_error(GgufWriter().raw_kv(kv).bytes()),
+               Contains("the string value of 'general.name' at byte 24: length 9223372036854775808 is longer than the "
+                        "0 bytes left"));
+  }
+  SECTION("absurd key length") {
+    std::string kv;
+    put_u64(kv, 0xFFFFFFFFFFFFFFF0ull);
+    put_u64(kv, 0);
+    put_u64(kv, 0);
+    CHECK_THAT(read_error(GgufWriter().raw_kv(kv).bytes()), Contains("key at byte 24: length 18446744073709551600"));
+  }
+  SECTION("key longer than the name limit") {
+    std::string kv = kv_header(std::string(70000, 'k'), kU8);
+    put_u8(kv, 1);
+    CHECK_THAT(read_error(GgufWriter().raw_kv(kv).bytes()), Contains("exceeds the limit of 65535 bytes"));
+  }
+  SECTION("nested array") {
+    std::string kv = kv_header("nested", kArray);
+    put_u32(kv, kArray);
+    put_u64(kv, 1);
+    CHECK_THAT(read_error(GgufWriter().raw_kv(kv).bytes()),
+               Contains("array 'nested' at byte 24: nested arrays are not supported"));
+  }
+  SECTION("unknown value and element types") {
+    std::string value = kv_header("odd", 13);
+    put_u64(value, 0);
+    CHECK_THAT(read_error(GgufWriter().raw_kv(value).bytes()), Contains("key 'odd' at byte 24: unknown value type 13"));
+    std::string element = kv_header("odd", kArray);
+    put_u32(element, 99);
+    put_u64(element, 0);
+    CHECK_THAT(read_error(GgufWriter().raw_kv(element).bytes()), Contains("unknown element type 99"));
+  }
+  SECTION("duplicate key") {
+    GgufWriter w = minimal_llama();
+    w.u32("llama.block_count", 8);
+    CHECK_THAT(read_error(w.bytes()), Contains("duplicate key 'llama.block_count' at byte"));
+  }
+}
+
+TEST_CASE("gguf: alignment must be a u32 power of two that leaves the data inside the file", "[gguf][hostile]") {
+  CHECK_THAT(read_error(GgufWriter().u32("general.alignment", 0).bytes()), Contains("general.alignment 0 at byte 24 is not a power of two"));
+  CHECK_THAT(read_error(GgufWriter().u32("general.alignment", 48).bytes()), Contains("general.alignment 48 at byte 24 is not a power of two"));
+  CHECK_THAT(read_error(GgufWriter().u64("general.alignment", 32).bytes()), Contains("general.alignment at byte 24 must be a u32, found u64"));
+
+  GgufWriter huge = minimal_llama();
+  huge.u32("general.alignment", 1u << 31).layout_alignment(32).f32_tensor("rope_freqs.weight", std::vector<float>(64, 1.0f));
+  CHECK_THAT(read_error(huge.bytes()), Contains("the data section would start at byte 2147483648"));
+
+  GgufWriter wide = minimal_llama();
+  wide.alignment(64).f32_tensor("rope_freqs.weight", std::vector<float>(64, 2.0f)).tensor(small_weight("w"));
+  const GgufFile file = read_gguf_bytes("aligned.gguf", wide.bytes());
+  CHECK(file.alignment == 64);
+  CHECK(file.data_offset % 64 == 0);
+  CHECK(file.rope_tensors.at("rope_freqs.weight")[63] == 2.0f);
+}
+
+TEST_CASE("gguf: hostile tensor infos are rejected", "[gguf][hostile]") {
+  using ropelens::test::kGgmlF16;
+  using ropelens::test::kGgmlF32;
+  auto with_tensor = [](TensorSpec spec) {
+    GgufWriter w = minimal_llama();
+    w.tensor(std::move(spec));
+    return w.bytes();
+  };
+  CHECK_THAT(read_error(with_tensor({"w", {64}, kGgmlF32, {}, 3})), Contains("tensor 'w' (info at byte"));
+  CHECK_THAT(read_error(with_tensor({"w", {64}, kGgmlF32, {}, 3})), Contains("data offset 3 is not a multiple of the alignment 32"));
+  CHECK_THAT(read_error(with_tensor({"w", {64}, kGgmlF32, {}, 0xFFFFFFFFFFFFFFE0ull})), Contains("overflows when added to the data section start"));
+  CHECK_THAT(read_error(with_tensor({"w", {64}, kGgmlF32, {}, 1u << 20})), Contains("lies beyond the end of the file"));
+  CHECK_THAT(read_error(with_tensor({"rope_freqs.weight", {64}, kGgmlF32, std::string(128, '\0'), std::nullopt})),
+             Contains("64 elements of F32") && Contains("run past the end of the file"));
+  CHECK_THAT(read_error(with_tensor({"w", {1, 1, 1, 1, 1}, kGgmlF32, std::string(4, '\0'), std::nullopt})),
+             Contains("5 dimensions, more than the 4 ggml supports"));
+  CHECK_THAT(read_error(with_tensor({"w", {1ull << 40, 1ull << 40}, kGgmlF32, {}, 0})), Contains("its element count overflows"));
+  CHECK_THAT(read_error(with_tensor({"w", {1ull << 63}, kGgmlF32, {}, 0})), Contains("its element count overflows"));
+  CHECK_THAT(read_error(with_tensor({"rope_freqs.weight", {64}, kGgmlF16, std::string(128, '\0'), std::nullopt})),
+             Contains("tensor 'rope_freqs.weight' (info at byte") && Contains("is F16; only F32 RoPE factor tensors can be read"));
+  CHECK_THAT(read_error(with_tensor({"rope_freqs.weight", {1u << 17}, kGgmlF32, std::string(1u << 19, '\0'), std::nullopt})),
+             Contains("a RoPE factor tensor has at most 65536"));
+
+  GgufWriter twice = minimal_llama();
+  twice.tensor(small_weight("w")).tensor(small_weight("w"));
+  CHECK_THAT(read_error(twice.bytes()), Contains("duplicate tensor 'w' at byte"));
+}
+
+TEST_CASE("gguf: every truncation point is an error, never a crash", "[gguf][hostile]") {
+  const std::string bytes = llama31_fixture().bytes();
+  REQUIRE(read_error(bytes) == "(no error)");
+  std::vector<std::pair<std::size_t, std::string>> unexpected;
+  for (std::size_t length = 0; length < bytes.size(); ++length) {
+    const std::string message = read_error(bytes.substr(0, length));
+    const bool explained = message.find("file ends inside") != std::string::npos ||
+                           message.find("too short") != std::string::npos ||
+                           message.find("bytes left in the file") != std::string::npos ||
+                           message.find("past the end of the file") != std::string::npos ||
+                           message.find("beyond the end of the file") != std::string::npos ||
+                           message.find("need at least") != std::string::npos;
+    if (!explained) unexpected.emplace_back(length, message);
+  }
+  INFO("first unexplained prefix: " << (unexpected.empty() ? "" : std::to_string(unexpected.front().first) + " " +
+                                                                    unexpected.front().second));
+  CHECK(unexpected.empty());
+  CHECK_THAT(read_error(bytes.substr(0, 30)), Contains("need at least"));
+  CHECK_THAT(read_error(bytes.substr(0, bytes.size() - 1)),
+             Contains("tensor 'token_embd.weight'") && Contains("run past the end of the file"));
+
+  const std::string vocab = vocabulary_fixture(20000).bytes();
+  CHECK_THAT(read_error(vocab.substr(0, 200000)), Contains("a string in array 'tokenizer.ggml.tokens' at byte"));
+  for (std::size_t length = 0; length < vocab.size(); length += vocab.size() / 97 + 1)
+    CHECK_THROWS_AS(read_gguf_bytes("vocab.gguf", vocab.substr(0, length)), InputError);
+}
+
+TEST_CASE("gguf: a 10 GB sparse file is read from its header alone", "[gguf][sparse]") {
+  TempDir dir;
+  const std::string path = dir.file("sparse.gguf");
+  GgufWriter w = llama31_fixture();
+  // 5 Gi F16 elements (10 GiB) of weights lie in the hole after the header.
+  w.tensor({"blk.0.ffn_up.weight", {65536, 81920}, ropelens::test::kGgmlF16, std::string(32, '\0'), std::nullopt});
+  w.write(path);
+  const std::uint64_t size = (std::uint64_t{10} << 30) + 4096;
+  REQUIRE(::truncate(path.c_str(), static_cast<off_t>(size)) == 0);
+  REQUIRE(std::filesystem::file_size(path) == size);
+
+  const GgufFile file = read_gguf(path);
+  CHECK(file.file_size == size);
+  CHECK(file.tensor_count == 3);
+  CHECK(file.rope_tensors.at("rope_freqs.weight").size() == 64);
+  CHECK(ropelens::model_from_gguf(file).setups.at(0).type == ropelens::RopeType::longrope);
+}
+
+TEST_CASE("gguf: directories and missing files are input errors", "[gguf]") {
+  TempDir dir;
+  CHECK_THROWS_WITH(read_gguf(dir.file("")), Contains("is a directory"));
+  CHECK_THROWS_WITH(read_gguf(dir.file("absent.gguf")), Contains("absent.gguf: cannot read"));
+  CHECK_FALSE(ropelens::looks_like_gguf(dir.file("absent.gguf")));
+  CHECK(ropelens::looks_like_gguf_bytes("GGUF\x03"));
+  CHECK_FALSE(ropelens::looks_like_gguf_bytes("{\"model_type\": \"llama\"}"));
+}
+
+// Rewrites the fuzz seed corpus (testdata/fuzz/gguf): ropelens_tests "[.write-fuzz-seeds]"
+TEST_CASE("gguf: write the fuzz seed corpus", "[.write-fuzz-seeds]") {
+  const std::string dir = std::string(ROPELENS_SOURCE_DIR) + "/testdata/fuzz/gguf/";
+  std::filesystem::create_directories(dir);
+  GgufWriter gemma3 = llama_like("gemma3", 131072, 12, 2560, 8);
+  gemma3.u32("gemma3.attention.key_length", 256)
+      .u32("gemma3.attention.sliding_window", 1024)
+      .f32("gemma3.rope.freq_base", 1000000.0f)
+      .str("gemma3.rope.scaling.type", "linear")
+      .f32("gemma3.rope.scaling.factor", 8.0f);
+  GgufWriter vl = llama_like("qwen2vl", 128000, 4, 3584, 28);
+  vl.i32_array("qwen2vl.rope.dimension_sections", {16, 24, 24, 0}).f32("qwen2vl.rope.freq_base", 1000000.0f);
+  GgufWriter bloom = llama_like("bloom", 2048, 2, 1024, 16);
+  bloom.f32("bloom.attention.max_alibi_bias", 8.0f);
+  const std::vector<std::pair<std::string, GgufWriter>> seeds = {
+      {"minimal-llama", minimal_llama()}, {"llama31-rope-freqs", llama31_fixture()},
+      {"phi3-longrope", phi3_fixture()},  {"qwen2-yarn", qwen_yarn_fixture()},
+      {"deepseek2-yarn", deepseek2_fixture()}, {"gemma3-sliding", gemma3},
+      {"qwen2vl-mrope", vl},              {"bloom-alibi", bloom},
+      {"small-vocab", vocabulary_fixture(60)},
+  };
+  for (const auto& [name, writer] : seeds) {
+    const std::string bytes = writer.bytes();
+    REQUIRE(bytes.size() < 4096);
+    writer.write(dir + name + ".gguf");
+  }
+}
