@@ -1,5 +1,7 @@
 #include "support.hpp"
 
+#include <set>
+
 #include <fmt/format.h>
 
 namespace ropelens::rules {
@@ -29,5 +31,33 @@ std::string setup_label(const Model& model, int setup) {
   if (model.setups.size() == 1) return "RoPE";
   return fmt::format("setup {} (layers {})", s.name, index_ranges(s.layers));
 }
+
+std::string setup_prefix(const Model& model, int setup) {
+  if (model.setups.size() <= 1) return "";
+  return fmt::format("{} layers: ", model.setups[static_cast<std::size_t>(setup)].name);
+}
+
+std::vector<int> distinct_dict_setups(const Model& model) {
+  std::vector<int> out;
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < model.setups.size(); ++i) {
+    const RopeSetup& s = model.setups[i];
+    if (seen.insert(fmt::format("{}|{}|{}", s.pointer, to_string(s.type), s.rope_theta.value)).second)
+      out.push_back(static_cast<int>(i));
+  }
+  return out;
+}
+
+std::string pointer_or(const Provenance& from, const std::string& fallback) {
+  return from.origin == Origin::config ? from.pointer : fallback;
+}
+
+bool scales_softmax_by_mscale(const Model& model) {
+  return model.qk_nope_head_dim.has_value() || model.model_type.value.rfind("deepseek", 0) == 0;
+}
+
+std::string number(double value) { return fmt::format("{:.7g}", value); }
+
+std::string degrees(double value) { return fmt::format("{:.1f}°", value); }
 
 }  // namespace ropelens::rules

@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ropelens/rule.hpp"
 
@@ -16,5 +17,24 @@ std::string index_ranges(const std::vector<int>& sorted);
 
 // A setup's short label for messages: "setup full_attention (layers 5, 11, …)".
 std::string setup_label(const Model& model, int setup);
+
+// "" for a model with one setup, else "full_attention layers: ", to start a message about one setup.
+std::string setup_prefix(const Model& model, int setup);
+
+// One setup per distinct RoPE dict (a flat dict split by attention kind yields several setups), so a rule
+// about the dict's parameters reports it once.
+std::vector<int> distinct_dict_setups(const Model& model);
+
+// The pointer of a value when the config holds it, else the fallback (e.g. the RoPE dict).
+std::string pointer_or(const Provenance& from, const std::string& fallback);
+
+// DeepSeek-style (MLA) attention multiplies its softmax scale by mscale²; other attention does not.
+bool scales_softmax_by_mscale(const Model& model);
+
+// A value as people write it: up to 7 significant digits, no trailing zeros ("4", "1.25", "1000000").
+std::string number(double value);
+
+// "27.1°"
+std::string degrees(double value);
 
 }  // namespace ropelens::rules

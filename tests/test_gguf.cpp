@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
@@ -320,7 +319,7 @@ TEST_CASE("gguf: DeepSeek2 file undoes the 0.1 yarn_log_multiplier and matches t
   CHECK(setup.rotary_dim == 64);
   CHECK(setup.type == ropelens::RopeType::yarn);
   REQUIRE(setup.yarn.mscale_all_dim);
-  CHECK(setup.yarn.mscale_all_dim->value == Approx(1.0).epsilon(1e-6));
+  CHECK(setup.yarn.mscale_all_dim->value == 1.0);
   CHECK(setup.yarn.mscale_all_dim->from.origin == ropelens::Origin::derived);
   REQUIRE(setup.yarn.mscale);
   CHECK(setup.yarn.mscale->value == setup.yarn.mscale_all_dim->value);
@@ -432,6 +431,18 @@ TEST_CASE("gguf: linear scaling needs a factor, and the legacy scale_linear key 
   REQUIRE(setup.factor);
   CHECK(setup.factor->value == 4.0);
   CHECK(setup.factor->from.pointer == "gguf:llama.rope.scale_linear");
+
+  GgufWriter longrope_factor = minimal_llama();  // no factor tensors: llama.cpp still applies freq_scale 1/4
+  longrope_factor.str("llama.rope.scaling.type", "longrope").f32("llama.rope.scaling.factor", 4.0f);
+  const Model interpolated = model_of(longrope_factor);
+  CHECK(interpolated.setups.at(0).type == ropelens::RopeType::linear);
+  CHECK_FALSE(has_problem(interpolated, "GGUF001"));
+
+  GgufWriter unknown = minimal_llama();
+  unknown.str("llama.rope.scaling.type", "ntk");
+  const Model unscaled = model_of(unknown);
+  CHECK(unscaled.setups.at(0).type == ropelens::RopeType::default_rope);
+  CHECK(has_note(unscaled, "unknown rope.scaling.type 'ntk'"));
 }
 
 TEST_CASE("gguf: partial rotary dims give a partial rotary factor", "[gguf]") {
@@ -488,6 +499,15 @@ TEST_CASE("gguf: sliding layers follow the pattern and get their own base", "[gg
     REQUIRE(model.setups.size() == 2);
     CHECK(model.setups[1].rope_theta.value == 5000.0);
     CHECK(model.setups[1].layers == std::vector<int>{0, 1, 3});
+  }
+  SECTION("every layer sliding with freq_base_swa: one setup with that base") {
+    GgufWriter w = minimal_llama();
+    w.u32("llama.attention.sliding_window", 512).f32("llama.rope.freq_base_swa", 5000.0f);
+    const Model model = model_of(w);
+    REQUIRE(model.setups.size() == 1);
+    CHECK(model.setups[0].rope_theta.value == 5000.0);
+    CHECK(model.setups[0].attention == ropelens::AttentionKind::sliding);
+    CHECK(model.setups[0].layers == std::vector<int>{0, 1, 2, 3});
   }
   SECTION("a window without a pattern makes every layer slide") {
     GgufWriter w = minimal_llama();
@@ -598,7 +618,16 @@ TEST_CASE("gguf: the model needs an architecture and llama.cpp's required keys",
   wrong_type.str("llama.rope.freq_base", "lots");
   const Model model = model_of(wrong_type);
   CHECK(model.setups.at(0).rope_theta.value == 10000.0);
-  CHECK(has_note(model, "llama.rope.freq_base is a string, not a number"));
+  REQUIRE(has_problem(model, "CFG001"));
+  CHECK(model.problems[0].pointer == "gguf:llama.rope.freq_base");
+  CHECK_THAT(model.problems[0].message, Contains("llama.rope.freq_base is a string, not a number"));
+
+  GgufWriter zero_base = minimal_llama();
+  zero_base.f32("llama.rope.freq_base", 0.0f).f32("llama.rope.scaling.factor", -2.0f);
+  const Model zero = model_of(zero_base);
+  CHECK(zero.setups.at(0).rope_theta.value == 10000.0);
+  CHECK_THAT(problems_of(zero), Contains("llama.rope.freq_base is 0, not positive"));
+  CHECK_THAT(problems_of(zero), Contains("llama.rope.scaling.factor is -2, negative"));
 }
 
 TEST_CASE("gguf: header errors name the problem and the byte", "[gguf][hostile]") {

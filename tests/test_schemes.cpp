@@ -88,8 +88,10 @@ TEST_CASE("ALiBi slopes for BLOOM-176B's 112 heads interleave the 128-head set",
   CHECK(slopes[64] == tight(0.9576032806985737));  // 2^(-1/16): first extra, odd index of the 128 set
   CHECK(slopes[65] == tight(0.8781260801866497));  // 2^(-3/16)
   CHECK(slopes[111] == tight(0.01631677785042834));  // 2^(-95/16)
-  for (int head = 0; head < 64; ++head) CHECK(std::log2(slopes[static_cast<std::size_t>(head)]) == tight(-(head + 1) / 8.0));
-  for (int j = 0; j < 48; ++j) CHECK(std::log2(slopes[static_cast<std::size_t>(64 + j)]) == tight(-(2 * j + 1) / 16.0));
+  for (std::size_t head = 0; head < 64; ++head)
+    CHECK(std::log2(slopes[head]) == tight(-static_cast<double>(head + 1) / 8.0));  // k/64 * 8, k = 1..64
+  for (std::size_t j = 0; j < 48; ++j)
+    CHECK(std::log2(slopes[64 + j]) == tight(-static_cast<double>(2 * j + 1) / 16.0));  // odd k of 128
 }
 
 TEST_CASE("ALiBi slopes for MPT replit-code-v1.5 (24 heads, alibi_bias_max 8)", "[schemes][alibi]") {
@@ -129,6 +131,7 @@ TEST_CASE("ALiBi bias is -slope * distance", "[schemes][alibi]") {
   CHECK(alibi_bias(0.5, 10) == -5.0);
   CHECK(alibi_bias(0.00390625, 4095) == -15.99609375);
   CHECK(alibi_bias(0.25, 0) == 0.0);
+  CHECK_FALSE(std::signbit(alibi_bias(0.25, 0)));
 }
 
 TEST_CASE("ALiBi bias at a target for the steepest and shallowest heads", "[schemes][alibi]") {
@@ -246,8 +249,10 @@ TEST_CASE("T5 bucket tables agree with the per-position function", "[schemes][t5
                                     {false, 32, 25},  {true, 64, 256},  {false, 128, 1024}, {true, 5, 3},
                                     {false, 2, 2},    {true, 32, 9}};
   for (const Config& config : configs) {
-    INFO("bidirectional " << config.bidirectional << " buckets " << config.num_buckets << " max " << config.max_distance);
-    const std::vector<T5BucketSpan> spans = t5_bucket_spans(config.bidirectional, config.num_buckets, config.max_distance);
+    INFO("bidirectional " << config.bidirectional << " buckets " << config.num_buckets << " max "
+                          << config.max_distance);
+    const std::vector<T5BucketSpan> spans =
+        t5_bucket_spans(config.bidirectional, config.num_buckets, config.max_distance);
     std::size_t covered_buckets = 0;
     for (const T5BucketSpan& span : spans) {
       const std::int64_t last = span.last_distance_tokens.value_or(config.max_distance + 50);
@@ -358,7 +363,8 @@ TEST_CASE("Sinusoidal inverse frequencies span four decades", "[schemes][sinusoi
   CHECK(sinusoidal_inverse_frequency(32, 128) == tight(0.01));
   CHECK(sinusoidal_inverse_frequency(48, 128) == tight(0.001));
   CHECK(sinusoidal_inverse_frequency(63, 128) == tight(0.00011547819846894582));
-  CHECK(sinusoidal_inverse_frequency(63, 128) == Approx(0.000116).margin(1e-6));  // seed: "0.000116", 1.1548e-4 rounded twice
+  // The seed's "0.000116" is 1.1548e-4 rounded twice.
+  CHECK(sinusoidal_inverse_frequency(63, 128) == Approx(0.000116).margin(1e-6));
   CHECK(sinusoidal_inverse_frequency(2, 5) == tight(std::pow(10000.0, -0.8)));
 }
 

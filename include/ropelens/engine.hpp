@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -34,6 +35,11 @@ struct CheckOptions {
 };
 
 FileResult check_model(Model model, const std::string& text, const CheckOptions& options);
+// Checks every file under the paths in sorted order, handing each result to `on_file` as soon as it is
+// ready, so memory stays flat however many files there are.
+CheckCounts check_paths_streaming(const std::vector<std::string>& paths, const CheckOptions& options,
+                                  const std::function<void(FileResult&&)>& on_file);
+// The same, collected (for tests and small inputs).
 CheckReport check_paths(const std::vector<std::string>& paths, const CheckOptions& options);
 
 // Project settings from .ropelens.json in the working directory or its nearest parent.

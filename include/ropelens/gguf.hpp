@@ -35,6 +35,9 @@ std::string_view to_string(GgufType type);
 
 // One number or bool: integers keep their signedness, floats are widened to double.
 using GgufScalar = std::variant<std::uint64_t, std::int64_t, double, bool>;
+std::optional<std::int64_t> integer_of(const GgufScalar& scalar);  // integers that fit in int64
+std::optional<double> number_of(const GgufScalar& scalar);         // integers and floats
+std::optional<bool> bool_of(const GgufScalar& scalar);
 
 struct GgufArray {
   GgufType element_type = GgufType::uint8;

@@ -22,12 +22,13 @@ class InputError : public std::runtime_error {
 };
 
 constexpr std::size_t kMaxConfigBytes = 16u << 20;  // 16 MiB: real configs are a few KiB
-constexpr int kMaxJsonDepth = 64;
+constexpr int kMaxJsonDepth = 64;  // deeper values are cut and reported, never recursed into
 
 struct Document {
   std::string path;  // as shown to users ("-" reads stdin and shows "<stdin>")
   std::string text;
   nlohmann::json root;
+  std::vector<std::string> cut_pointers;  // values nested deeper than kMaxJsonDepth, replaced by a marker
 };
 
 // Reads a config.json, a model folder containing one, or "-" for stdin.

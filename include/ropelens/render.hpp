@@ -1,6 +1,7 @@
 // Renderers: each formats one report onto a stream and computes nothing.
 #pragma once
 
+#include <memory>
 #include <ostream>
 #include <string_view>
 
@@ -9,18 +10,31 @@
 #include "ropelens/model.hpp"
 #include "ropelens/report.hpp"
 #include "ropelens/rule.hpp"
+#include "ropelens/scheme_report.hpp"
 
 namespace ropelens {
 
 nlohmann::json model_to_json(const Model& model);
 
-void render_inspect_text(const Model& model, std::ostream& out);
-void render_inspect_json(const Model& model, std::ostream& out);
+void render_inspect_text(const Model& model, const SchemeReport& schemes, std::ostream& out);
+void render_inspect_json(const Model& model, const SchemeReport& schemes, std::ostream& out);
+nlohmann::json scheme_report_json(const SchemeReport& schemes);
+void render_scheme_text(const SchemeReport& schemes, std::ostream& out);
 
 void render_table_text(const TableReport& report, std::ostream& out);
 void render_table_json(const TableReport& report, std::ostream& out);
 void render_table_csv(const TableReport& report, std::ostream& out);
 void render_table_markdown(const TableReport& report, std::ostream& out);
+
+// Check output is streamed: begin, one call per file as it is checked, then end with the counts.
+class CheckRenderer {
+ public:
+  virtual ~CheckRenderer() = default;
+  virtual void begin() {}
+  virtual void file(const FileResult& file) = 0;
+  virtual void end(const CheckCounts& counts) = 0;
+};
+std::unique_ptr<CheckRenderer> make_check_renderer(std::string_view format, std::ostream& out);
 
 void render_check_text(const CheckReport& report, std::ostream& out);
 void render_check_json(const CheckReport& report, std::ostream& out);

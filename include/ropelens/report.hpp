@@ -10,6 +10,7 @@
 #include "ropelens/diagnostic.hpp"
 #include "ropelens/model.hpp"
 #include "ropelens/rope.hpp"
+#include "ropelens/scheme_report.hpp"
 
 namespace ropelens {
 
@@ -53,6 +54,7 @@ struct TableReport {
   std::optional<std::int64_t> target_tokens;
   std::optional<std::int64_t> seq_len;
   std::vector<SetupTable> setups;
+  SchemeReport schemes;
 };
 
 struct TableRequest {
@@ -73,6 +75,15 @@ struct FileResult {
   Audit audit;
 };
 
+struct CheckCounts {
+  int files = 0;
+  int errors = 0;
+  int warnings = 0;
+  int infos = 0;
+  int unreadable_files = 0;
+  void add(const FileResult& file);
+};
+
 struct CheckReport {
   std::int64_t target_tokens = 0;
   std::vector<FileResult> files;
@@ -80,6 +91,7 @@ struct CheckReport {
   int warnings = 0;
   int infos = 0;
   int unreadable_files = 0;
+  CheckCounts counts() const;
 };
 
 }  // namespace ropelens

@@ -39,7 +39,7 @@ std::map<std::string, Severity> parse_severity_overrides(const std::vector<std::
   return out;
 }
 
-int exit_code_for(const CheckReport& report, Severity fail_on, bool exit_zero) {
+int exit_code_for(const CheckCounts& report, Severity fail_on, bool exit_zero) {
   if (report.unreadable_files > 0) return kExitError;
   if (exit_zero) return kExitClean;
   bool failing = report.errors > 0 || (fail_on <= Severity::warning && report.warnings > 0) ||
@@ -61,14 +61,14 @@ void run_check(const Options& options, Outcome& outcome) {
   if (!options.fail_on.empty()) fail_on = *parse_severity(options.fail_on);
 
   check.edits = parse_edits(options.edits);
-  CheckReport report = check_paths(options.paths, check);
-  if (options.format == "json") render_check_json(report, std::cout);
-  else if (options.format == "sarif") render_check_sarif(report, std::cout);
-  else if (options.format == "github") render_check_github(report, std::cout);
-  else render_check_text(report, std::cout);
-  for (const auto& file : report.files)
+  auto renderer = make_check_renderer(options.format, std::cout);
+  renderer->begin();
+  CheckCounts counts = check_paths_streaming(options.paths, check, [&](FileResult&& file) {
+    renderer->file(file);
     if (file.error) print_error(*file.error);
-  outcome.exit_code = exit_code_for(report, fail_on, options.exit_zero);
+  });
+  renderer->end(counts);
+  outcome.exit_code = exit_code_for(counts, fail_on, options.exit_zero);
 }
 
 }  // namespace

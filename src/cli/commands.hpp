@@ -15,6 +15,7 @@ void setup_table(CLI::App& app, Outcome& outcome);
 void setup_check(CLI::App& app, Outcome& outcome);
 void setup_explain(CLI::App& app, Outcome& outcome);
 void setup_rules(CLI::App& app, Outcome& outcome);
+void setup_suggest(CLI::App& app, Outcome& outcome);
 
 int run(int argc, char** argv);
 

@@ -21,8 +21,9 @@ void setup_inspect(CLI::App& app, Outcome& outcome) {
   add_set_option(*cmd, options->edits);
   cmd->callback([options, &outcome] {
     LoadedModel loaded = load_model(options->path, parse_edits(options->edits));
-    if (options->format == "json") render_inspect_json(loaded.model, std::cout);
-    else render_inspect_text(loaded.model, std::cout);
+    SchemeReport schemes = build_scheme_report(loaded.model, std::nullopt);
+    if (options->format == "json") render_inspect_json(loaded.model, schemes, std::cout);
+    else render_inspect_text(loaded.model, schemes, std::cout);
     outcome.exit_code = 0;
   });
 }

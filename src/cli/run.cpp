@@ -20,6 +20,7 @@ int run(int argc, char** argv) {
   setup_check(app, outcome);
   setup_explain(app, outcome);
   setup_rules(app, outcome);
+  setup_suggest(app, outcome);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

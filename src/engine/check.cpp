@@ -5,7 +5,6 @@
 
 #include "ropelens/engine.hpp"
 #include "ropelens/normalize.hpp"
-#include "ropelens/model_loader.hpp"
 
 namespace ropelens {
 namespace {
@@ -18,16 +17,28 @@ void locate(const std::string& text, Location& where) {
   }
 }
 
-void count(CheckReport& report, const FileResult& file) {
-  if (file.error) ++report.unreadable_files;
-  for (const auto& d : file.diagnostics) {
-    if (d.severity == Severity::error) ++report.errors;
-    else if (d.severity == Severity::warning) ++report.warnings;
-    else ++report.infos;
-  }
+FileResult unreadable(const InputError& e) {
+  FileResult failed;
+  failed.path = e.file();
+  failed.error = e.what();
+  return failed;
 }
 
 }  // namespace
+
+void CheckCounts::add(const FileResult& file) {
+  ++files;
+  if (file.error) ++unreadable_files;
+  for (const auto& d : file.diagnostics) {
+    if (d.severity == Severity::error) ++errors;
+    else if (d.severity == Severity::warning) ++warnings;
+    else ++infos;
+  }
+}
+
+CheckCounts CheckReport::counts() const {
+  return {static_cast<int>(files.size()), errors, warnings, infos, unreadable_files};
+}
 
 FileResult check_model(Model model, const std::string& text, const CheckOptions& options) {
   FileResult result;
@@ -48,36 +59,45 @@ FileResult check_model(Model model, const std::string& text, const CheckOptions&
   return result;
 }
 
+CheckCounts check_paths_streaming(const std::vector<std::string>& paths, const CheckOptions& options,
+                                  const std::function<void(FileResult&&)>& on_file) {
+  CheckCounts counts;
+  std::vector<std::string> files;
+  auto emit = [&](FileResult&& result) {
+    counts.add(result);
+    on_file(std::move(result));
+  };
+  std::vector<FileResult> unreadable_paths;
+  for (const auto& path : paths) {
+    try {
+      auto found = expand_paths(path);
+      files.insert(files.end(), found.begin(), found.end());
+    } catch (const InputError& e) {
+      unreadable_paths.push_back(unreadable(e));
+    }
+  }
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
+  for (auto& failed : unreadable_paths) emit(std::move(failed));
+  for (const auto& file : files) {
+    try {
+      LoadedModel loaded = load_model(file, options.edits);
+      emit(check_model(std::move(loaded.model), loaded.text, options));
+    } catch (const InputError& e) {
+      emit(unreadable(e));
+    }
+  }
+  return counts;
+}
+
 CheckReport check_paths(const std::vector<std::string>& paths, const CheckOptions& options) {
   CheckReport report;
   report.target_tokens = options.target_tokens.value_or(0);
-  for (const auto& path : paths) {
-    std::vector<std::string> files;
-    try {
-      files = expand_paths(path);
-    } catch (const InputError& e) {
-      FileResult failed;
-      failed.path = e.file();
-      failed.error = e.what();
-      count(report, failed);
-      report.files.push_back(std::move(failed));
-      continue;
-    }
-    for (const auto& file : files) {
-      try {
-        LoadedModel loaded = load_model(file, options.edits);
-        report.files.push_back(check_model(std::move(loaded.model), loaded.text, options));
-      } catch (const InputError& e) {
-        FileResult failed;
-        failed.path = e.file();
-        failed.error = e.what();
-        report.files.push_back(std::move(failed));
-      }
-      count(report, report.files.back());
-    }
-  }
-  std::stable_sort(report.files.begin(), report.files.end(),
-                   [](const FileResult& a, const FileResult& b) { return a.path < b.path; });
+  CheckCounts counts = check_paths_streaming(paths, options, [&](FileResult&& f) { report.files.push_back(std::move(f)); });
+  report.errors = counts.errors;
+  report.warnings = counts.warnings;
+  report.infos = counts.infos;
+  report.unreadable_files = counts.unreadable_files;
   return report;
 }
 

@@ -38,29 +38,38 @@ std::string_view to_string(GgufType type) {
   return "unknown";
 }
 
+std::optional<std::int64_t> integer_of(const GgufScalar& scalar) {
+  if (const auto* u = std::get_if<std::uint64_t>(&scalar))
+    if (*u <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return static_cast<std::int64_t>(*u);
+  if (const auto* i = std::get_if<std::int64_t>(&scalar)) return *i;
+  return std::nullopt;
+}
+
+std::optional<double> number_of(const GgufScalar& scalar) {
+  if (const auto* u = std::get_if<std::uint64_t>(&scalar)) return static_cast<double>(*u);
+  if (const auto* i = std::get_if<std::int64_t>(&scalar)) return static_cast<double>(*i);
+  if (const auto* d = std::get_if<double>(&scalar)) return *d;
+  return std::nullopt;
+}
+
+std::optional<bool> bool_of(const GgufScalar& scalar) {
+  if (const auto* b = std::get_if<bool>(&scalar)) return *b;
+  return std::nullopt;
+}
+
 std::optional<std::int64_t> GgufValue::as_integer() const {
   const auto* scalar = std::get_if<GgufScalar>(&data);
-  if (!scalar) return std::nullopt;
-  if (const auto* u = std::get_if<std::uint64_t>(scalar))
-    if (*u <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return static_cast<std::int64_t>(*u);
-  if (const auto* i = std::get_if<std::int64_t>(scalar)) return *i;
-  return std::nullopt;
+  return scalar ? integer_of(*scalar) : std::nullopt;
 }
 
 std::optional<double> GgufValue::as_number() const {
   const auto* scalar = std::get_if<GgufScalar>(&data);
-  if (!scalar) return std::nullopt;
-  if (const auto* u = std::get_if<std::uint64_t>(scalar)) return static_cast<double>(*u);
-  if (const auto* i = std::get_if<std::int64_t>(scalar)) return static_cast<double>(*i);
-  if (const auto* d = std::get_if<double>(scalar)) return *d;
-  return std::nullopt;
+  return scalar ? number_of(*scalar) : std::nullopt;
 }
 
 std::optional<bool> GgufValue::as_bool() const {
   const auto* scalar = std::get_if<GgufScalar>(&data);
-  if (!scalar) return std::nullopt;
-  if (const auto* b = std::get_if<bool>(scalar)) return *b;
-  return std::nullopt;
+  return scalar ? bool_of(*scalar) : std::nullopt;
 }
 
 const std::string* GgufValue::as_string() const {

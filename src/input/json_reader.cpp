@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "bounded_dom.hpp"
 #include "ropelens/input.hpp"
 
 namespace ropelens {
@@ -59,26 +60,6 @@ void mark_non_finite_literals(std::string& text) {
   if (changed) text = std::move(out);
 }
 
-// nlohmann's parser recurses per nesting level; refuse deep documents before parsing.
-void check_nesting_depth(const std::string& text, const std::string& display) {
-  int depth = 0;
-  bool in_string = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '{' || c == '[') {
-      if (++depth > kMaxJsonDepth)
-        throw InputError(display, fmt::format("JSON nested deeper than {} levels at byte {}", kMaxJsonDepth, i));
-    } else if (c == '}' || c == ']') {
-      --depth;
-    }
-  }
-}
-
 std::string first_line(std::string_view s) {
   auto end = s.find('\n');
   return std::string(s.substr(0, end));
@@ -87,17 +68,16 @@ std::string first_line(std::string_view s) {
 }  // namespace
 
 Document parse_config(std::string display_path, std::string text) {
-  check_nesting_depth(text, display_path);
   mark_non_finite_literals(text);
-  Document doc{std::move(display_path), std::move(text), {}};
-  try {
-    doc.root = nlohmann::json::parse(doc.text);
-  } catch (const nlohmann::json::parse_error& e) {
-    std::string what = e.what();
-    auto colon = what.find("syntax error");
-    std::string detail = colon == std::string::npos ? what : what.substr(colon);
-    throw InputError(doc.path, fmt::format("not valid JSON at byte {}: {}", e.byte, first_line(detail)));
+  Document doc{std::move(display_path), std::move(text), {}, {}};
+  auto parsed = input_detail::parse_bounded(doc.text, kMaxJsonDepth);
+  if (parsed.syntax_error) {
+    auto at = parsed.error_message.find("syntax error");
+    std::string detail = at == std::string::npos ? parsed.error_message : parsed.error_message.substr(at);
+    throw InputError(doc.path, fmt::format("not valid JSON at byte {}: {}", parsed.error_byte, first_line(detail)));
   }
+  doc.root = std::move(parsed.root);
+  doc.cut_pointers = std::move(parsed.cut_pointers);
   if (!doc.root.is_object())
     throw InputError(doc.path, fmt::format("top-level JSON value is {}, expected an object", doc.root.type_name()));
   return doc;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -59,12 +60,17 @@ ArchTraits traits_of(std::string_view arch) {
 
 std::string pointer_of(std::string_view key) { return fmt::format("gguf:{}", key); }
 
-// Typed lookups of `{arch}.…` keys. A value of the wrong type or out of range is noted and treated as absent,
-// as llama.cpp's loader would refuse it.
+// Values read from float32 keys carry float32 precision: 0.1f / 0.1 is 1, not 1.0000000149.
+double to_float32_precision(double value) {
+  if (std::abs(value) > static_cast<double>(std::numeric_limits<float>::max())) return value;
+  return static_cast<double>(static_cast<float>(value));
+}
+
+// Typed lookups of `{arch}.…` keys. A value of the wrong type or out of range is reported as CFG001 and
+// treated as absent: llama.cpp's loader would refuse it.
 class Metadata {
  public:
-  Metadata(const GgufFile& file, std::string arch, std::vector<std::string>& notes)
-      : file_(file), arch_(std::move(arch)), notes_(notes) {}
+  Metadata(const GgufFile& file, std::string arch, Model& model) : file_(file), arch_(std::move(arch)), model_(model) {}
 
   const std::string& arch() const { return arch_; }
   std::string key(std::string_view suffix) const { return fmt::format("{}.{}", arch_, suffix); }
@@ -75,9 +81,9 @@ class Metadata {
     const GgufValue* value = find(suffix);
     if (!value) return std::nullopt;
     auto number = value->as_integer();
-    if (!number) return ignore(suffix, fmt::format("is a {}, not an integer", to_string(value->type)));
+    if (!number) return reject(suffix, fmt::format("is a {}, not an integer", to_string(value->type)));
     if (*number < min || *number > max)
-      return ignore(suffix, fmt::format("is {}, outside [{}, {}]", *number, min, max));
+      return reject(suffix, fmt::format("is {}, outside [{}, {}]", *number, min, max));
     return Field<std::int64_t>{*number, Provenance::at(pointer(suffix))};
   }
 
@@ -88,14 +94,11 @@ class Metadata {
     const GgufArray* array = value ? value->as_array() : nullptr;
     if (!array) return integer(suffix, min, max);
     std::optional<std::int64_t> largest;
-    for (const auto& element : array->elements) {
-      GgufValue item;
-      item.data = element;
-      if (auto number = item.as_integer()) largest = std::max(largest.value_or(*number), *number);
-    }
+    for (const auto& element : array->elements)
+      if (auto number = integer_of(element)) largest = std::max(largest.value_or(*number), *number);
     if (!largest || *largest < min || *largest > max)
-      return ignore(suffix, "is an array without a usable per-layer value");
-    notes_.push_back(fmt::format("{} is per layer; the largest value, {}, is used", key(suffix), *largest));
+      return reject(suffix, "is an array without a usable per-layer value");
+    model_.notes.push_back(fmt::format("{} is per layer; the largest value, {}, is used", key(suffix), *largest));
     return Field<std::int64_t>{*largest, Provenance::at(pointer(suffix))};
   }
 
@@ -103,16 +106,22 @@ class Metadata {
     const GgufValue* value = find(suffix);
     if (!value) return std::nullopt;
     auto number = value->as_number();
-    if (!number) return ignore(suffix, fmt::format("is a {}, not a number", to_string(value->type)));
-    if (!std::isfinite(*number)) return ignore(suffix, "is not finite");
+    if (!number) return reject(suffix, fmt::format("is a {}, not a number", to_string(value->type)));
+    if (!std::isfinite(*number)) return reject(suffix, "is not finite");
     return Field<double>{*number, Provenance::at(pointer(suffix))};
+  }
+
+  std::optional<Field<double>> positive(std::string_view suffix) const {
+    auto field = number(suffix);
+    if (field && field->value <= 0.0) return reject(suffix, fmt::format("is {}, not positive", field->value));
+    return field;
   }
 
   std::optional<Field<std::string>> text(std::string_view suffix) const {
     const GgufValue* value = find(suffix);
     if (!value) return std::nullopt;
     const std::string* text = value->as_string();
-    if (!text) return ignore(suffix, fmt::format("is a {}, not a string", to_string(value->type)));
+    if (!text) return reject(suffix, fmt::format("is a {}, not a string", to_string(value->type)));
     return Field<std::string>{*text, Provenance::at(pointer(suffix))};
   }
 
@@ -120,7 +129,7 @@ class Metadata {
     const GgufValue* value = find(suffix);
     if (!value) return std::nullopt;
     auto flag = value->as_bool();
-    if (!flag) return ignore(suffix, fmt::format("is a {}, not a bool", to_string(value->type)));
+    if (!flag) return reject(suffix, fmt::format("is a {}, not a bool", to_string(value->type)));
     return Field<bool>{*flag, Provenance::at(pointer(suffix))};
   }
 
@@ -130,23 +139,21 @@ class Metadata {
     std::vector<std::int64_t> out;
     if (!array) return out;
     for (const auto& element : array->elements) {
-      GgufValue item;
-      item.data = element;
-      if (auto number = item.as_integer()) out.push_back(*number);
-      else if (auto flag = item.as_bool()) out.push_back(*flag ? 1 : 0);
+      if (auto number = integer_of(element)) out.push_back(*number);
+      else if (auto flag = bool_of(element)) out.push_back(*flag ? 1 : 0);
     }
     return out;
   }
 
- private:
-  std::nullopt_t ignore(std::string_view suffix, const std::string& why) const {
-    notes_.push_back(fmt::format("{} {}; ignored (llama.cpp would not load it)", key(suffix), why));
+  std::nullopt_t reject(std::string_view suffix, const std::string& why) const {
+    model_.problems.push_back(
+        {"CFG001", pointer(suffix), fmt::format("{} {}; ignored (llama.cpp would not load it)", key(suffix), why)});
     return std::nullopt;
   }
 
   const GgufFile& file_;
   std::string arch_;
-  std::vector<std::string>& notes_;
+  Model& model_;
 };
 
 // What the file says about scaling, before it is turned into a setup.
@@ -161,10 +168,9 @@ struct Scaling {
   const std::vector<float>* short_factors = nullptr;
 
   bool has_factor_tensors() const { return rope_freqs || long_factors || short_factors; }
-  bool extends() const {
-    if (has_factor_tensors()) return true;
-    return (type == "linear" || type == "yarn") && factor && factor->value > 1.0;
-  }
+  // llama.cpp divides frequencies by the factor for every known type but none (freq_scale = 1 / factor).
+  bool factor_applies() const { return factor && (type == "linear" || type == "yarn" || type == "longrope"); }
+  bool extends() const { return has_factor_tensors() || (factor_applies() && factor->value > 1.0); }
 };
 
 struct Dims {
@@ -182,7 +188,7 @@ struct Sliding {
 class GgufNormalizer {
  public:
   GgufNormalizer(const GgufFile& file, Model& model, const std::string& arch)
-      : file_(file), model_(model), meta_(file, arch, model.notes), traits_(traits_of(arch)) {}
+      : file_(file), model_(model), meta_(file, arch, model), traits_(traits_of(arch)) {}
 
   void run() {
     model_.source = file_.path;
@@ -200,7 +206,7 @@ class GgufNormalizer {
     read_original_length();
     const Sliding sliding = read_sliding(scaling);
     model_.setups.push_back(global_setup(dims, scaling));
-    if (needs_sliding_setup(sliding)) model_.setups.push_back(sliding_setup(dims, sliding));
+    add_sliding_setup(dims, sliding);
     build_layers(sliding);
     read_pairing();
     check_scaling_claims(scaling);
@@ -292,12 +298,15 @@ class GgufNormalizer {
       scaling.type = type->value;
       scaling.type_from = type->from;
     }
-    auto factor = meta_.number("rope.scaling.factor");
-    if (!factor) factor = meta_.number("rope.scale_linear");  // the legacy key
-    if (factor && factor->value > 0.0) scaling.factor = factor;
-    else if (factor && factor->value < 0.0)
-      model_.notes.push_back(fmt::format("{} {} is negative; ignored", factor->from.pointer, factor->value));
-    scaling.attn_factor = meta_.number("rope.scaling.attn_factor");
+    // llama.cpp reads the legacy scale_linear only without scaling.factor; a factor of 0 means none.
+    for (std::string_view suffix : {"rope.scaling.factor", "rope.scale_linear"}) {
+      auto factor = meta_.number(suffix);
+      if (!factor) continue;
+      if (factor->value > 0.0) scaling.factor = factor;
+      else if (factor->value < 0.0) meta_.reject(suffix, fmt::format("is {}, negative", factor->value));
+      break;
+    }
+    scaling.attn_factor = meta_.positive("rope.scaling.attn_factor");
     scaling.rope_freqs = tensor(kRopeFreqsTensor);
     scaling.long_factors = tensor(kRopeFactorsLongTensor);
     scaling.short_factors = tensor(kRopeFactorsShortTensor);
@@ -318,7 +327,7 @@ class GgufNormalizer {
   }
 
   Field<double> theta() const {
-    if (auto base = meta_.number("rope.freq_base")) return *base;
+    if (auto base = meta_.positive("rope.freq_base")) return *base;
     return {10000.0, Provenance::by_default("llama.cpp loader default rope.freq_base 10000")};
   }
 
@@ -331,7 +340,6 @@ class GgufNormalizer {
     setup.partial_rotary_factor = dims.partial_rotary_factor;
     setup.rotary_dim = dims.rotary_dim;
     setup.max_position_embeddings = model_.max_position_embeddings;
-    setup.rope_type_name = {"default", Provenance::by_default("no RoPE scaling")};
     setup.mrope_section = mrope_sections();
     setup.mrope_interleaved = traits_.mode == RopeMode::imrope;
     return setup;
@@ -349,17 +357,21 @@ class GgufNormalizer {
     RopeSetup setup = plain_setup(dims, theta());
     if (scaling.rope_freqs) apply_rope_freqs(setup, scaling);
     else if (scaling.long_factors || scaling.short_factors) apply_longrope(setup, scaling);
-    else if (scaling.type == "linear") apply_linear(setup, scaling);
     else if (scaling.type == "yarn") apply_yarn(setup, scaling);
-    else if (scaling.type == "longrope")
-      model_.notes.push_back("rope.scaling.type is longrope but the file has no rope_factors_long/short tensors: "
-                             "llama.cpp applies no factors");
+    else if (scaling.type == "linear" || scaling.type == "longrope") apply_linear(setup, scaling);
     else if (scaling.type != "none")
       model_.notes.push_back(fmt::format("unknown rope.scaling.type '{}': llama.cpp refuses to load the file; read "
                                          "as unscaled",
                                          scaling.type));
-    if (setup.type != RopeType::default_rope) setup.rope_type_name = {std::string(to_string(setup.type)), scaling.type_from};
+    setup.rope_type_name = {std::string(to_string(setup.type)), type_source(scaling)};
     return setup;
+  }
+
+  static Provenance type_source(const Scaling& scaling) {
+    if (scaling.rope_freqs) return Provenance::at(pointer_of(kRopeFreqsTensor));
+    if (scaling.long_factors) return Provenance::at(pointer_of(kRopeFactorsLongTensor));
+    if (scaling.short_factors) return Provenance::at(pointer_of(kRopeFactorsShortTensor));
+    return scaling.type_from;
   }
 
   std::vector<double> per_pair(const std::vector<float>* values, int pairs) const {
@@ -392,7 +404,7 @@ class GgufNormalizer {
         "attention factor {}",
         low == divisors.value.end() ? 1.0 : *low, high == divisors.value.end() ? 1.0 : *high,
         setup.longrope.attention_factor->value));
-    if (scaling.extends() && scaling.factor)
+    if (scaling.factor_applies() && scaling.factor->value != 1.0)
       model_.notes.push_back(fmt::format("rope.scaling.type '{}' with factor {} also applies on top of rope_freqs in "
                                          "llama.cpp; ropelens models only the divisors",
                                          scaling.type, scaling.factor->value));
@@ -417,13 +429,16 @@ class GgufNormalizer {
     model_.notes.push_back(fmt::format("LongRoPE factors from the rope_factors tensors: llama.cpp uses the long set for "
                                        "the whole context when n_ctx exceeds {} tokens, the short set otherwise",
                                        setup.original_max_position_embeddings->value));
-    if (scaling.factor)
+    if (scaling.factor_applies() && scaling.factor->value != 1.0)
       model_.notes.push_back(fmt::format("rope.scaling.factor {} also scales LongRoPE frequencies in llama.cpp; "
                                          "ropelens models only the factor tensors",
                                          scaling.factor->value));
   }
 
-  void apply_linear(RopeSetup& setup, const Scaling& scaling) const {
+  void apply_linear(RopeSetup& setup, const Scaling& scaling) {
+    if (scaling.type == "longrope")
+      model_.notes.push_back("rope.scaling.type is longrope but the file has no rope_factors_long/short tensors: "
+                             "llama.cpp applies no per-pair factors, only rope.scaling.factor if set");
     if (!scaling.factor) return;  // llama.cpp: factor 0 or absent means freq_scale 1
     setup.type = RopeType::linear;
     setup.factor = scaling.factor;
@@ -455,7 +470,7 @@ class GgufNormalizer {
     if (auto multiplier = meta_.number("rope.scaling.yarn_log_multiplier"); multiplier && multiplier->value != 0.0) {
       const bool deepseek2 = meta_.arch() == "deepseek2";
       if (deepseek2) {
-        const double all_dim = multiplier->value / 0.1;
+        const double all_dim = to_float32_precision(multiplier->value / 0.1);
         setup.yarn.mscale_all_dim = Field<double>{
             all_dim, Provenance::derived(fmt::format("yarn_log_multiplier {} / 0.1 (deepseek2 files store "
                                                      "0.1·mscale_all_dim)",
@@ -493,7 +508,7 @@ class GgufNormalizer {
     if (!model_.sliding_window) return sliding;
     const int layers = model_.num_layers.value;
     sliding.layer_is_sliding = sliding_pattern(layers);
-    if (auto base = meta_.number("rope.freq_base_swa")) {
+    if (auto base = meta_.positive("rope.freq_base_swa")) {
       sliding.theta = base;
     } else if (meta_.arch() == "gemma3") {
       sliding.theta = Field<double>{10000.0, Provenance::by_default("llama.cpp gemma3 sliding layers: base 10000")};
@@ -534,25 +549,29 @@ class GgufNormalizer {
     return it->second;
   }
 
-  bool needs_sliding_setup(const Sliding& sliding) const {
-    bool any_sliding = std::find(sliding.layer_is_sliding.begin(), sliding.layer_is_sliding.end(), true) !=
-                       sliding.layer_is_sliding.end();
-    if (!any_sliding) return false;
-    const RopeSetup& global = model_.setups.front();
-    return sliding.unscaled || (sliding.theta && sliding.theta->value != global.rope_theta.value);
-  }
+  // Sliding layers get their own setup when their RoPE differs from the global one's.
+  void add_sliding_setup(const Dims& dims, const Sliding& sliding) {
+    const auto& slides = sliding.layer_is_sliding;
+    const bool any_sliding = std::find(slides.begin(), slides.end(), true) != slides.end();
+    if (!any_sliding || !sliding.theta) return;
+    if (!sliding.unscaled && sliding.theta->value == model_.setups.front().rope_theta.value) return;
 
-  RopeSetup sliding_setup(const Dims& dims, const Sliding& sliding) {
     RopeSetup setup = sliding.unscaled ? plain_setup(dims, *sliding.theta) : model_.setups.front();
     setup.rope_theta = *sliding.theta;
+    if (sliding.unscaled) {
+      setup.rope_type_name = {"default", sliding.theta->from};
+      model_.notes.push_back(fmt::format("{} sliding layers run unscaled RoPE with base {} (llama.cpp hard-codes it)",
+                                         meta_.arch(), sliding.theta->value));
+    }
+    if (std::find(slides.begin(), slides.end(), false) == slides.end()) {
+      model_.setups.front() = std::move(setup);  // every layer slides: one setup, with the sliding RoPE
+      return;
+    }
     setup.name = "sliding_attention";
     setup.attention = AttentionKind::sliding;
     setup.window_tokens = model_.sliding_window;
     model_.setups.front().name = "full_attention";
-    if (sliding.unscaled)
-      model_.notes.push_back(fmt::format("{} sliding layers run unscaled RoPE with base {} (llama.cpp hard-codes it)",
-                                         meta_.arch(), sliding.theta->value));
-    return setup;
+    model_.setups.push_back(std::move(setup));
   }
 
   void build_layers(const Sliding& sliding) {
@@ -583,9 +602,11 @@ class GgufNormalizer {
       case RopeMode::norm:
         model_.pairing = {Pairing::interleaved, from};
         model_.notes.push_back(fmt::format(
-            "llama.cpp rotates {} in NORM mode: adjacent pairs (2i, 2i+1). The converter permuted the Q/K rows of "
-            "rotate_half checkpoints into this layout, so pair i has the same frequency as in transformers",
-            arch));
+            "llama.cpp rotates {} in NORM mode: adjacent pairs (2i, 2i+1). {}, so pair i has the same frequency as "
+            "in transformers",
+            arch, arch.rfind("deepseek", 0) == 0 ? "DeepSeek checkpoints are interleaved already (rope_interleave)"
+                                                 : "The converter permuted the Q/K rows of rotate_half checkpoints "
+                                                   "into this layout"));
         return;
       case RopeMode::neox:
         model_.pairing = {Pairing::rotate_half, from};

@@ -63,6 +63,12 @@ Model normalize_json(const nlohmann::json& root, const std::string& source) {
   return model;
 }
 
-Model normalize(const Document& document) { return normalize_json(document.root, document.path); }
+Model normalize(const Document& document) {
+  Model model = normalize_json(document.root, document.path);
+  for (const auto& pointer : document.cut_pointers)
+    model.problems.push_back({"CFG001", pointer,
+                              fmt::format("value nested deeper than {} levels; it was not read", kMaxJsonDepth), false});
+  return model;
+}
 
 }  // namespace ropelens

@@ -19,8 +19,10 @@ void read_alibi(Normalizing& n, std::optional<Hit> bias_max) {
     if (auto value = read_integer(*heads, n.problems, "number of attention heads", 1, 65536))
       alibi.num_heads = static_cast<int>(*value);
   if (bias_max)
-    if (auto value = read_number(*bias_max, n.problems, "alibi_bias_max"))
-      alibi.bias_max = {*value, Provenance::at(bias_max->pointer)};
+    if (auto value = read_number(*bias_max, n.problems, "alibi_bias_max")) {
+      if (*value > 0.0) alibi.bias_max = {*value, Provenance::at(bias_max->pointer)};
+      else n.problems.add("CFG001", bias_max->pointer, fmt::format("alibi_bias_max {} must be positive", *value));
+    }
   n.model.alibi = alibi;
 }
 
@@ -44,12 +46,44 @@ void read_t5(Normalizing& n) {
   t5.num_buckets = {32, Provenance::by_default("transformers T5 default relative_attention_num_buckets 32")};
   t5.max_distance = {128, Provenance::by_default("transformers T5 default relative_attention_max_distance 128")};
   if (auto hit = n.view.find_value({"relative_attention_num_buckets"}))
-    if (auto v = read_integer(*hit, n.problems, "relative_attention_num_buckets", 2, 1 << 20))
+    if (auto v = read_integer(*hit, n.problems, "relative_attention_num_buckets", 4, 1 << 16))
       t5.num_buckets = {static_cast<int>(*v), Provenance::at(hit->pointer)};
   if (auto hit = n.view.find_value({"relative_attention_max_distance"}))
-    if (auto v = read_integer(*hit, n.problems, "relative_attention_max_distance", 1, 1 << 30))
-      t5.max_distance = {static_cast<int>(*v), Provenance::at(hit->pointer)};
+    if (auto v = read_integer(*hit, n.problems, "relative_attention_max_distance", 1, 1 << 30)) {
+      // The causal half has num_buckets/2 exact distances; the log-spaced part needs room beyond them.
+      if (*v > t5.num_buckets.value / 2) t5.max_distance = {static_cast<int>(*v), Provenance::at(hit->pointer)};
+      else n.problems.add("CFG001", hit->pointer,
+                          fmt::format("relative_attention_max_distance {} must exceed half the buckets ({})", *v,
+                                      t5.num_buckets.value / 2));
+    }
+  if (t5.max_distance.value <= t5.num_buckets.value / 2)
+    t5.max_distance = {t5.num_buckets.value, Provenance::derived("raised to num_buckets: the default is too small")};
   n.model.t5 = t5;
+}
+
+// Llama 4: NoPE layers scale their queries with the log of the position (attn_temperature_tuning).
+void read_nope_temperature(Normalizing& n) {
+  NopeTemperature t;
+  t.enabled = true;
+  Provenance enabled_from = Provenance::by_default("transformers Llama4TextConfig default attn_temperature_tuning true");
+  if (auto hit = n.view.find_value({"attn_temperature_tuning"})) {
+    const auto& v = *hit->value;
+    if (v.is_boolean()) t.enabled = v.get<bool>();
+    else if (v.is_number()) t.enabled = v.get<double>() != 0.0;  // configs write 4; transformers treats it as truthy
+    else n.problems.add("CFG001", hit->pointer, fmt::format("attn_temperature_tuning must be true or false, got {}",
+                                                            describe_json(v)));
+    enabled_from = Provenance::at(hit->pointer);
+  }
+  t.floor_scale = {8192.0, Provenance::by_default("transformers Llama4TextConfig default floor_scale 8192")};
+  t.attn_scale = {0.1, Provenance::by_default("transformers Llama4TextConfig default attn_scale 0.1")};
+  if (auto hit = n.view.find_value({"floor_scale"}))
+    if (auto v = read_number(*hit, n.problems, "floor_scale")) {
+      if (*v >= 1.0) t.floor_scale = {*v, Provenance::at(hit->pointer)};
+      else n.problems.add("CFG001", hit->pointer, fmt::format("floor_scale {} must be at least 1", *v));
+    }
+  if (auto hit = n.view.find_value({"attn_scale"}))
+    if (auto v = read_number(*hit, n.problems, "attn_scale")) t.attn_scale = {*v, Provenance::at(hit->pointer)};
+  n.model.nope_temperature = t;
 }
 
 }  // namespace
@@ -78,6 +112,7 @@ void read_scheme(Normalizing& n) {
                                         "learned table",
                                         hit->value->get<std::string>()));
   }
+  if (n.family.dialect == Dialect::llama4) read_nope_temperature(n);
   if (type == "chatglm") {
     auto hit = n.view.find_value({"position_encoding_2d"});
     if (hit && hit->value->is_boolean() && hit->value->get<bool>()) {

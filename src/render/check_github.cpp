@@ -1,6 +1,7 @@
 // GitHub Actions workflow commands: one annotation line per finding.
 #include <fmt/format.h>
 
+#include "check_renderers.hpp"
 #include "ropelens/render.hpp"
 
 namespace ropelens {
@@ -36,18 +37,32 @@ std::string command(Severity severity) {
   return "notice";
 }
 
-}  // namespace
-
-void render_check_github(const CheckReport& report, std::ostream& out) {
-  for (const auto& file : report.files)
+class GithubCheckRenderer : public CheckRenderer {
+ public:
+  explicit GithubCheckRenderer(std::ostream& out) : out_(out) {}
+  void file(const FileResult& file) override {
     for (const auto& d : file.diagnostics) {
       std::string where = "file=" + escape_property(file.path);
       if (d.where.line) where += fmt::format(",line={}", *d.where.line);
       if (d.where.column) where += fmt::format(",col={}", *d.where.column);
       where += ",title=" + escape_property(fmt::format("{} {}", d.code, d.name));
       std::string message = d.message + (d.help.empty() ? "" : " (help: " + d.help + ")");
-      out << fmt::format("::{} {}::{}\n", command(d.severity), where, escape_data(message));
+      out_ << fmt::format("::{} {}::{}\n", command(d.severity), where, escape_data(message));
     }
+    if (file.error) out_ << fmt::format("::error file={}::{}\n", escape_property(file.path), escape_data(*file.error));
+  }
+  void end(const CheckCounts&) override {}
+
+ private:
+  std::ostream& out_;
+};
+
+}  // namespace
+
+namespace render_detail {
+std::unique_ptr<CheckRenderer> make_github_check_renderer(std::ostream& out) {
+  return std::make_unique<GithubCheckRenderer>(out);
 }
+}  // namespace render_detail
 
 }  // namespace ropelens

@@ -1,5 +1,6 @@
 #include <nlohmann/json.hpp>
 
+#include "check_renderers.hpp"
 #include "ropelens/render.hpp"
 
 namespace ropelens {
@@ -50,33 +51,49 @@ json audit_json(const FileResult& file) {
   return out;
 }
 
+json file_json(const FileResult& file) {
+  if (file.error) return {{"path", file.path}, {"error", *file.error}};
+  json diagnostics = json::array();
+  for (const auto& d : file.diagnostics) diagnostics.push_back(diagnostic_json(d));
+  return {{"path", file.path},
+          {"model_type", file.model.model_type.value},
+          {"target", file.target_tokens},
+          {"diagnostics", diagnostics},
+          {"audit", audit_json(file)}};
+}
+
+// Streams exactly what nlohmann's dump(2) prints for the whole document (keys sorted: files, schema_version,
+// semantics, summary), without holding every file in memory.
+class JsonCheckRenderer : public CheckRenderer {
+ public:
+  explicit JsonCheckRenderer(std::ostream& out) : out_(out) {}
+  void begin() override { out_ << "{\n  \"files\": ["; }
+  void file(const FileResult& file) override {
+    out_ << (first_ ? "\n    " : ",\n    ") << render_detail::indent_json(file_json(file).dump(2), 4);
+    first_ = false;
+  }
+  void end(const CheckCounts& c) override {
+    out_ << (first_ ? "]" : "\n  ]") << ",\n  \"schema_version\": 1,\n  \"semantics\": " << json(kSemantics).dump()
+         << ",\n  \"summary\": ";
+    json summary = {{"files", c.files},
+                    {"errors", c.errors},
+                    {"warnings", c.warnings},
+                    {"infos", c.infos},
+                    {"unreadable_files", c.unreadable_files}};
+    out_ << render_detail::indent_json(summary.dump(2), 2) << "\n}\n";
+  }
+
+ private:
+  std::ostream& out_;
+  bool first_ = true;
+};
+
 }  // namespace
 
-void render_check_json(const CheckReport& report, std::ostream& out) {
-  json files = json::array();
-  for (const auto& file : report.files) {
-    if (file.error) {
-      files.push_back({{"path", file.path}, {"error", *file.error}});
-      continue;
-    }
-    json diagnostics = json::array();
-    for (const auto& d : file.diagnostics) diagnostics.push_back(diagnostic_json(d));
-    files.push_back({{"path", file.path},
-                     {"model_type", file.model.model_type.value},
-                     {"target", file.target_tokens},
-                     {"diagnostics", diagnostics},
-                     {"audit", audit_json(file)}});
-  }
-  json doc = {{"schema_version", 1},
-              {"semantics", kSemantics},
-              {"summary",
-               {{"files", report.files.size()},
-                {"errors", report.errors},
-                {"warnings", report.warnings},
-                {"infos", report.infos},
-                {"unreadable_files", report.unreadable_files}}},
-              {"files", files}};
-  out << doc.dump(2) << '\n';
+namespace render_detail {
+std::unique_ptr<CheckRenderer> make_json_check_renderer(std::ostream& out) {
+  return std::make_unique<JsonCheckRenderer>(out);
 }
+}  // namespace render_detail
 
 }  // namespace ropelens

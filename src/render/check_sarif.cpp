@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "check_renderers.hpp"
 #include "ropelens/render.hpp"
 #include "ropelens/rule_docs.hpp"
 
@@ -47,32 +48,52 @@ json result_json(const FileResult& file, const Diagnostic& d, int rule_index) {
   return out;
 }
 
+json tool_json() {
+  json rules = json::array();
+  for (const Rule* rule : rule_registry()) rules.push_back(rule_metadata(*rule));
+  return {{"driver",
+           {{"name", "ropelens"},
+            {"version", ROPELENS_VERSION},
+            {"informationUri", "https://github.com/ropelens/ropelens"},
+            {"rules", rules}}}};
+}
+
+// Streams what nlohmann's dump(2) prints for the whole log (keys sorted: $schema, runs, version; in the run,
+// results before tool).
+class SarifCheckRenderer : public CheckRenderer {
+ public:
+  explicit SarifCheckRenderer(std::ostream& out) : out_(out) {
+    for (const Rule* rule : rule_registry()) index_of_[std::string(rule->meta.code)] = static_cast<int>(index_of_.size());
+  }
+  void begin() override {
+    out_ << "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"runs\": [\n    {\n      "
+            "\"results\": [";
+  }
+  void file(const FileResult& file) override {
+    for (const auto& d : file.diagnostics) {
+      auto it = index_of_.find(d.code);
+      json result = result_json(file, d, it == index_of_.end() ? -1 : it->second);
+      out_ << (first_ ? "\n        " : ",\n        ") << render_detail::indent_json(result.dump(2), 8);
+      first_ = false;
+    }
+  }
+  void end(const CheckCounts&) override {
+    out_ << (first_ ? "]" : "\n      ]") << ",\n      \"tool\": " << render_detail::indent_json(tool_json().dump(2), 6)
+         << "\n    }\n  ],\n  \"version\": \"2.1.0\"\n}\n";
+  }
+
+ private:
+  std::ostream& out_;
+  std::map<std::string, int> index_of_;
+  bool first_ = true;
+};
+
 }  // namespace
 
-void render_check_sarif(const CheckReport& report, std::ostream& out) {
-  json rules = json::array();
-  std::map<std::string, int> index_of;
-  for (const Rule* rule : rule_registry()) {
-    index_of[std::string(rule->meta.code)] = static_cast<int>(rules.size());
-    rules.push_back(rule_metadata(*rule));
-  }
-  json results = json::array();
-  for (const auto& file : report.files)
-    for (const auto& d : file.diagnostics) {
-      auto it = index_of.find(d.code);
-      results.push_back(result_json(file, d, it == index_of.end() ? -1 : it->second));
-    }
-  json doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-              {"version", "2.1.0"},
-              {"runs",
-               {{{"tool",
-                  {{"driver",
-                    {{"name", "ropelens"},
-                     {"version", ROPELENS_VERSION},
-                     {"informationUri", "https://github.com/ropelens/ropelens"},
-                     {"rules", rules}}}}},
-                 {"results", results}}}}};
-  out << doc.dump(2) << '\n';
+namespace render_detail {
+std::unique_ptr<CheckRenderer> make_sarif_check_renderer(std::ostream& out) {
+  return std::make_unique<SarifCheckRenderer>(out);
 }
+}  // namespace render_detail
 
 }  // namespace ropelens

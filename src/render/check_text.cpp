@@ -1,6 +1,7 @@
-// ruff-like text: one block per finding, then a summary and each file's out-of-range pairs.
+// ruff-like text: per file, one block per finding and the audit table of out-of-range pairs; then a summary.
 #include <fmt/format.h>
 
+#include "check_renderers.hpp"
 #include "format.hpp"
 #include "ropelens/render.hpp"
 
@@ -21,43 +22,56 @@ void render_finding(const FileResult& file, const Diagnostic& d, std::ostream& o
   if (!d.help.empty()) out << fmt::format("  help: {}\n", d.help);
 }
 
-void render_audit(const FileResult& file, std::ostream& out) {
+bool render_audit(const FileResult& file, std::ostream& out) {
   bool any = false;
   for (const auto& a : file.audit.setups) any = any || !a.out_of_range_pairs.empty();
-  if (!any) return;
-  out << fmt::format("\naudit of {} at {} tokens (pairs out of range):\n", file.path, file.target_tokens);
-  out << fmt::format("  {:<22} {:<14} {:>9} {:>9} {:>5}  {}\n", "setup", "layers", "trained", "attended", "pairs",
-                     "worst pair: seen° -> needed°");
+  if (!any) return false;
+  out << fmt::format("audit of {} at {} tokens (pairs out of range):\n", file.path, file.target_tokens);
+  out << fmt::format("  {:<20} {:<12} {:>9} {:>9}  {:<22} {}\n", "setup", "layers", "trained", "attended",
+                     "pairs out of range", "worst (seen° → needed°)");
   for (const auto& a : file.audit.setups) {
     if (a.out_of_range_pairs.empty()) continue;
     const RopeSetup& s = file.model.setups[static_cast<std::size_t>(a.setup)];
     const PairAudit& worst = a.pairs[static_cast<std::size_t>(*a.worst_pair)];
-    out << fmt::format("  {:<22} {:<14} {:>9} {:>9} {:>5}  {} ({}): {} -> {}\n", s.name, ranges(s.layers),
+    out << fmt::format("  {:<20} {:<12} {:>9} {:>9}  {:<22} pair {}: {} → {}\n", s.name, ranges(s.layers),
                        a.extension_tokens > 0 ? a.extension_tokens : a.pretrain_tokens, a.attended_tokens,
-                       a.out_of_range_pairs.size(), worst.pair, ranges(a.out_of_range_pairs),
-                       render_detail::fixed(worst.seen_deg, 3), render_detail::fixed(worst.needed_deg, 3));
+                       fmt::format("{} ({})", ranges(a.out_of_range_pairs), a.out_of_range_pairs.size()), worst.pair,
+                       render_detail::fixed(worst.seen_deg, 4), render_detail::fixed(worst.needed_deg, 4));
   }
+  return true;
 }
+
+class TextCheckRenderer : public CheckRenderer {
+ public:
+  explicit TextCheckRenderer(std::ostream& out) : out_(out) {}
+
+  void file(const FileResult& file) override {
+    if (file.error) return;
+    for (const auto& d : file.diagnostics) render_finding(file, d, out_);
+    findings_ += file.diagnostics.size();
+    bool audited = render_audit(file, out_);
+    if (!file.diagnostics.empty() || audited) out_ << "\n";
+  }
+
+  void end(const CheckCounts& c) override {
+    out_ << fmt::format("{} finding{} ({} error{}, {} warning{}, {} info) in {} file{}", findings_,
+                        findings_ == 1 ? "" : "s", c.errors, c.errors == 1 ? "" : "s", c.warnings,
+                        c.warnings == 1 ? "" : "s", c.infos, c.files, c.files == 1 ? "" : "s");
+    if (c.unreadable_files > 0) out_ << fmt::format("; {} could not be read", c.unreadable_files);
+    out_ << "\n";
+  }
+
+ private:
+  std::ostream& out_;
+  std::size_t findings_ = 0;
+};
 
 }  // namespace
 
-void render_check_text(const CheckReport& report, std::ostream& out) {
-  std::size_t findings = 0;
-  for (const auto& file : report.files) {
-    if (file.error) continue;
-    for (const auto& d : file.diagnostics) {
-      render_finding(file, d, out);
-      ++findings;
-    }
-  }
-  if (findings > 0) out << "\n";
-  out << fmt::format("{} finding{} ({} error{}, {} warning{}, {} info) in {} file{}", findings, findings == 1 ? "" : "s",
-                     report.errors, report.errors == 1 ? "" : "s", report.warnings, report.warnings == 1 ? "" : "s",
-                     report.infos, report.files.size(), report.files.size() == 1 ? "" : "s");
-  if (report.unreadable_files > 0) out << fmt::format("; {} could not be read", report.unreadable_files);
-  out << "\n";
-  for (const auto& file : report.files)
-    if (!file.error) render_audit(file, out);
+namespace render_detail {
+std::unique_ptr<CheckRenderer> make_text_check_renderer(std::ostream& out) {
+  return std::make_unique<TextCheckRenderer>(out);
 }
+}  // namespace render_detail
 
 }  // namespace ropelens

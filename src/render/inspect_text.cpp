@@ -65,7 +65,7 @@ void render_setup(const Model& model, const RopeSetup& s, std::ostream& out) {
 
 }  // namespace
 
-void render_inspect_text(const Model& model, std::ostream& out) {
+void render_inspect_text(const Model& model, const SchemeReport& schemes, std::ostream& out) {
   out << fmt::format("{}\n", model.source);
   line(out, "", "model_type",
        fmt::format("{}{}", model.model_type.value, model.transformers_native ? "" : " (remote code)"),
@@ -92,6 +92,7 @@ void render_inspect_text(const Model& model, std::ostream& out) {
   auto nope = model.nope_layers();
   if (!nope.empty()) out << fmt::format("{:<34} {}\n", "NoPE layers", ranges(nope));
   for (const auto& setup : model.setups) render_setup(model, setup, out);
+  render_scheme_text(schemes, out);
   if (!model.notes.empty()) {
     out << "\nnotes\n";
     for (const auto& note : model.notes) out << "  - " << note << "\n";

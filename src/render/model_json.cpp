@@ -108,9 +108,10 @@ json model_to_json(const Model& model) {
   return out;
 }
 
-void render_inspect_json(const Model& model, std::ostream& out) {
+void render_inspect_json(const Model& model, const SchemeReport& schemes, std::ostream& out) {
   json doc = {{"schema_version", 1}, {"semantics", kSemantics}};
   doc.update(model_to_json(model));
+  doc.update(scheme_report_json(schemes));
   out << doc.dump(2) << '\n';
 }
 

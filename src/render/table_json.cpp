@@ -85,8 +85,7 @@ void render_table_json(const TableReport& report, std::ostream& out) {
               {"target_tokens", report.target_tokens ? json(*report.target_tokens) : json(nullptr)},
               {"seq_len", report.seq_len ? json(*report.seq_len) : json(nullptr)},
               {"setups", setups}};
-  auto nope = model.nope_layers();
-  if (!nope.empty()) doc["nope"] = {{"layers", nope}};
+  doc.update(scheme_report_json(report.schemes));
   out << doc.dump(2) << '\n';
 }
 

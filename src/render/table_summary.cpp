@@ -13,7 +13,7 @@ std::string band_summary(const SetupTable& st) {
   std::vector<std::string> parts;
   parts.push_back(fmt::format("{} pairs kept", s.kept));
   if (s.scaled > 0)
-    parts.push_back(s.uniform_scale ? fmt::format("{} divided by {}", s.scaled, fixed(*s.uniform_scale, 3))
+    parts.push_back(s.uniform_scale ? fmt::format("{} divided by {:.3g}", s.scaled, *s.uniform_scale)
                                     : fmt::format("{} scaled", s.scaled));
   if (s.interpolated > 0) {
     std::string scales;

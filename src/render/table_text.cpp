@@ -16,7 +16,7 @@ void render_rows(const TableReport& report, const SetupTable& st, std::ostream& 
                      fmt::format("turns@{}", report.model->setups[static_cast<std::size_t>(st.setup)]
                                                  .max_position_embeddings.value));
   if (report.target_tokens) out << fmt::format(" {:>11}", fmt::format("turns@{}", *report.target_tokens));
-  out << fmt::format("  {:<12}", "band");
+  out << (audited ? fmt::format("  {:<12}", "band") : "  band");
   if (audited) out << fmt::format(" {:>9} {:>9} {:>9}", "seen°", "needed°", "unseen°");
   out << "\n";
   for (const auto& row : st.rows) {
@@ -25,7 +25,7 @@ void render_rows(const TableReport& report, const SetupTable& st, std::ostream& 
                        optional_number(row.wavelength_tokens, 4), fixed(row.turns_original, 3),
                        fixed(row.turns_declared, 3));
     if (row.turns_target) out << fmt::format(" {:>11}", fixed(*row.turns_target, 3));
-    out << fmt::format("  {:<12}", to_string(row.band));
+    out << (row.audit ? fmt::format("  {:<12}", to_string(row.band)) : fmt::format("  {}", to_string(row.band)));
     if (row.audit)
       out << fmt::format(" {:>9} {:>9} {:>9}{}", fixed(row.audit->seen_deg, 4), fixed(row.audit->needed_deg, 4),
                          row.audit->out_of_range ? fixed(row.audit->unseen_arc_deg, 4) : "-",
@@ -42,6 +42,7 @@ void render_table_text(const TableReport& report, std::ostream& out) {
   if (report.seq_len) out << fmt::format("evaluated at a sequence of {} tokens\n", *report.seq_len);
   if (model.setups.empty())
     out << fmt::format("no rotary layers: positional scheme {}\n", to_string(model.scheme));
+  render_scheme_text(report.schemes, out);
   for (const auto& st : report.setups) {
     out << "\n" << setup_heading(model, st) << "\n";
     out << band_summary(st) << "\n";

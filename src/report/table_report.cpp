@@ -76,6 +76,7 @@ TableReport build_table_report(const Model& model, const TableRequest& request) 
     options.target_tokens = *request.target_tokens;
     audit = audit_model(model, options);
   }
+  report.schemes = build_scheme_report(model, request.target_tokens);
   for (std::size_t s = 0; s < model.setups.size(); ++s) {
     const RopeSetup& setup = model.setups[s];
     SetupTable st;

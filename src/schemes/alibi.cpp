@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <stdexcept>
@@ -44,21 +45,21 @@ std::vector<double> alibi_slopes(int num_heads, double alibi_bias_max) {
 std::vector<double> alibi_slopes(const AlibiInfo& alibi) { return alibi_slopes(alibi.num_heads, alibi.bias_max.value); }
 
 double alibi_bias(double slope, std::int64_t distance_tokens) {
-  return -slope * static_cast<double>(distance_tokens);
+  return 0.0 - slope * static_cast<double>(distance_tokens);  // not -(…): distance 0 prints as 0, not -0
 }
 
 AlibiBiasAtTarget alibi_bias_at_target(const std::vector<double>& slopes, std::int64_t target_tokens) {
   if (slopes.empty()) throw std::invalid_argument("alibi_bias_at_target: no slopes");
   if (target_tokens < 1) throw std::invalid_argument("alibi_bias_at_target: target_tokens must be >= 1");
 
+  const auto steepest = std::max_element(slopes.begin(), slopes.end());
+  const auto shallowest = std::min_element(slopes.begin(), slopes.end());
   AlibiBiasAtTarget out;
-  for (std::size_t head = 1; head < slopes.size(); ++head) {
-    if (slopes[head] > slopes[static_cast<std::size_t>(out.steepest_head)]) out.steepest_head = static_cast<int>(head);
-    if (slopes[head] < slopes[static_cast<std::size_t>(out.shallowest_head)]) out.shallowest_head = static_cast<int>(head);
-  }
+  out.steepest_head = static_cast<int>(steepest - slopes.begin());
+  out.shallowest_head = static_cast<int>(shallowest - slopes.begin());
   const std::int64_t farthest_distance = target_tokens - 1;
-  out.steepest_slope = slopes[static_cast<std::size_t>(out.steepest_head)];
-  out.shallowest_slope = slopes[static_cast<std::size_t>(out.shallowest_head)];
+  out.steepest_slope = *steepest;
+  out.shallowest_slope = *shallowest;
   out.steepest_bias = alibi_bias(out.steepest_slope, farthest_distance);
   out.shallowest_bias = alibi_bias(out.shallowest_slope, farthest_distance);
   return out;

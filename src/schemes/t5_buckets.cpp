@@ -29,7 +29,7 @@ HalfBuckets half_buckets(bool bidirectional, int num_buckets, int max_distance) 
     throw std::invalid_argument(bidirectional ? "t5 buckets: bidirectional needs num_buckets >= 4"
                                               : "t5 buckets: causal needs num_buckets >= 2");
   if (max_distance <= half.max_exact)
-    throw std::invalid_argument("t5 buckets: max_distance must exceed the exact buckets (num_buckets per direction / 2)");
+    throw std::invalid_argument("t5 buckets: max_distance must exceed the exact buckets (per-direction buckets / 2)");
   return half;
 }
 
@@ -58,7 +58,8 @@ std::int64_t saturating_magnitude(std::int64_t value) {
 
 // The first distance in (below, at_or_above] whose bucket reaches `bucket`, given that
 // at_or_above does. Buckets never decrease with distance, so bisection finds the edge.
-std::int64_t first_distance_reaching(int bucket, std::int64_t below, std::int64_t at_or_above, const HalfBuckets& half) {
+std::int64_t first_distance_reaching(int bucket, std::int64_t below, std::int64_t at_or_above,
+                                     const HalfBuckets& half) {
   while (at_or_above - below > 1) {
     const std::int64_t middle = below + (at_or_above - below) / 2;
     if (bucket_in_half(middle, half) >= bucket)

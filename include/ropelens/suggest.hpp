@@ -1,0 +1,75 @@
+// suggest: the smallest config change that brings every RoPE pair within the angles seen in training at a
+// target length, one per method (YaRN factor, linear factor, NTK-aware base), each verified by re-running the
+// audit on the edited config, with ready-to-paste engine snippets.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ropelens/engines.hpp"
+#include "ropelens/model_loader.hpp"
+
+namespace ropelens {
+
+enum class SuggestMethod { yarn, linear, ntk_base };
+std::string_view to_string(SuggestMethod method);
+
+struct SuggestRequest {
+  std::int64_t target_tokens = 0;
+  // The length the model was trained at. Default: the audit's pretraining length (original_max_position_embeddings
+  // when the config gives one, else the declared length: with no scaling the declared length is the trained one).
+  std::optional<std::int64_t> original_tokens;
+  std::vector<Engine> engines = all_engines();  // which snippets to print
+};
+
+struct EngineSnippet {
+  Engine engine = Engine::transformers;
+  std::string command;             // ready to paste
+  std::vector<std::string> notes;  // why an extra key or variable is there
+};
+
+struct ShortInputEffect {
+  int pairs_changed = 0;        // pairs whose frequency differs at every length (static scaling)
+  int pairs_total = 0;
+  double max_ratio = 1.0;       // the largest old/new frequency ratio among them
+  double magnitude_before = 1.0;
+  double magnitude_after = 1.0;
+};
+
+struct Suggestion {
+  SuggestMethod method = SuggestMethod::yarn;
+  double value = 0.0;                    // the factor, or the new rope_theta
+  std::string change;                    // one line: what is changed
+  std::vector<Edit> edits;               // applied to the config (JSON pointers)
+  nlohmann::ordered_json config_fragment;  // the same edits as a config.json fragment, nested like the model
+  bool verified = false;                 // the re-run audit leaves no pair out of range at the target
+  std::vector<int> still_out_of_range;   // pairs of the audited setups that remain out of range
+  ShortInputEffect short_inputs;
+  std::vector<std::pair<std::string, std::int64_t>> engine_limits;  // each engine view's limit after the change
+  std::vector<EngineSnippet> snippets;
+};
+
+struct SuggestReport {
+  std::string source;
+  std::string model_type;
+  std::int64_t target_tokens = 0;
+  std::int64_t original_tokens = 0;
+  std::string original_from;            // "--original", or where the trained length comes from
+  std::vector<int> out_of_range_before;  // pairs out of range in the config as it is
+  std::vector<Suggestion> suggestions;   // empty when nothing is out of range
+  std::vector<std::string> notes;
+};
+
+// Reads `path` (throws InputError like load_model), audits it at the target and builds each suggestion.
+SuggestReport suggest_changes(const std::string& path, const SuggestRequest& request);
+
+void render_suggest_text(const SuggestReport& report, std::ostream& out);
+void render_suggest_json(const SuggestReport& report, std::ostream& out);
+
+}  // namespace ropelens

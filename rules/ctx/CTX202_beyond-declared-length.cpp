@@ -1,0 +1,49 @@
+#include <fmt/format.h>
+
+#include "../support.hpp"
+
+namespace ropelens::rules {
+
+static std::string key_name(const Provenance& from) {
+  if (from.origin != Origin::config) return "max_position_embeddings";
+  return from.pointer.substr(from.pointer.rfind('/') + 1);
+}
+
+static void check(const Context& cx, Sink& out) {
+  const auto& declared = cx.model.max_position_embeddings;
+  if (declared.value <= 0 || cx.target_tokens <= declared.value) return;
+  const std::string key = key_name(declared.from);
+  const std::string source = declared.from.origin == Origin::config ? "" : fmt::format(" ({})", declared.from.describe());
+  const bool fixed_table = cx.model.scheme == PositionScheme::learned_absolute ||
+                           cx.model.scheme == PositionScheme::sinusoidal;
+  if (fixed_table) {
+    const char* kind = cx.model.scheme == PositionScheme::learned_absolute ? "learned" : "sinusoidal";
+    out.report_as(Severity::error, declared.from.pointer,
+                  fmt::format("target {} exceeds {} {}{}: the {} position table of {} has {} rows, so position {} "
+                              "has no row",
+                              cx.target_tokens, key, declared.value, source, kind, cx.model.model_type.value,
+                              declared.value, declared.value + 1))
+        .help(fmt::format("keep inputs within {} tokens (truncate or chunk them): a fixed position table cannot be "
+                          "extended without training new rows",
+                          declared.value))
+        .fact("target", cx.target_tokens)
+        .fact("declared", declared.value)
+        .fact("scheme", std::string(to_string(cx.model.scheme)));
+    return;
+  }
+  out.report(declared.from.pointer,
+             fmt::format("target {} exceeds {} {}{}, the longest context the config declares", cx.target_tokens, key,
+                         declared.value, source))
+      .help(fmt::format("keep inputs within {} tokens, or configure and evaluate RoPE scaling for {} tokens and "
+                        "declare that length",
+                        declared.value, cx.target_tokens))
+      .fact("target", cx.target_tokens)
+      .fact("declared", declared.value)
+      .fact("scheme", std::string(to_string(cx.model.scheme)));
+}
+
+extern const Rule CTX202{{"CTX202", "beyond-declared-length", Severity::warning,
+                          "The target is longer than the maximum length the config declares"},
+                         &check};
+
+}  // namespace ropelens::rules

@@ -1,0 +1,36 @@
+#include <fmt/format.h>
+
+#include "../support.hpp"
+
+namespace ropelens::rules {
+
+static void check(const Context& cx, Sink& out) {
+  for (const SetupAudit& a : cx.audit.setups) {
+    const RopeSetup& s = cx.model.setups[static_cast<std::size_t>(a.setup)];
+    const bool extended = a.extension_tokens > 0;
+    const std::int64_t trained = extended ? a.extension_tokens : a.pretrain_tokens;
+    if (s.window_tokens && s.window_tokens->value < trained) continue;  // these layers never look that far
+    std::vector<int> low;
+    for (const PairAudit& p : a.pairs)
+      if (p.seen_rad > 0.0 && p.seen_rad < kTwoPi) low.push_back(p.pair);
+    if (low.empty()) continue;
+    const PairAudit& slowest = a.pairs[static_cast<std::size_t>(low.back())];
+    out.report(pointer_or(extended ? a.extension_from : a.pretrain_from, s.pointer),
+               fmt::format("{}pairs {} ({} of {}) complete less than one turn in {} trained tokens (pair {}: {:.2g} "
+                           "turns), so angles past that were never seen",
+                           setup_prefix(cx.model, a.setup), index_ranges(low), low.size(), a.pairs.size(), trained,
+                           slowest.pair, slowest.seen_rad / kTwoPi))
+        .help(fmt::format("treat inputs longer than {} tokens as untested for these pairs (see CTX201 at your target)",
+                          trained))
+        .fact("setup", s.name)
+        .fact("trained_tokens", trained)
+        .fact("pairs", low)
+        .fact("slowest_turns", slowest.seen_rad / kTwoPi);
+  }
+}
+
+extern const Rule CTX205{{"CTX205", "low-coverage-pairs", Severity::info,
+                          "Some RoPE pairs complete less than one turn over the trained length"},
+                         &check};
+
+}  // namespace ropelens::rules

@@ -1,0 +1,69 @@
+#include <map>
+
+#include <fmt/format.h>
+
+#include "../support.hpp"
+#include "ropelens/engines.hpp"
+
+namespace ropelens::rules {
+namespace {
+
+std::string layers_prefix(const Model& model, int setup) {
+  if (model.setups.size() <= 1) return "";
+  return fmt::format("{} layers: ", model.setups[static_cast<std::size_t>(setup)].name);
+}
+
+// The key that sets the magnitude, when the config has one.
+std::string magnitude_pointer(const RopeSetup& setup) {
+  for (const auto* field : {&setup.yarn.attention_factor, &setup.yarn.mscale, &setup.yarn.mscale_all_dim,
+                            &setup.longrope.attention_factor})
+    if (*field && (*field)->from.origin == Origin::config) return (*field)->from.pointer;
+  return setup.pointer;
+}
+
+// "1 in transformers v5, SGLang; 1.2773 in vLLM < #56446"
+std::string values_by_engine(const std::vector<EngineView>& views, int setup, bool softmax) {
+  std::map<std::string, std::vector<std::string>> by_value;
+  for (const auto& view : views) {
+    const auto& s = view.setups[static_cast<std::size_t>(setup)];
+    by_value[fmt::format("{:.5g}", softmax ? s.softmax_multiplier : s.rope_magnitude)].push_back(view.label);
+  }
+  std::vector<std::string> parts;
+  for (const auto& [value, labels] : by_value) parts.push_back(fmt::format("{} in {}", value, fmt::join(labels, ", ")));
+  return fmt::format("{}", fmt::join(parts, "; "));
+}
+
+}  // namespace
+
+static void check(const Context& cx, Sink& out) {
+  if (cx.model.setups.empty()) return;
+  const auto views = engine_views(cx.model, all_engines(), cx.target_tokens);
+  const EngineComparison comparison = compare_views(views);
+  std::map<std::string, std::pair<int, std::pair<bool, bool>>> dicts;  // pointer → setup, (rope, softmax) differ
+  for (const auto& m : comparison.magnitudes) {
+    auto& entry = dicts.try_emplace(cx.model.setups[static_cast<std::size_t>(m.setup)].pointer, m.setup,
+                                    std::make_pair(false, false))
+                      .first->second;
+    (m.softmax ? entry.second.second : entry.second.first) = true;
+  }
+  for (const auto& [pointer, entry] : dicts) {
+    const int setup = entry.first;
+    std::vector<std::string> parts;
+    if (entry.second.first)
+      parts.push_back(fmt::format("magnitude on cos/sin {}", values_by_engine(views, setup, false)));
+    if (entry.second.second)
+      parts.push_back(fmt::format("softmax scale multiplier {}", values_by_engine(views, setup, true)));
+    const RopeSetup& s = cx.model.setups[static_cast<std::size_t>(setup)];
+    out.report(magnitude_pointer(s), fmt::format("{}engines scale attention differently: {}",
+                                                 layers_prefix(cx.model, setup), fmt::join(parts, "; ")))
+        .help("serve on an engine version that reads attention_factor, mscale and mscale_all_dim as transformers "
+              "does (vLLM ≥ PR #56446), or state attention_factor explicitly where every engine reads it")
+        .related(pointer);
+  }
+}
+
+extern const Rule ENG303{{"ENG303", "engine-magnitude-mismatch", Severity::warning,
+                          "Engines scale cos/sin or the softmax differently for the same config"},
+                         &check};
+
+}  // namespace ropelens::rules

@@ -1,0 +1,25 @@
+#include <fmt/format.h>
+
+#include "../support.hpp"
+#include "ropelens/engines.hpp"
+
+namespace ropelens::rules {
+
+static void check(const Context& cx, Sink& out) {
+  if (cx.model.setups.empty()) return;
+  const EngineView view = engine_view(cx.model, EngineVersion::llama_cpp, cx.target_tokens);
+  if (!view.gguf || view.gguf->from_gguf) return;
+  const std::string help = "serve this model from config.json (transformers, vLLM, SGLang), or audit the converted "
+                           "file's behaviour with ropelens table --engine llama.cpp before relying on it";
+  if (view.gguf->failure)
+    out.report(cx.model.setups.front().pointer, fmt::format("convert_hf_to_gguf.py stops: {}", *view.gguf->failure))
+        .help(help);
+  for (const auto& lost : view.gguf->lost)
+    out.report(lost.pointer, fmt::format("not representable in GGUF: {}", lost.what)).help(help);
+}
+
+extern const Rule ENG304{{"ENG304", "not-representable-in-gguf", Severity::warning,
+                          "A converted GGUF cannot carry this RoPE setting, so llama.cpp runs the model differently"},
+                         &check};
+
+}  // namespace ropelens::rules

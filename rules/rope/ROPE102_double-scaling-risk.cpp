@@ -1,0 +1,59 @@
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "../support.hpp"
+
+namespace ropelens::rules {
+
+// The original length the config states for this setup, if any (a top-level key or the RoPE dict's).
+static std::optional<Field<std::int64_t>> stated_original(const Model& model, const RopeSetup& s) {
+  if (s.original_max_position_embeddings && s.original_max_position_embeddings->from.origin == Origin::config)
+    return s.original_max_position_embeddings;
+  if (model.original_max_position_embeddings && model.original_max_position_embeddings->from.origin == Origin::config)
+    return model.original_max_position_embeddings;
+  return std::nullopt;
+}
+
+static void check(const Context& cx, Sink& out) {
+  for (int i : distinct_dict_setups(cx.model)) {
+    const RopeSetup& s = cx.model.setups[static_cast<std::size_t>(i)];
+    if ((s.type != RopeType::linear && s.type != RopeType::dynamic) || !s.factor || s.factor->value <= 1.0) continue;
+    const double factor = s.factor->value;
+    const auto declared = s.max_position_embeddings.value;
+    const auto engine_tokens = static_cast<std::int64_t>(std::llround(static_cast<double>(declared) * factor));
+    auto original = stated_original(cx.model, s);
+    std::string why;
+    if (original) {
+      if (std::abs(static_cast<double>(original->value) * factor - static_cast<double>(declared)) > 1.0) continue;
+      why = fmt::format("already equals original_max_position_embeddings {} × {} factor {}", original->value,
+                        to_string(s.type), number(factor));
+    } else if (s.type == RopeType::linear) {
+      why = fmt::format("is read as the length after linear factor {} ({} × {})", number(factor),
+                        cx.audit.setups[static_cast<std::size_t>(i)].pretrain_tokens, number(factor));
+    } else {
+      continue;  // dynamic NTK treats max_position_embeddings as the pretraining length
+    }
+    const bool gemma3 = cx.model.model_type.value.find("gemma3") != std::string::npos;  // max length exempt
+    Finding finding = out.report(
+        s.factor->from.pointer,
+        fmt::format("max_position_embeddings {} {}, yet vLLM multiplies it by {} again: {} positions in its {}",
+                    declared, why, number(factor), engine_tokens,
+                    gemma3 ? "cos/sin cache" : "maximum length and cos/sin cache"));
+    finding
+        .help(fmt::format("cap the served length explicitly (vLLM --max-model-len {}) instead of letting engines "
+                          "derive it from max_position_embeddings × factor",
+                          declared))
+        .related(s.max_position_embeddings.from.pointer)
+        .fact("factor", factor)
+        .fact("max_position_embeddings", declared)
+        .fact("vllm_length", engine_tokens);
+    if (original) finding.related(original->from.pointer).fact("original_max_position_embeddings", original->value);
+  }
+}
+
+extern const Rule ROPE102{{"ROPE102", "double-scaling-risk", Severity::warning,
+                           "max_position_embeddings already includes a factor that engines multiply in again"},
+                          &check};
+
+}  // namespace ropelens::rules

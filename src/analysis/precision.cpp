@@ -1,0 +1,47 @@
+// Numbers derived from a setup that are not frequencies: float32 angle error and engine magnitudes.
+#include <algorithm>
+#include <cmath>
+
+#include "ropelens/analysis.hpp"
+#include "ropelens/rope.hpp"
+
+namespace ropelens {
+
+double float32_angle_error(double inv_freq, std::int64_t last_position, int window) {
+  const float f = static_cast<float>(inv_freq);
+  double worst = 0.0;
+  for (std::int64_t m = std::max<std::int64_t>(0, last_position - window + 1); m <= last_position; ++m) {
+    const float angle = static_cast<float>(m) * f;  // transformers: float32 inv_freq times float32 positions
+    worst = std::max(worst, std::fabs(static_cast<double>(angle) - static_cast<double>(m) * inv_freq));
+  }
+  return worst;
+}
+
+std::optional<AnglePrecision> worst_angle_precision(const std::vector<double>& inv_freq, std::int64_t last_position,
+                                                    int window) {
+  std::optional<AnglePrecision> worst;
+  for (std::size_t i = 0; i < inv_freq.size(); ++i) {
+    if (!(inv_freq[i] > 0.0)) continue;
+    double error = float32_angle_error(inv_freq[i], last_position, window);
+    if (!worst || error > worst->error_rad)
+      worst = AnglePrecision{static_cast<int>(i), static_cast<double>(last_position) * inv_freq[i], error};
+  }
+  return worst;
+}
+
+double mla_softmax_scale_multiplier(double factor, double mscale_all_dim) {
+  double mscale = yarn_mscale(factor, mscale_all_dim);
+  return mscale * mscale;
+}
+
+double vllm_static_dynamic_base(double theta, int rotary_dim, double factor) {
+  return ntk_aware_base(theta, rotary_dim, factor * factor - factor + 1.0);
+}
+
+std::int64_t smallest_covering_factor(std::int64_t target_tokens, std::int64_t original_tokens) {
+  if (original_tokens <= 0) return 1;
+  std::int64_t factor = (target_tokens + original_tokens - 1) / original_tokens;
+  return factor < 1 ? 1 : factor;
+}
+
+}  // namespace ropelens

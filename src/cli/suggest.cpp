@@ -1,0 +1,45 @@
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "options.hpp"
+#include "ropelens/exit_codes.hpp"
+#include "ropelens/suggest.hpp"
+
+namespace ropelens::cli {
+
+void setup_suggest(CLI::App& app, Outcome& outcome) {
+  struct Options {
+    std::string path;
+    std::int64_t target = 0;
+    std::optional<std::int64_t> original;
+    std::string engine = "all";
+    std::string format = "text";
+  };
+  auto options = std::make_shared<Options>();
+  auto* cmd = app.add_subcommand("suggest", "Suggest the smallest RoPE change that keeps every pair in range at a "
+                                            "target length, with engine snippets");
+  cmd->add_option("PATH", options->path, "config.json, a model folder, or - for stdin")->required();
+  cmd->add_option("--target", options->target, "the context length to reach, in tokens")
+      ->required()
+      ->check(CLI::Range(std::int64_t{2}, std::int64_t{1'000'000'000'000}));
+  cmd->add_option("--original", options->original,
+                  "the length the model was trained at (default: original_max_position_embeddings, else the declared "
+                  "length)")
+      ->check(CLI::Range(std::int64_t{2}, std::int64_t{1'000'000'000'000}));
+  cmd->add_option("--engine", options->engine, "snippets for: transformers, vllm, sglang, llama.cpp or all")
+      ->check(CLI::IsMember({"transformers", "vllm", "sglang", "llama.cpp", "all"}));
+  add_format_option(*cmd, options->format, {"text", "json"});
+  cmd->callback([options, &outcome] {
+    SuggestRequest request;
+    request.target_tokens = options->target;
+    request.original_tokens = options->original;
+    request.engines = parse_engine_selection(options->engine);
+    const SuggestReport report = suggest_changes(options->path, request);
+    if (options->format == "json") render_suggest_json(report, std::cout);
+    else render_suggest_text(report, std::cout);
+    outcome.exit_code = kExitClean;
+  });
+}
+
+}  // namespace ropelens::cli

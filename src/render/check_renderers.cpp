@@ -1,0 +1,46 @@
+#include "check_renderers.hpp"
+
+#include <stdexcept>
+
+namespace ropelens {
+
+std::unique_ptr<CheckRenderer> make_check_renderer(std::string_view format, std::ostream& out) {
+  using namespace render_detail;
+  if (format == "text") return make_text_check_renderer(out);
+  if (format == "json") return make_json_check_renderer(out);
+  if (format == "sarif") return make_sarif_check_renderer(out);
+  if (format == "github") return make_github_check_renderer(out);
+  throw std::invalid_argument("unknown check format " + std::string(format));
+}
+
+namespace {
+
+void render_all(const CheckReport& report, std::string_view format, std::ostream& out) {
+  auto renderer = make_check_renderer(format, out);
+  renderer->begin();
+  for (const auto& file : report.files) renderer->file(file);
+  renderer->end(report.counts());
+}
+
+}  // namespace
+
+void render_check_text(const CheckReport& report, std::ostream& out) { render_all(report, "text", out); }
+void render_check_json(const CheckReport& report, std::ostream& out) { render_all(report, "json", out); }
+void render_check_sarif(const CheckReport& report, std::ostream& out) { render_all(report, "sarif", out); }
+void render_check_github(const CheckReport& report, std::ostream& out) { render_all(report, "github", out); }
+
+namespace render_detail {
+
+std::string indent_json(const std::string& dumped, int spaces) {
+  std::string pad(static_cast<std::size_t>(spaces), ' ');
+  std::string out;
+  out.reserve(dumped.size() + dumped.size() / 8);
+  for (char c : dumped) {
+    out += c;
+    if (c == '\n') out += pad;
+  }
+  return out;
+}
+
+}  // namespace render_detail
+}  // namespace ropelens

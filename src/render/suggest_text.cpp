@@ -1,0 +1,72 @@
+// suggest as text: the audit at the target, then each change with its verification, its effect on short
+// inputs, the config fragment and the engine commands.
+#include <fmt/format.h>
+
+#include "format.hpp"
+#include "ropelens/suggest.hpp"
+
+namespace ropelens {
+namespace {
+
+using render_detail::fixed;
+using render_detail::ranges;
+
+std::string engine_name(Engine engine) {
+  switch (engine) {
+    case Engine::transformers: return "transformers";
+    case Engine::vllm: return "vLLM";
+    case Engine::sglang: return "SGLang";
+    case Engine::llama_cpp: return "llama.cpp";
+  }
+  return "";
+}
+
+std::string short_input_text(const Suggestion& s, std::int64_t original_tokens) {
+  const ShortInputEffect& e = s.short_inputs;
+  std::string text = fmt::format("static: inputs shorter than {} tokens also run with {} of {} pairs slowed by up to "
+                                 "×{}",
+                                 original_tokens, e.pairs_changed, e.pairs_total, fixed(e.max_ratio, 4));
+  if (e.magnitude_after != e.magnitude_before)
+    text += fmt::format(" and magnitude {} (logits ×{})", fixed(e.magnitude_after, 5),
+                        fixed(e.magnitude_after * e.magnitude_after, 5));
+  return text + "; enable it only where inputs need more than " + std::to_string(original_tokens) +
+         " tokens (ROPE103)";
+}
+
+void render_suggestion(const SuggestReport& report, std::size_t index, std::ostream& out) {
+  const Suggestion& s = report.suggestions[index];
+  out << fmt::format("\n{}. {}\n", index + 1, s.change);
+  if (s.verified)
+    out << fmt::format("   verified: every pair within the angles seen in {} tokens at {} tokens\n",
+                       report.original_tokens, report.target_tokens);
+  else
+    out << fmt::format("   NOT verified: pairs {} stay out of range at {} tokens\n", ranges(s.still_out_of_range),
+                       report.target_tokens);
+  out << fmt::format("   short inputs: {}\n", short_input_text(s, report.original_tokens));
+  if (!s.engine_limits.empty()) {
+    std::vector<std::string> limits;
+    for (const auto& [label, tokens] : s.engine_limits) limits.push_back(fmt::format("{} {}", label, tokens));
+    out << fmt::format("   engine limits after the change: {}\n", fmt::join(limits, ", "));
+  }
+  out << fmt::format("   config.json: {}\n", s.config_fragment.dump());
+  for (const auto& snippet : s.snippets) {
+    out << fmt::format("   {:<10} {}\n", engine_name(snippet.engine) + ":", snippet.command);
+    for (const auto& note : snippet.notes) out << fmt::format("              ({})\n", note);
+  }
+}
+
+}  // namespace
+
+void render_suggest_text(const SuggestReport& report, std::ostream& out) {
+  out << fmt::format("{} ({}) at {} tokens\n", report.source, report.model_type, report.target_tokens);
+  if (report.suggestions.empty()) {
+    for (const auto& note : report.notes) out << note << "\n";
+    return;
+  }
+  out << fmt::format("{} pairs out of range now (pairs {}); trained length {} ({})\n", report.out_of_range_before.size(),
+                     ranges(report.out_of_range_before), report.original_tokens, report.original_from);
+  for (const auto& note : report.notes) out << fmt::format("note: {}\n", note);
+  for (std::size_t i = 0; i < report.suggestions.size(); ++i) render_suggestion(report, i, out);
+}
+
+}  // namespace ropelens

@@ -1,0 +1,133 @@
+// SGLang: python/sglang/srt/layers/rotary_embedding/factory.py::get_rope (vLLM-derived dispatch), yarn.py
+// @0b1fd02d, mrope.py @020d83a0, and hf_transformers_utils.py::get_context_length @002fc100 with
+// model_config.py::_derive_context_length.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "views.hpp"
+
+namespace ropelens::engine_detail {
+namespace {
+
+// YaRNScalingRotaryEmbedding: the mscale pair when both keys are present (`is not None`, unlike transformers'
+// truthiness), else gm(f); times attn_factor (SGLang's key; transformers' attention_factor is not forwarded).
+double yarn_magnitude(const RopeSetup& setup) {
+  const double factor = stated_factor(setup);
+  if (setup.yarn.mscale && setup.yarn.mscale_all_dim)
+    return yarn_mscale(factor, setup.yarn.mscale->value) / yarn_mscale(factor, setup.yarn.mscale_all_dim->value);
+  return yarn_mscale(factor);
+}
+
+EngineSetupView yarn_view(const Model& model, const RopeSetup& setup, int index) {
+  RopeSetup run = setup;
+  if (is_mla(model))
+    run.yarn.truncate = {true, Provenance::by_default("DeepseekScalingRotaryEmbedding always truncates")};
+  EngineSetupView view = from_table(index, compute_rope_table(run));
+  view.method = RopeType::yarn;
+  if (is_mla(model)) {
+    const double factor = stated_factor(setup);
+    const double mscale = setup.yarn.mscale ? setup.yarn.mscale->value : 1.0;
+    const double all_dim = setup.yarn.mscale_all_dim ? setup.yarn.mscale_all_dim->value : 0.0;
+    view.rope_magnitude = yarn_mscale(factor, mscale) / yarn_mscale(factor, all_dim);
+    view.softmax_multiplier = mla_softmax(model, setup);
+    view.notes.push_back("MLA models run deepseek_yarn: magnitude gm(f, mscale)/gm(f, mscale_all_dim); "
+                         "model_config.py scales the softmax by gm(f, mscale_all_dim)²");
+    return view;
+  }
+  if (!setup.mrope_section.empty()) {
+    view.rope_magnitude = yarn_mscale(stated_factor(setup));
+    view.notes.push_back("YaRNScalingMRotaryEmbedding: correction range on original_max_position_embeddings (as "
+                         "transformers), magnitude gm(f) only");
+    return view;
+  }
+  const double magnitude = yarn_magnitude(setup);
+  if (setup.yarn.attention_factor && std::abs(magnitude - view.rope_magnitude) > 1e-12)
+    view.notes.push_back(fmt::format("attention_factor {} is not forwarded (SGLang reads attn_factor): magnitude {}",
+                                     fmt_number(setup.yarn.attention_factor->value), fmt_number(magnitude)));
+  view.rope_magnitude = magnitude;
+  return view;
+}
+
+// DynamicNTKScalingRotaryEmbedding (rope_variant.py) is vLLM's class before PR #41277: one constant base.
+EngineSetupView dynamic_view(const RopeSetup& setup, int index) {
+  const double factor = stated_factor(setup);
+  const double base = ntk_aware_base(setup.rope_theta.value, setup.rotary_dim, factor * factor - factor + 1.0);
+  RopeTable table = compute_rope_table(setup);
+  table.inv_freq = base_inverse_frequencies(base, setup.rotary_dim, setup.rotary_dim / 2);
+  EngineSetupView view = from_table(index, table);
+  view.method = RopeType::dynamic;
+  view.factor = factor;
+  view.effective_theta = base;
+  view.notes.push_back(fmt::format("dynamic NTK is static (vLLM's class before PR #41277): base {} for every sequence",
+                                   fmt_number(base)));
+  return view;
+}
+
+EngineSetupView longrope_view(const RopeSetup& setup, int index, std::int64_t target_tokens) {
+  EngineSetupView view = from_table(index, compute_rope_table(setup, target_tokens));
+  view.method = RopeType::longrope;
+  const double original = static_cast<double>(original_or_declared(setup));
+  const double scale = static_cast<double>(setup.max_position_embeddings.value) / original;
+  view.rope_magnitude = scale <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(scale) / std::log(original));
+  view.factor_switch = FactorSwitch::per_deployment;
+  view.notes.push_back(fmt::format("Phi3LongRoPEScaledRotaryEmbedding (vLLM's class): one factor list per "
+                                   "deployment, long when the context length exceeds {} ({} here)",
+                                   original_or_declared(setup), view.long_factors ? "long" : "short"));
+  return view;
+}
+
+EngineSetupView setup_view(const Model& model, const RopeSetup& setup, int index, std::int64_t target_tokens) {
+  switch (setup.type) {
+    case RopeType::dynamic: return dynamic_view(setup, index);
+    case RopeType::yarn: return yarn_view(model, setup, index);
+    case RopeType::longrope: return longrope_view(setup, index, target_tokens);
+    default: break;
+  }
+  EngineSetupView view = from_table(index, compute_rope_table(setup));
+  view.method = setup.type;
+  return view;
+}
+
+// get_context_length: the declared length × factor, the factor forced to 1 when the dict has
+// original_max_position_embeddings (transformers fills it for yarn/longrope/llama3) or is llama3.
+LengthLimit length_limit(const Model& model, std::int64_t target_tokens) {
+  LengthLimit limit;
+  const auto declared = model.max_position_embeddings.value;
+  double factor = 1.0;
+  std::string how = fmt::format("max_position_embeddings {}", declared);
+  if (const RopeSetup* setup = deciding_setup(model)) {
+    const bool ignored = setup->original_max_position_embeddings.has_value() || setup->type == RopeType::llama3;
+    if (setup->factor && !ignored) {
+      factor = setup->factor->value;
+      how = fmt::format("max_position_embeddings {} × factor {}", declared, fmt_number(factor));
+    } else if (setup->factor) {
+      how += fmt::format(" (factor {} ignored: {})", fmt_number(setup->factor->value),
+                         setup->type == RopeType::llama3 ? "llama3" : "original_max_position_embeddings is present");
+    }
+  }
+  const auto derived = static_cast<std::int64_t>(factor * static_cast<double>(declared));
+  limit.limit_tokens = derived;
+  limit.default_tokens = derived;
+  limit.derivation = how;
+  limit.beyond = LimitAction::error;
+  limit.message = fmt::format("ValueError: User-specified context_length ({}) is greater than the derived "
+                              "context_length ({})",
+                              target_tokens, derived);
+  limit.override_how = "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 with --context-length (then a warning)";
+  return limit;
+}
+
+}  // namespace
+
+EngineView sglang_view(const Model& model, std::int64_t target_tokens) {
+  EngineView view = empty_view(model, EngineVersion::sglang);
+  view.follows = "SGLang rotary_embedding/factory.py, yarn.py @0b1fd02d, hf_transformers_utils.get_context_length "
+                 "@002fc100";
+  view.length = length_limit(model, target_tokens);
+  for (std::size_t i = 0; i < model.setups.size(); ++i)
+    view.setups.push_back(setup_view(model, model.setups[i], static_cast<int>(i), target_tokens));
+  return view;
+}
+
+}  // namespace ropelens::engine_detail

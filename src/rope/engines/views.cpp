@@ -1,0 +1,235 @@
+// Engine names, versions, dispatch to the per-engine files, and merging versions that agree.
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "views.hpp"
+
+namespace ropelens {
+
+std::string_view to_string(Engine engine) {
+  switch (engine) {
+    case Engine::transformers: return "transformers";
+    case Engine::vllm: return "vllm";
+    case Engine::sglang: return "sglang";
+    case Engine::llama_cpp: return "llama.cpp";
+  }
+  return "transformers";
+}
+
+std::optional<Engine> parse_engine(std::string_view name) {
+  for (Engine engine : all_engines())
+    if (name == to_string(engine)) return engine;
+  if (name == "hf") return Engine::transformers;
+  if (name == "llamacpp" || name == "llama_cpp" || name == "gguf") return Engine::llama_cpp;
+  return std::nullopt;
+}
+
+const std::vector<Engine>& all_engines() {
+  static const std::vector<Engine> engines = {Engine::transformers, Engine::vllm, Engine::sglang, Engine::llama_cpp};
+  return engines;
+}
+
+std::vector<Engine> parse_engine_selection(std::string_view text) {
+  if (text == "all") return all_engines();
+  if (auto engine = parse_engine(text)) return {*engine};
+  throw std::invalid_argument(
+      fmt::format("--engine '{}': expected transformers, vllm, sglang, llama.cpp or all", text));
+}
+
+Engine engine_of(EngineVersion version) {
+  switch (version) {
+    case EngineVersion::transformers_v5:
+    case EngineVersion::transformers_4_5x:
+    case EngineVersion::transformers_4_4x: return Engine::transformers;
+    case EngineVersion::vllm_current:
+    case EngineVersion::vllm_legacy:
+    case EngineVersion::vllm_dynamic_41277: return Engine::vllm;
+    case EngineVersion::sglang: return Engine::sglang;
+    case EngineVersion::llama_cpp: return Engine::llama_cpp;
+  }
+  return Engine::transformers;
+}
+
+bool is_current(EngineVersion version) {
+  return version == EngineVersion::transformers_v5 || version == EngineVersion::vllm_current ||
+         version == EngineVersion::sglang || version == EngineVersion::llama_cpp;
+}
+
+std::string_view label_of(EngineVersion version) {
+  switch (version) {
+    case EngineVersion::transformers_v5: return "transformers v5";
+    case EngineVersion::transformers_4_5x: return "transformers 4.5x";
+    case EngineVersion::transformers_4_4x: return "transformers 4.4x";
+    case EngineVersion::vllm_current: return "vLLM ≥ PR #56446";
+    case EngineVersion::vllm_legacy: return "vLLM < #56446";
+    case EngineVersion::vllm_dynamic_41277: return "vLLM dynamic NTK after #41277";
+    case EngineVersion::sglang: return "SGLang";
+    case EngineVersion::llama_cpp: return "llama.cpp (GGUF)";
+  }
+  return "transformers v5";
+}
+
+// Newest first; the legacy vLLM view comes before #41277 so that configs without dynamic NTK merge the two
+// under the legacy label.
+const std::vector<EngineVersion>& versions_of(Engine engine) {
+  static const std::vector<EngineVersion> transformers = {
+      EngineVersion::transformers_v5, EngineVersion::transformers_4_5x, EngineVersion::transformers_4_4x};
+  static const std::vector<EngineVersion> vllm = {EngineVersion::vllm_current, EngineVersion::vllm_legacy,
+                                                  EngineVersion::vllm_dynamic_41277};
+  static const std::vector<EngineVersion> sglang = {EngineVersion::sglang};
+  static const std::vector<EngineVersion> llama_cpp = {EngineVersion::llama_cpp};
+  switch (engine) {
+    case Engine::transformers: return transformers;
+    case Engine::vllm: return vllm;
+    case Engine::sglang: return sglang;
+    case Engine::llama_cpp: return llama_cpp;
+  }
+  return transformers;
+}
+
+std::string_view to_string(LimitAction action) {
+  switch (action) {
+    case LimitAction::none: return "nothing";
+    case LimitAction::warning: return "warning";
+    case LimitAction::error: return "error";
+  }
+  return "nothing";
+}
+
+std::string_view to_string(FactorSwitch when) {
+  switch (when) {
+    case FactorSwitch::none: return "none";
+    case FactorSwitch::per_sequence: return "per sequence";
+    case FactorSwitch::per_deployment: return "per deployment (max_model_len)";
+    case FactorSwitch::per_context: return "per context (n_ctx)";
+  }
+  return "none";
+}
+
+EngineView engine_view(const Model& model, EngineVersion version, std::int64_t target_tokens) {
+  using namespace engine_detail;
+  switch (engine_of(version)) {
+    case Engine::transformers: return transformers_view(model, version, target_tokens);
+    case Engine::vllm: return vllm_view(model, version, target_tokens);
+    case Engine::sglang: return sglang_view(model, target_tokens);
+    case Engine::llama_cpp: return llama_cpp_view(model, target_tokens);
+  }
+  return transformers_view(model, EngineVersion::transformers_v5, target_tokens);
+}
+
+namespace {
+
+bool same_numbers(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (relative_difference(a[i], b[i]) > 1e-12) return false;
+  return true;
+}
+
+bool same_setup(const EngineSetupView& a, const EngineSetupView& b) {
+  return same_numbers(a.inv_freq, b.inv_freq) && relative_difference(a.rope_magnitude, b.rope_magnitude) <= 1e-12 &&
+         relative_difference(a.softmax_multiplier, b.softmax_multiplier) <= 1e-12 &&
+         a.factor_switch == b.factor_switch && a.long_factors == b.long_factors &&
+         a.recomputed_per_sequence == b.recomputed_per_sequence;
+}
+
+bool same_behaviour(const EngineView& a, const EngineView& b) {
+  if (a.length.limit_tokens != b.length.limit_tokens || a.length.default_tokens != b.length.default_tokens ||
+      a.length.beyond != b.length.beyond || a.setups.size() != b.setups.size())
+    return false;
+  for (std::size_t i = 0; i < a.setups.size(); ++i)
+    if (!same_setup(a.setups[i], b.setups[i])) return false;
+  return true;
+}
+
+}  // namespace
+
+std::vector<EngineView> engine_views(const Model& model, const std::vector<Engine>& engines,
+                                     std::int64_t target_tokens) {
+  std::vector<EngineView> views;
+  for (Engine engine : all_engines()) {
+    if (std::find(engines.begin(), engines.end(), engine) == engines.end()) continue;
+    const std::size_t first_of_engine = views.size();
+    for (EngineVersion version : versions_of(engine)) {
+      EngineView view = engine_view(model, version, target_tokens);
+      auto kept = std::find_if(views.begin() + static_cast<std::ptrdiff_t>(first_of_engine), views.end(),
+                               [&](const EngineView& v) { return same_behaviour(v, view); });
+      if (kept != views.end()) kept->same_as.push_back(view.label);
+      else views.push_back(std::move(view));
+    }
+  }
+  return views;
+}
+
+namespace engine_detail {
+
+EngineSetupView from_table(int setup, const RopeTable& table) {
+  EngineSetupView view;
+  view.setup = setup;
+  view.inv_freq = table.inv_freq;
+  view.rope_magnitude = table.attention_factor;
+  view.factor = table.factor;
+  view.correction_low = table.correction_low;
+  view.correction_high = table.correction_high;
+  view.long_factors = table.long_factors;
+  return view;
+}
+
+EngineView empty_view(const Model& model, EngineVersion version) {
+  EngineView view;
+  view.version = version;
+  view.label = std::string(label_of(version));
+  if (read_from_gguf(model))
+    view.notes.push_back("the model was read from a GGUF file; shown as this engine computes the equivalent config");
+  return view;
+}
+
+bool read_from_gguf(const Model& model) { return model.model_type.from.pointer.rfind("gguf:", 0) == 0; }
+
+bool is_mla(const Model& model) { return model.qk_nope_head_dim.has_value(); }
+
+int mla_key_dim(const Model& model, const RopeSetup& setup) {
+  return (model.qk_nope_head_dim ? model.qk_nope_head_dim->value : 0) + setup.head_dim.value;
+}
+
+bool is_deepseek_family(const Model& model) {
+  const auto& type = model.model_type.value;
+  return type == "deepseek_v2" || type == "deepseek_v3" || type == "deepseek2" || type == "kimi_k2";
+}
+
+double stated_factor(const RopeSetup& setup) { return setup.factor ? setup.factor->value : 1.0; }
+
+std::int64_t original_or_declared(const RopeSetup& setup) {
+  return setup.original_max_position_embeddings ? setup.original_max_position_embeddings->value
+                                                : setup.max_position_embeddings.value;
+}
+
+bool original_given_in_config(const RopeSetup& setup) {
+  return setup.original_max_position_embeddings &&
+         setup.original_max_position_embeddings->from.origin != Origin::derived;
+}
+
+bool mscale_pair_truthy(const YarnParams& yarn) {
+  return yarn.mscale && yarn.mscale->value != 0.0 && yarn.mscale_all_dim && yarn.mscale_all_dim->value != 0.0;
+}
+
+double mla_softmax(const Model& model, const RopeSetup& setup) {
+  if (!is_mla(model) || setup.type == RopeType::default_rope) return 1.0;
+  if (!setup.yarn.mscale_all_dim || setup.yarn.mscale_all_dim->value == 0.0) return 1.0;
+  const double mscale = yarn_mscale(stated_factor(setup), setup.yarn.mscale_all_dim->value);
+  return mscale * mscale;
+}
+
+const RopeSetup* deciding_setup(const Model& model) {
+  for (const auto& setup : model.setups)
+    if (!setup.window_tokens) return &setup;
+  return model.setups.empty() ? nullptr : &model.setups.front();
+}
+
+std::string fmt_number(double value) { return fmt::format("{:.6g}", value); }
+
+}  // namespace engine_detail
+}  // namespace ropelens

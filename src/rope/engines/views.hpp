@@ -1,0 +1,72 @@
+// Internal to the engine views: one builder per engine file and the helpers they share.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ropelens/engines.hpp"
+
+namespace ropelens::engine_detail {
+
+// One engine per file: transformers.cpp, vllm.cpp, sglang.cpp, llama_cpp.cpp.
+EngineView transformers_view(const Model& model, EngineVersion version, std::int64_t target_tokens);
+EngineView vllm_view(const Model& model, EngineVersion version, std::int64_t target_tokens);
+EngineView sglang_view(const Model& model, std::int64_t target_tokens);
+EngineView llama_cpp_view(const Model& model, std::int64_t target_tokens);
+
+// What convert_hf_to_gguf.py writes for one setup, as llama.cpp's loader then holds it (llama_cpp_convert.cpp).
+struct GgufRope {
+  std::string scaling_type = "none";  // none | linear | yarn | longrope
+  float factor = 0.0f;                // rope.scaling.factor (0: freq_scale 1)
+  std::int64_t n_ctx_train = 0;
+  std::int64_t n_ctx_orig_yarn = 0;   // original_context_length, else n_ctx_train
+  float yarn_log_mul = 0.0f;          // after the loader's DEEPSEEK2 /0.1
+  float rope_attn_factor = 1.0f;      // rope.scaling.attn_factor
+  float beta_fast = 32.0f;
+  float beta_slow = 1.0f;
+  double freq_base = 10000.0;
+  int n_rot = 0;
+  std::vector<float> rope_freqs;  // llama3 divisors
+  std::vector<float> long_factors;
+  std::vector<float> short_factors;
+};
+
+struct GgufPlan {
+  GgufConversion conversion;
+  std::vector<GgufRope> ropes;  // one per Model::setups entry
+};
+GgufPlan plan_gguf(const Model& model);
+
+// LlamaModel.generate_extra_tensors' llama3 divisors, in torch float32.
+std::vector<float> converter_llama3_divisors(double base, int dim, double factor, double low, double high,
+                                             std::int64_t original_tokens);
+// The magnitude ggml's rope kernel applies to cos/sin for this file (llama-context.cpp since PR #17945).
+double llama_cpp_rope_magnitude(const GgufRope& rope, bool deepseek2);
+
+// ---- shared helpers (views.cpp) ----
+
+EngineSetupView from_table(int setup, const RopeTable& table);
+EngineView empty_view(const Model& model, EngineVersion version);
+
+bool read_from_gguf(const Model& model);
+bool is_mla(const Model& model);  // DeepSeek-style attention: RoPE on qk_rope_head_dim only
+int mla_key_dim(const Model& model, const RopeSetup& setup);
+bool is_deepseek_family(const Model& model);
+
+// The factor a setup states (1 when none).
+double stated_factor(const RopeSetup& setup);
+std::int64_t original_or_declared(const RopeSetup& setup);
+bool original_given_in_config(const RopeSetup& setup);  // not filled in by standardization
+// transformers' `mscale and mscale_all_dim`: both present and non-zero.
+bool mscale_pair_truthy(const YarnParams& yarn);
+// DeepSeek modeling: softmax scale × gm(factor, mscale_all_dim)² when the type scales and mscale_all_dim is truthy.
+double mla_softmax(const Model& model, const RopeSetup& setup);
+
+// The global setup whose dict decides a model-level value (the first one without a window, else the first).
+const RopeSetup* deciding_setup(const Model& model);
+
+std::string fmt_number(double value);  // up to 6 significant digits
+
+}  // namespace ropelens::engine_detail

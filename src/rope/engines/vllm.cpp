@@ -1,0 +1,197 @@
+// vLLM: vllm/model_executor/layers/rotary_embedding/ (get_rope and one class per method) and
+// vllm/config/model.py::_get_and_verify_max_len. Three versions differ:
+//   ≥ PR #56446 (2026-09-11): YaRN follows transformers (attention_factor, mscale pair), and max_model_len is
+//     never multiplied by the YaRN factor (derived = max_position_embeddings);
+//   < #56446: the YaRN whitelist dropped attention_factor/mscale/mscale_all_dim (magnitude gm(f)), YaRN
+//     max_model_len = original × factor, and dynamic NTK used the constant base before PR #41277;
+//   PR #41277 … #56446: dynamic NTK's new formula (no scaling without max_trained_positions), YaRN still legacy.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "views.hpp"
+
+namespace ropelens::engine_detail {
+namespace {
+
+bool legacy_yarn(EngineVersion version) { return version != EngineVersion::vllm_current; }
+bool legacy_dynamic(EngineVersion version) { return version == EngineVersion::vllm_legacy; }
+
+// Phi3LongRoPEScaledRotaryEmbedding @63c2b7ab: short/long mscale default from max/original only.
+double longrope_mscale(const RopeSetup& setup) {
+  const double original = static_cast<double>(original_or_declared(setup));
+  const double scale = static_cast<double>(setup.max_position_embeddings.value) / original;
+  return scale <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(scale) / std::log(original));
+}
+
+EngineSetupView dynamic_view(const RopeSetup& setup, int index, EngineVersion version) {
+  const double factor = stated_factor(setup);
+  const int dim = setup.rotary_dim;
+  // #41277: θ·(f·M/M_trained − (f−1))^(d/(d−2)) with M_trained = max_trained_positions, absent here, so = M.
+  const double base = legacy_dynamic(version) ? ntk_aware_base(setup.rope_theta.value, dim, factor * factor - factor + 1.0)
+                                              : setup.rope_theta.value;
+  RopeTable table = compute_rope_table(setup);
+  table.inv_freq = base_inverse_frequencies(base, dim, dim / 2);
+  EngineSetupView view = from_table(index, table);
+  view.method = RopeType::dynamic;
+  view.factor = factor;
+  view.effective_theta = base;
+  const auto declared = setup.max_position_embeddings.value;
+  if (legacy_dynamic(version))
+    view.notes.push_back(fmt::format("dynamic NTK is static: one base θ·(f²−f+1)^(d/(d−2)) = {} for a cache of {} "
+                                     "rows, used for every sequence, short ones included (#3488, #5093)",
+                                     fmt_number(base), static_cast<std::int64_t>(static_cast<double>(declared) * factor)));
+  else
+    view.notes.push_back(fmt::format("dynamic NTK after PR #41277: without max_trained_positions the base stays {} "
+                                     "(no scaling); the cache has {} rows while max_model_len is {} × {}, so later "
+                                     "positions read past it (PR #55910)",
+                                     fmt_number(base), declared, declared, fmt_number(factor)));
+  return view;
+}
+
+EngineSetupView mla_yarn_view(const Model& model, const RopeSetup& setup, int index) {
+  RopeSetup deepseek = setup;
+  deepseek.yarn.truncate = {true, Provenance::by_default("DeepseekScalingRotaryEmbedding always truncates")};
+  EngineSetupView view = from_table(index, compute_rope_table(deepseek));
+  view.method = RopeType::yarn;
+  const double factor = stated_factor(setup);
+  const double mscale = setup.yarn.mscale ? setup.yarn.mscale->value : 1.0;
+  const double all_dim = setup.yarn.mscale_all_dim ? setup.yarn.mscale_all_dim->value : 0.0;
+  view.rope_magnitude = yarn_mscale(factor, mscale) / yarn_mscale(factor, all_dim);
+  view.softmax_multiplier = mla_softmax(model, setup);
+  view.notes.push_back("deepseek_v2.py runs rope_type deepseek_yarn (DeepseekScalingRotaryEmbedding @7bc8d408): "
+                       "magnitude gm(f, mscale)/gm(f, mscale_all_dim), softmax scale × gm(f, mscale_all_dim)²");
+  return view;
+}
+
+EngineSetupView mrope_yarn_view(const RopeSetup& setup, int index) {
+  RopeSetup wide = setup;
+  const std::int64_t original = original_or_declared(setup);
+  wide.original_max_position_embeddings =
+      Field<std::int64_t>{4 * original, Provenance::derived("MRotaryEmbedding passes 4 × max_position")};
+  EngineSetupView view = from_table(index, compute_rope_table(wide));
+  view.method = RopeType::yarn;
+  view.rope_magnitude = yarn_mscale(stated_factor(setup));
+  view.notes.push_back(fmt::format("MRoPE + YaRN (mrope.py @dba39a55): the correction range is computed on 4 × {} = "
+                                   "{} tokens; magnitude gm(f) only",
+                                   original, 4 * original));
+  return view;
+}
+
+EngineSetupView yarn_view(const Model& model, const RopeSetup& setup, int index, EngineVersion version) {
+  if (is_mla(model)) return mla_yarn_view(model, setup, index);
+  if (!setup.mrope_section.empty()) return mrope_yarn_view(setup, index);
+  EngineSetupView view = from_table(index, compute_rope_table(setup));
+  view.method = RopeType::yarn;
+  if (!legacy_yarn(version)) return view;
+  const double plain = yarn_mscale(stated_factor(setup));
+  if (std::abs(plain - view.rope_magnitude) > 1e-12)
+    view.notes.push_back(fmt::format("attention_factor, mscale and mscale_all_dim are not forwarded (get_rope "
+                                     "whitelist before PR #56446): magnitude gm(f) = {} instead of {}",
+                                     fmt_number(plain), fmt_number(view.rope_magnitude)));
+  view.rope_magnitude = plain;
+  return view;
+}
+
+EngineSetupView longrope_view(const RopeSetup& setup, int index, std::int64_t target_tokens) {
+  EngineSetupView view = from_table(index, compute_rope_table(setup, target_tokens));
+  view.method = RopeType::longrope;
+  view.rope_magnitude = longrope_mscale(setup);
+  view.factor_switch = FactorSwitch::per_deployment;
+  view.notes.push_back(fmt::format("LongRoPE is chosen once per deployment: the long factors for every sequence when "
+                                   "max_model_len > {} (here {}), short prompts included; mscale from "
+                                   "max/original = {} (attention_factor in the config is not read)",
+                                   original_or_declared(setup), view.long_factors ? "long" : "short",
+                                   fmt_number(view.rope_magnitude)));
+  return view;
+}
+
+EngineSetupView setup_view(const Model& model, const RopeSetup& setup, int index, EngineVersion version,
+                           std::int64_t target_tokens) {
+  switch (setup.type) {
+    case RopeType::dynamic: return dynamic_view(setup, index, version);
+    case RopeType::yarn: return yarn_view(model, setup, index, version);
+    case RopeType::longrope: return longrope_view(setup, index, target_tokens);
+    default: break;
+  }
+  EngineSetupView view = from_table(index, compute_rope_table(setup));
+  view.method = setup.type;
+  return view;
+}
+
+std::string key_name(const Provenance& from) {
+  auto slash = from.pointer.rfind('/');
+  return slash == std::string::npos ? "max_position_embeddings" : from.pointer.substr(slash + 1);
+}
+
+// _get_and_verify_max_len: the declared length, then rope scaling per RoPE dict (skipped for gemma3).
+std::pair<std::int64_t, std::string> derived_length(const Model& model, EngineVersion version) {
+  const auto& declared = model.max_position_embeddings;
+  double derived = static_cast<double>(declared.value);
+  double scaling = 1.0;
+  std::string how = fmt::format("{} {}", key_name(declared.from), declared.value);
+  if (model.model_type.value.find("gemma3") != std::string::npos)
+    return {declared.value, how + " (rope scaling skipped for gemma3)"};
+  for (const auto& setup : model.setups) {
+    if (setup.type == RopeType::linear || setup.type == RopeType::dynamic) {
+      scaling = stated_factor(setup);
+      how = fmt::format("{} {} × factor {}", key_name(declared.from), declared.value, fmt_number(scaling));
+    } else if (setup.type == RopeType::yarn && legacy_yarn(version)) {
+      derived = static_cast<double>(original_or_declared(setup));
+      scaling = stated_factor(setup);
+      how = fmt::format("original_max_position_embeddings {} × factor {}", original_or_declared(setup),
+                        fmt_number(scaling));
+    } else if (setup.type == RopeType::yarn) {
+      how = fmt::format("{} {} (never multiplied for YaRN since PR #56446)", key_name(declared.from), declared.value);
+    }
+  }
+  return {static_cast<std::int64_t>(derived * scaling), how};
+}
+
+LengthLimit length_limit(const Model& model, EngineVersion version, std::int64_t target_tokens) {
+  LengthLimit limit;
+  auto [derived, how] = derived_length(model, version);
+  limit.limit_tokens = derived;
+  limit.derivation = how;
+  limit.default_tokens = derived;
+  bool longrope = false;
+  for (const auto& setup : model.setups) longrope = longrope || setup.type == RopeType::longrope;
+  if (longrope && model.original_max_position_embeddings) {
+    limit.default_tokens = model.original_max_position_embeddings->value;
+    limit.derivation += fmt::format("; LongRoPE defaults max_model_len to original_max_position_embeddings {}",
+                                    model.original_max_position_embeddings->value);
+  }
+  limit.beyond = LimitAction::error;
+  limit.message = fmt::format("ValueError: User-specified max_model_len ({}) is greater than the derived "
+                              "max_model_len ({})",
+                              target_tokens, derived);
+  limit.override_how = fmt::format("VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 (then a warning: positions beyond {} may give "
+                                   "NaN)",
+                                   derived);
+  return limit;
+}
+
+std::string follows(EngineVersion version) {
+  switch (version) {
+    case EngineVersion::vllm_current:
+      return "vLLM after PR #56446 (yarn_scaling_rope.py @0cd57848, model.py as described by the PR) and PR #41277";
+    case EngineVersion::vllm_dynamic_41277:
+      return "vLLM between PR #41277 (2026-04-30) and PR #56446: new dynamic-NTK formula, legacy YaRN";
+    default:
+      return "vLLM before PR #56446 (yarn_scaling_rope.py @ffdc9857, model.py @18ec6629) and before PR #41277 "
+             "(dynamic_ntk_scaling_rope.py @50feac95)";
+  }
+}
+
+}  // namespace
+
+EngineView vllm_view(const Model& model, EngineVersion version, std::int64_t target_tokens) {
+  EngineView view = empty_view(model, version);
+  view.follows = follows(version);
+  view.length = length_limit(model, version, target_tokens);
+  for (std::size_t i = 0; i < model.setups.size(); ++i)
+    view.setups.push_back(setup_view(model, model.setups[i], static_cast<int>(i), version, target_tokens));
+  return view;
+}
+
+}  // namespace ropelens::engine_detail

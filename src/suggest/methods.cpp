@@ -1,0 +1,152 @@
+// The three changes suggest proposes, each the smallest of its kind that covers the target:
+// YaRN with factor ceil(target/original) (the convention of Qwen's model cards), linear interpolation with the
+// factor target/original rounded up to 0.01, and an NTK-aware rope_theta rounded up to 3 significant digits.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "suggesting.hpp"
+
+namespace ropelens::suggest_detail {
+namespace {
+
+using nlohmann::ordered_json;
+
+bool is_rope_parameters(const std::string& pointer) { return pointer.find("rope_parameters") != std::string::npos; }
+
+bool inside(const std::string& pointer, const std::string& dict) { return pointer.rfind(dict + "/", 0) == 0; }
+
+// Keys of the old dict that are not about scaling and must survive its replacement.
+void carry_over(const RopeSetup& setup, const std::string& pointer, ordered_json& dict) {
+  if (is_rope_parameters(pointer)) dict["rope_theta"] = setup.rope_theta.value;
+  if (setup.partial_rotary_factor.from.origin == Origin::config && inside(setup.partial_rotary_factor.from.pointer, pointer))
+    dict["partial_rotary_factor"] = setup.partial_rotary_factor.value;
+  if (!setup.mrope_section.empty()) dict["mrope_section"] = setup.mrope_section;
+  if (setup.mrope_interleaved) dict["mrope_interleaved"] = true;
+}
+
+// A YaRN dict replacing a YaRN dict keeps its shape parameters (betas, truncate, mscale pair).
+void carry_yarn_shape(const RopeSetup& setup, ordered_json& dict) {
+  if (setup.type != RopeType::yarn) return;
+  const YarnParams& y = setup.yarn;
+  if (y.beta_fast.from.origin == Origin::config) dict["beta_fast"] = y.beta_fast.value;
+  if (y.beta_slow.from.origin == Origin::config) dict["beta_slow"] = y.beta_slow.value;
+  if (y.truncate.from.origin == Origin::config) dict["truncate"] = y.truncate.value;
+  if (y.mscale) dict["mscale"] = y.mscale->value;
+  if (y.mscale_all_dim) dict["mscale_all_dim"] = y.mscale_all_dim->value;
+}
+
+void add_edit(Suggestion& suggestion, const std::string& pointer, const ordered_json& value) {
+  for (const auto& edit : suggestion.edits)
+    if (edit.pointer == pointer) return;  // a dict shared by several setups is replaced once
+  suggestion.edits.push_back({pointer, nlohmann::json::parse(value.dump())});
+  suggestion.config_fragment[ordered_json::json_pointer(pointer)] = value;
+}
+
+Suggestion scaling_change(const Plan& plan, SuggestMethod method, double factor) {
+  Suggestion suggestion;
+  suggestion.method = method;
+  suggestion.value = factor;
+  suggestion.config_fragment = ordered_json::object();
+  for (int index : plan.setups) {
+    const RopeSetup& setup = plan.model->setups[static_cast<std::size_t>(index)];
+    const std::string pointer = dict_pointer(*plan.model, setup);
+    ordered_json dict;
+    dict["rope_type"] = method == SuggestMethod::yarn ? "yarn" : "linear";
+    dict["factor"] = factor;
+    if (method == SuggestMethod::yarn) {
+      dict["original_max_position_embeddings"] = plan.original_tokens;
+      carry_yarn_shape(setup, dict);
+    }
+    carry_over(setup, pointer, dict);
+    add_edit(suggestion, pointer, dict);
+  }
+  return suggestion;
+}
+
+double round_up(double value, double step) { return std::ceil(value / step - 1e-9) * step; }
+
+double round_up_significant(double value, int digits) {
+  const double step = std::pow(10.0, std::floor(std::log10(value)) - (digits - 1));
+  return round_up(value, step);
+}
+
+std::string theta_pointer(const Model& model, const RopeSetup& setup) {
+  if (setup.rope_theta.from.origin == Origin::config) return setup.rope_theta.from.pointer;
+  if (is_rope_parameters(setup.pointer)) return setup.pointer + "/rope_theta";
+  return model.text_pointer + "/rope_theta";
+}
+
+// θ' = θ·s^(d/(d−2)) divides pair i by s^(2i/(d−2)); a pair never completing a turn in training needs
+// s^(2i/(d−2)) ≥ (T−1)/(tolerance·(L−1)). The first such pair binds.
+double closed_form_ntk_scale(const Plan& plan, int setup_index) {
+  const RopeSetup& setup = plan.model->setups[static_cast<std::size_t>(setup_index)];
+  const SetupAudit& seen = plan.trained.setups[static_cast<std::size_t>(setup_index)];
+  const double needed_ratio = static_cast<double>(plan.target_tokens - 1) /
+                              (kOutOfRangeTolerance * static_cast<double>(plan.original_tokens - 1));
+  const int d = setup.rotary_dim;
+  double scale = 1.0;
+  for (const auto& pair : seen.pairs)
+    if (pair.pair > 0 && pair.seen_rad < kTwoPi)
+      scale = std::max(scale, std::pow(needed_ratio, static_cast<double>(d - 2) / (2.0 * pair.pair)));
+  return scale;
+}
+
+// Searches upward from the closed form (which ignores existing scaling) until the audit of an in-memory edit
+// passes; suggest.cpp then verifies the real edit through load_model.
+double covering_theta(const Plan& plan, int setup_index) {
+  const RopeSetup& setup = plan.model->setups[static_cast<std::size_t>(setup_index)];
+  double scale = closed_form_ntk_scale(plan, setup_index);
+  for (int attempt = 0; attempt < 200; ++attempt, scale *= 1.02) {
+    const double theta = round_up_significant(ntk_aware_base(setup.rope_theta.value, setup.rotary_dim, scale), 3);
+    Model edited = *plan.model;
+    for (auto& s : edited.setups)
+      if (s.rope_theta.from.pointer == setup.rope_theta.from.pointer) s.rope_theta.value = theta;
+    edited.setups[static_cast<std::size_t>(setup_index)].rope_theta.value = theta;
+    if (still_out_of_range(plan, audit_model(edited, verification_options(plan))).empty()) return theta;
+  }
+  return round_up_significant(ntk_aware_base(setup.rope_theta.value, setup.rotary_dim, scale), 3);
+}
+
+}  // namespace
+
+std::string dict_pointer(const Model& model, const RopeSetup& setup) {
+  if (!setup.pointer.empty()) return setup.pointer;
+  return model.text_pointer + "/rope_scaling";
+}
+
+Suggestion yarn_change(const Plan& plan) {
+  const auto factor = static_cast<double>((plan.target_tokens + plan.original_tokens - 1) / plan.original_tokens);
+  Suggestion suggestion = scaling_change(plan, SuggestMethod::yarn, factor);
+  suggestion.change = fmt::format("YaRN with factor {:.10g} on an original length of {} tokens", factor, plan.original_tokens);
+  return suggestion;
+}
+
+Suggestion linear_change(const Plan& plan) {
+  const double factor = round_up(static_cast<double>(plan.target_tokens) / static_cast<double>(plan.original_tokens), 0.01);
+  Suggestion suggestion = scaling_change(plan, SuggestMethod::linear, factor);
+  suggestion.change = fmt::format("linear interpolation (position interpolation) with factor {:.10g}", factor);
+  return suggestion;
+}
+
+Suggestion ntk_base_change(const Plan& plan) {
+  Suggestion suggestion;
+  suggestion.method = SuggestMethod::ntk_base;
+  suggestion.config_fragment = ordered_json::object();
+  std::vector<std::string> parts;
+  for (int index : plan.setups) {
+    const RopeSetup& setup = plan.model->setups[static_cast<std::size_t>(index)];
+    const std::string pointer = theta_pointer(*plan.model, setup);
+    const double theta = covering_theta(plan, index);
+    if (suggestion.value == 0.0) suggestion.value = theta;
+    add_edit(suggestion, pointer, ordered_json(theta));
+    parts.push_back(fmt::format("rope_theta {:.10g} → {:.10g}", setup.rope_theta.value, theta));
+  }
+  std::sort(parts.begin(), parts.end());
+  parts.erase(std::unique(parts.begin(), parts.end()), parts.end());
+  suggestion.change = fmt::format("NTK-aware base: {}", fmt::join(parts, ", "));
+  return suggestion;
+}
+
+}  // namespace ropelens::suggest_detail

@@ -1,0 +1,177 @@
+// Every class of bad input gets one line on stderr naming the file, and exit 2; or, inside a readable
+// config, a problem with a JSON pointer. Never a crash, a hang or a huge allocation.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "ropelens/input.hpp"
+#include "ropelens/normalize.hpp"
+#include <fmt/format.h>
+
+#include "support.hpp"
+
+using namespace ropelens;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string temp_dir() {
+  auto dir = fs::temp_directory_path() / ("ropelens-bad-input-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  return dir.string();
+}
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  std::string path = temp_dir() + "/" + name;
+  test::write_file(path, text);
+  return path;
+}
+
+int count_lines(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
+
+bool has_problem(const Model& model, const std::string& code, const std::string& pointer) {
+  return std::any_of(model.problems.begin(), model.problems.end(),
+                     [&](const Problem& p) { return p.code == code && p.pointer == pointer; });
+}
+
+Model normalize_text(const std::string& text) { return normalize(parse_config("test.json", text)); }
+
+const char* kLlama = R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+  "num_hidden_layers": 4, "max_position_embeddings": 4096, "rope_theta": 10000.0)";
+
+}  // namespace
+
+TEST_CASE("a missing file is one line naming it, exit 2") {
+  auto r = test::run_cli("inspect /nonexistent/config.json");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "ropelens: error: /nonexistent/config.json: no such file\n");
+  CHECK(r.out.empty());
+}
+
+TEST_CASE("non-JSON is reported with the byte offset") {
+  auto path = write_temp("garbage.json", "this is not json");
+  auto r = test::run_cli("inspect " + path);
+  CHECK(r.exit_code == 2);
+  CHECK(count_lines(r.err) == 1);
+  CHECK_THAT(r.err, Catch::Contains(path + ": not valid JSON at byte 2: syntax error while parsing value - invalid literal"));
+}
+
+TEST_CASE("truncated JSON is reported with the byte offset") {
+  std::string text = std::string(kLlama) + ", \"rope_scaling\": {\"factor\": 8";
+  auto path = write_temp("truncated.json", text);
+  auto r = test::run_cli("table " + path);
+  CHECK(r.exit_code == 2);
+  CHECK(count_lines(r.err) == 1);
+  CHECK_THAT(r.err, Catch::Contains(fmt::format("not valid JSON at byte {}", text.size() + 1)));
+}
+
+TEST_CASE("a JSON array at top level is refused") {
+  auto path = write_temp("array.json", "[1, 2, 3]");
+  auto r = test::run_cli("check " + path);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains(path + ": top-level JSON value is array, expected an object"));
+}
+
+TEST_CASE("a directory without config.json is refused") {
+  auto dir = temp_dir() + "/empty-model";
+  fs::create_directories(dir);
+  auto r = test::run_cli("inspect " + dir);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "ropelens: error: " + dir + ": directory has no config.json\n");
+}
+
+TEST_CASE("a 100 MB file is refused by its size without being read") {
+  auto path = temp_dir() + "/huge.json";
+  { std::ofstream(path) << "{"; }
+  fs::resize_file(path, 100u << 20);
+  auto r = test::run_cli("inspect " + path);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("larger than 16 MiB"));
+  fs::remove(path);
+}
+
+TEST_CASE("a 20 MB stream on stdin is refused after the limit") {
+  std::string big = "{\"pad\": \"" + std::string(20u << 20, 'x') + "\"}";
+  auto r = test::run_cli("inspect -", big);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("<stdin>: larger than 16 MiB"));
+}
+
+TEST_CASE("deep nesting is cut and reported, not recursed into") {
+  std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  Model model = normalize_text(std::string(kLlama) + ", \"junk\": " + deep + "}");
+  std::string pointer = "/junk";
+  for (int i = 0; i < kMaxJsonDepth - 1; ++i) pointer += "/0";
+  CHECK(has_problem(model, "CFG001", pointer));
+  CHECK(model.setups.size() == 1);
+}
+
+TEST_CASE("unbalanced deep nesting is a syntax error, not a stack overflow") {
+  auto path = write_temp("deep.json", std::string(1'000'000, '['));
+  auto r = test::run_cli("inspect " + path);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("not valid JSON at byte 1000001"));
+}
+
+TEST_CASE("a string factor is a CFG001 problem at its pointer") {
+  Model model = normalize_text(std::string(kLlama) + R"(, "rope_scaling": {"rope_type": "linear", "factor": "8"}})");
+  CHECK(has_problem(model, "CFG001", "/rope_scaling/factor"));
+  REQUIRE(model.setups.size() == 1);
+}
+
+TEST_CASE("NaN and Infinity, as Python writes them, are CFG001 problems") {
+  Model model = normalize_text(std::string(kLlama) +
+                               R"(, "rope_scaling": {"rope_type": "yarn", "factor": NaN,
+                                  "original_max_position_embeddings": Infinity}})");
+  CHECK(has_problem(model, "CFG001", "/rope_scaling/factor"));
+  CHECK(has_problem(model, "CFG001", "/rope_scaling/original_max_position_embeddings"));
+}
+
+TEST_CASE("a negative length is a CFG001 problem") {
+  Model model = normalize_text(R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+    "num_hidden_layers": 4, "max_position_embeddings": -4096})");
+  CHECK(has_problem(model, "CFG001", "/max_position_embeddings"));
+  CHECK(model.max_position_embeddings.value == 2048);  // the class default took its place
+}
+
+TEST_CASE("layer_types of the wrong length is a CFG006 problem") {
+  Model model = normalize_text(std::string(kLlama) + R"(, "layer_types": ["full_attention", "sliding_attention"]})");
+  CHECK(has_problem(model, "CFG006", "/layer_types"));
+  CHECK(model.layers.size() == 4);
+}
+
+TEST_CASE("absurd sizes are refused before anything is allocated") {
+  Model model = normalize_text(R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+    "num_hidden_layers": 1e15, "head_dim": 1e12, "max_position_embeddings": 1e300})");
+  CHECK(has_problem(model, "CFG001", "/num_hidden_layers"));
+  CHECK(has_problem(model, "CFG001", "/head_dim"));
+  CHECK(has_problem(model, "CFG001", "/max_position_embeddings"));
+  CHECK(model.layers.size() == 1);
+  REQUIRE(model.setups.size() == 1);
+  CHECK(model.setups[0].rotary_dim == 128);
+}
+
+TEST_CASE("wrong container types are problems, not crashes") {
+  Model model = normalize_text(std::string(kLlama) + R"(, "rope_scaling": [1, 2], "text_config": 7,
+    "layer_types": "full", "no_rope_layers": {"a": 1}})");
+  CHECK(has_problem(model, "CFG001", "/rope_scaling"));
+  CHECK(has_problem(model, "CFG006", "/layer_types"));
+  CHECK(model.setups.size() == 1);
+}
+
+TEST_CASE("a directory of thousands of configs is scanned, and one bad file does not stop the scan") {
+  auto dir = temp_dir() + "/many";
+  for (int i = 0; i < 2000; ++i)
+    test::write_file(dir + "/m" + std::to_string(i) + "/config.json", std::string(kLlama) + "}");
+  test::write_file(dir + "/broken/config.json", "{");
+  auto r = test::run_cli("check " + dir + " --format json --select CTX201");
+  CHECK(r.exit_code == 2);
+  CHECK(count_lines(r.err) == 1);
+  CHECK_THAT(r.err, Catch::Contains("broken/config.json: not valid JSON"));
+  CHECK_THAT(r.out, Catch::Contains("\"files\": 2001"));
+  fs::remove_all(dir);
+}

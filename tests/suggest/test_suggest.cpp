@@ -1,0 +1,133 @@
+// suggest: the change per method, its verification by a second audit, and Qwen's own recipe for Qwen3-8B.
+#include <sstream>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "ropelens/suggest.hpp"
+#include "support.hpp"
+
+using namespace ropelens;
+using nlohmann::json;
+using ropelens::test::run_cli;
+using ropelens::test::source_path;
+
+namespace {
+
+const std::string kQwen3 = "testdata/configs/qwen/qwen3-8b.json";
+
+SuggestReport suggest(const std::string& relative, std::int64_t target, std::optional<std::int64_t> original = {}) {
+  SuggestRequest request;
+  request.target_tokens = target;
+  request.original_tokens = original;
+  return suggest_changes(source_path(relative), request);
+}
+
+const Suggestion& method(const SuggestReport& report, SuggestMethod wanted) {
+  for (const auto& s : report.suggestions)
+    if (s.method == wanted) return s;
+  FAIL("no suggestion for " << to_string(wanted));
+  return report.suggestions.front();
+}
+
+const EngineSnippet& snippet(const Suggestion& s, Engine engine) {
+  for (const auto& snip : s.snippets)
+    if (snip.engine == engine) return snip;
+  FAIL("no snippet for " << to_string(engine));
+  return s.snippets.front();
+}
+
+}  // namespace
+
+TEST_CASE("suggest: Qwen3-8B with --original 32768 reproduces Qwen's YaRN recipe") {
+  const auto report = suggest(kQwen3, 131072, 32768);
+  CHECK(report.original_tokens == 32768);
+  CHECK(report.original_from == "--original");
+  CHECK_FALSE(report.out_of_range_before.empty());
+  const auto& yarn = method(report, SuggestMethod::yarn);
+  CHECK(yarn.value == 4.0);
+  CHECK(yarn.verified);
+  CHECK(yarn.config_fragment.dump() ==
+        R"({"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}})");
+  CHECK(snippet(yarn, Engine::llama_cpp).command ==
+        "llama-server -m <model>.gguf -c 131072 --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768");
+  const auto& vllm = snippet(yarn, Engine::vllm).command;
+  CHECK(vllm.find(R"("rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768})") !=
+        std::string::npos);
+  CHECK(vllm.find("--max-model-len 131072") != std::string::npos);
+  // vLLM ≥ #56446 and SGLang derive 40960 for the edited config, so the override raises max_position_embeddings.
+  CHECK(vllm.find(R"("max_position_embeddings":131072)") != std::string::npos);
+  const auto& sglang = snippet(yarn, Engine::sglang).command;
+  CHECK(sglang.find("--json-model-override-args") != std::string::npos);
+  CHECK(sglang.find("--context-length 131072") != std::string::npos);
+  // Static scaling: pairs 24-63 slowed by up to 4x at every length, magnitude 1.1386.
+  CHECK(yarn.short_inputs.pairs_changed == 40);
+  CHECK(yarn.short_inputs.max_ratio == Approx(4.0));
+  CHECK(yarn.short_inputs.magnitude_after == Approx(1.1386).epsilon(1e-4));
+}
+
+TEST_CASE("suggest: --original 32768 gives factor 2 for 65536") {
+  const auto report = suggest(kQwen3, 65536, 32768);
+  const auto& yarn = method(report, SuggestMethod::yarn);
+  CHECK(yarn.value == 2.0);
+  CHECK(yarn.verified);
+  CHECK(snippet(yarn, Engine::llama_cpp).command.find("--rope-scale 2 --yarn-orig-ctx 32768") != std::string::npos);
+}
+
+TEST_CASE("suggest: without --original the declared length is the trained one") {
+  const auto report = suggest(kQwen3, 131072);
+  CHECK(report.original_tokens == 40960);
+  CHECK(report.original_from == "/max_position_embeddings");
+  REQUIRE_FALSE(report.notes.empty());
+  const auto& yarn = method(report, SuggestMethod::yarn);
+  CHECK(yarn.value == 4.0);  // ceil(131072 / 40960)
+  CHECK(yarn.verified);
+}
+
+TEST_CASE("suggest: linear and NTK-aware base are verified too") {
+  const auto report = suggest(kQwen3, 131072, 32768);
+  const auto& linear = method(report, SuggestMethod::linear);
+  CHECK(linear.value == 4.0);
+  CHECK(linear.verified);
+  CHECK(linear.short_inputs.pairs_changed == 64);  // every pair, pair 0 included
+  const auto& ntk = method(report, SuggestMethod::ntk_base);
+  CHECK(ntk.verified);
+  CHECK(ntk.value > 1e6);
+  CHECK(ntk.edits.size() == 1);
+  CHECK(ntk.edits.front().pointer == "/rope_theta");
+  CHECK(snippet(ntk, Engine::llama_cpp).command.find("--rope-freq-base") != std::string::npos);
+  // The NTK base keeps pair 0 and slows the rest at every length.
+  CHECK(ntk.short_inputs.pairs_changed == 63);
+}
+
+TEST_CASE("suggest: nothing to change when every pair is in range") {
+  const auto report = suggest(kQwen3, 32768);
+  CHECK(report.suggestions.empty());
+  REQUIRE(report.notes.size() == 1);
+}
+
+TEST_CASE("suggest: a nested v5 config edits text_config/rope_parameters and keeps rope_theta") {
+  const auto report = suggest("testdata/configs/qwen/lightonocr-2-1b.json", 65536);
+  const auto& yarn = method(report, SuggestMethod::yarn);
+  CHECK(yarn.verified);
+  REQUIRE(yarn.edits.size() == 1);
+  CHECK(yarn.edits.front().pointer == "/text_config/rope_parameters");
+  CHECK(yarn.config_fragment["text_config"]["rope_parameters"]["rope_theta"] == 1000000.0);
+  CHECK(yarn.config_fragment["text_config"]["rope_parameters"]["original_max_position_embeddings"] == 16384);
+  CHECK(snippet(yarn, Engine::vllm).command.find(R"({"text_config":{"rope_parameters")") != std::string::npos);
+}
+
+TEST_CASE("suggest CLI: text and JSON") {
+  auto text = run_cli("suggest " + kQwen3 + " --target 131072 --original 32768 --engine llama.cpp");
+  CHECK(text.exit_code == 0);
+  CHECK(text.out.find("--rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768") != std::string::npos);
+  CHECK(text.out.find("vllm serve") == std::string::npos);
+  CHECK(text.out.find("verified") != std::string::npos);
+  auto out = run_cli("suggest " + kQwen3 + " --target 65536 --original 32768 --format json");
+  CHECK(out.exit_code == 0);
+  const json doc = json::parse(out.out);
+  CHECK(doc["suggestions"][0]["method"] == "yarn");
+  CHECK(doc["suggestions"][0]["value"] == 2.0);
+  CHECK(doc["suggestions"][0]["verified"] == true);
+  CHECK(run_cli("suggest " + kQwen3 + " --target 65536 --engine tgi").exit_code == 2);
+}
