@@ -37,8 +37,9 @@ fuzz: deps
 	bash fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 bench: build
-	bash bench/scan.sh $(BUILD)/ropelens
+	cmake --build $(BUILD) --target ropelens_bench
 	./$(BUILD)/ropelens_bench
+	bash bench/scan.sh $(BUILD)/ropelens 10000
 
 docs: build
 	./$(BUILD)/ropelens rules --format markdown > docs/rules.md

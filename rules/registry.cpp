@@ -19,6 +19,17 @@ extern const Rule CTX203;
 extern const Rule CTX204;
 extern const Rule CTX205;
 extern const Rule CTX206;
+extern const Rule CTX207;
+extern const Rule CTX208;
+extern const Rule CTX209;
+extern const Rule ENG301;
+extern const Rule ENG302;
+extern const Rule ENG303;
+extern const Rule ENG304;
+extern const Rule ENG305;
+extern const Rule GGUF001;
+extern const Rule GGUF002;
+extern const Rule GGUF003;
 extern const Rule ROPE101;
 extern const Rule ROPE102;
 extern const Rule ROPE103;
@@ -46,6 +57,17 @@ const std::vector<const Rule*>& rule_registry() {
       &rules::CTX204,
       &rules::CTX205,
       &rules::CTX206,
+      &rules::CTX207,
+      &rules::CTX208,
+      &rules::CTX209,
+      &rules::ENG301,
+      &rules::ENG302,
+      &rules::ENG303,
+      &rules::ENG304,
+      &rules::ENG305,
+      &rules::GGUF001,
+      &rules::GGUF002,
+      &rules::GGUF003,
       &rules::ROPE101,
       &rules::ROPE102,
       &rules::ROPE103,

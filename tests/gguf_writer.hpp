@@ -62,18 +62,38 @@ class GgufWriter {
   GgufWriter& layout_alignment(std::uint64_t a) { alignment_ = a; return *this; }
   GgufWriter& alignment(std::uint32_t a) { layout_alignment(a); return u32("general.alignment", a); }
 
-  GgufWriter& u8(std::string_view key, std::uint8_t v) { return scalar(key, kU8, [&](std::string& o) { put_u8(o, v); }); }
-  GgufWriter& i8(std::string_view key, std::int8_t v) { return scalar(key, kI8, [&](std::string& o) { put_u8(o, static_cast<std::uint8_t>(v)); }); }
-  GgufWriter& u16(std::string_view key, std::uint16_t v) { return scalar(key, kU16, [&](std::string& o) { put_u16(o, v); }); }
-  GgufWriter& i16(std::string_view key, std::int16_t v) { return scalar(key, kI16, [&](std::string& o) { put_u16(o, static_cast<std::uint16_t>(v)); }); }
-  GgufWriter& u32(std::string_view key, std::uint32_t v) { return scalar(key, kU32, [&](std::string& o) { put_u32(o, v); }); }
-  GgufWriter& i32(std::string_view key, std::int32_t v) { return scalar(key, kI32, [&](std::string& o) { put_u32(o, static_cast<std::uint32_t>(v)); }); }
-  GgufWriter& u64(std::string_view key, std::uint64_t v) { return scalar(key, kU64, [&](std::string& o) { put_u64(o, v); }); }
-  GgufWriter& i64(std::string_view key, std::int64_t v) { return scalar(key, kI64, [&](std::string& o) { put_u64(o, static_cast<std::uint64_t>(v)); }); }
+  GgufWriter& u8(std::string_view key, std::uint8_t v) {
+    return scalar(key, kU8, [&](std::string& o) { put_u8(o, v); });
+  }
+  GgufWriter& i8(std::string_view key, std::int8_t v) {
+    return scalar(key, kI8, [&](std::string& o) { put_u8(o, static_cast<std::uint8_t>(v)); });
+  }
+  GgufWriter& u16(std::string_view key, std::uint16_t v) {
+    return scalar(key, kU16, [&](std::string& o) { put_u16(o, v); });
+  }
+  GgufWriter& i16(std::string_view key, std::int16_t v) {
+    return scalar(key, kI16, [&](std::string& o) { put_u16(o, static_cast<std::uint16_t>(v)); });
+  }
+  GgufWriter& u32(std::string_view key, std::uint32_t v) {
+    return scalar(key, kU32, [&](std::string& o) { put_u32(o, v); });
+  }
+  GgufWriter& i32(std::string_view key, std::int32_t v) {
+    return scalar(key, kI32, [&](std::string& o) { put_u32(o, static_cast<std::uint32_t>(v)); });
+  }
+  GgufWriter& u64(std::string_view key, std::uint64_t v) {
+    return scalar(key, kU64, [&](std::string& o) { put_u64(o, v); });
+  }
+  GgufWriter& i64(std::string_view key, std::int64_t v) {
+    return scalar(key, kI64, [&](std::string& o) { put_u64(o, static_cast<std::uint64_t>(v)); });
+  }
   GgufWriter& f32(std::string_view key, float v) { return scalar(key, kF32, [&](std::string& o) { put_f32(o, v); }); }
   GgufWriter& f64(std::string_view key, double v) { return scalar(key, kF64, [&](std::string& o) { put_f64(o, v); }); }
-  GgufWriter& boolean(std::string_view key, bool v) { return scalar(key, kBool, [&](std::string& o) { put_u8(o, v ? 1 : 0); }); }
-  GgufWriter& str(std::string_view key, std::string_view v) { return scalar(key, kString, [&](std::string& o) { put_string(o, v); }); }
+  GgufWriter& boolean(std::string_view key, bool v) {
+    return scalar(key, kBool, [&](std::string& o) { put_u8(o, v ? 1 : 0); });
+  }
+  GgufWriter& str(std::string_view key, std::string_view v) {
+    return scalar(key, kString, [&](std::string& o) { put_string(o, v); });
+  }
 
   GgufWriter& i32_array(std::string_view key, const std::vector<std::int32_t>& values) {
     return scalar(key, kArray, [&](std::string& o) {

@@ -87,7 +87,9 @@ GgufWriter llama_like(const std::string& arch, std::uint32_t context, std::uint3
 GgufWriter minimal_llama() { return llama_like("llama", 4096, 4, 512, 4); }
 
 // A small weight tensor beside the RoPE ones, so offsets and padding are exercised.
-TensorSpec small_weight(const std::string& name) { return {name, {8, 4}, ropelens::test::kGgmlF16, std::string(64, '\x01'), std::nullopt}; }
+TensorSpec small_weight(const std::string& name) {
+  return {name, {8, 4}, ropelens::test::kGgmlF16, std::string(64, '\x01'), std::nullopt};
+}
 
 GgufWriter llama31_fixture() {
   GgufWriter w = llama_like("llama", 131072, 32, 4096, 32);
@@ -189,7 +191,9 @@ std::string model_error(const std::string& bytes) {
   return "(no error)";
 }
 
-Model model_of(const GgufWriter& writer) { return ropelens::model_from_gguf(read_gguf_bytes("fixture.gguf", writer.bytes())); }
+Model model_of(const GgufWriter& writer) {
+  return ropelens::model_from_gguf(read_gguf_bytes("fixture.gguf", writer.bytes()));
+}
 
 bool has_problem(const Model& model, const std::string& code) {
   for (const auto& problem : model.problems)
@@ -205,7 +209,8 @@ bool has_note(const Model& model, const std::string& fragment) {
 
 std::string problems_of(const Model& model) {
   std::string out;
-  for (const auto& problem : model.problems) out += problem.code + " " + problem.pointer + ": " + problem.message + "\n";
+  for (const auto& problem : model.problems)
+    out += problem.code + " " + problem.pointer + ": " + problem.message + "\n";
   return out;
 }
 
@@ -721,12 +726,17 @@ TEST_CASE("gguf: hostile key-values are rejected before anything is allocated", 
 }
 
 TEST_CASE("gguf: alignment must be a u32 power of two that leaves the data inside the file", "[gguf][hostile]") {
-  CHECK_THAT(read_error(GgufWriter().u32("general.alignment", 0).bytes()), Contains("general.alignment 0 at byte 24 is not a power of two"));
-  CHECK_THAT(read_error(GgufWriter().u32("general.alignment", 48).bytes()), Contains("general.alignment 48 at byte 24 is not a power of two"));
-  CHECK_THAT(read_error(GgufWriter().u64("general.alignment", 32).bytes()), Contains("general.alignment at byte 24 must be a u32, found u64"));
+  CHECK_THAT(read_error(GgufWriter().u32("general.alignment", 0).bytes()),
+             Contains("general.alignment 0 at byte 24 is not a power of two"));
+  CHECK_THAT(read_error(GgufWriter().u32("general.alignment", 48).bytes()),
+             Contains("general.alignment 48 at byte 24 is not a power of two"));
+  CHECK_THAT(read_error(GgufWriter().u64("general.alignment", 32).bytes()),
+             Contains("general.alignment at byte 24 must be a u32, found u64"));
 
   GgufWriter huge = minimal_llama();
-  huge.u32("general.alignment", 1u << 31).layout_alignment(32).f32_tensor("rope_freqs.weight", std::vector<float>(64, 1.0f));
+  huge.u32("general.alignment", 1u << 31)
+      .layout_alignment(32)
+      .f32_tensor("rope_freqs.weight", std::vector<float>(64, 1.0f));
   CHECK_THAT(read_error(huge.bytes()), Contains("the data section would start at byte 2147483648"));
 
   GgufWriter wide = minimal_llama();
@@ -746,19 +756,24 @@ TEST_CASE("gguf: hostile tensor infos are rejected", "[gguf][hostile]") {
     return w.bytes();
   };
   CHECK_THAT(read_error(with_tensor({"w", {64}, kGgmlF32, {}, 3})), Contains("tensor 'w' (info at byte"));
-  CHECK_THAT(read_error(with_tensor({"w", {64}, kGgmlF32, {}, 3})), Contains("data offset 3 is not a multiple of the alignment 32"));
-  CHECK_THAT(read_error(with_tensor({"w", {64}, kGgmlF32, {}, 0xFFFFFFFFFFFFFFE0ull})), Contains("overflows when added to the data section start"));
+  CHECK_THAT(read_error(with_tensor({"w", {64}, kGgmlF32, {}, 3})),
+             Contains("data offset 3 is not a multiple of the alignment 32"));
+  CHECK_THAT(read_error(with_tensor({"w", {64}, kGgmlF32, {}, 0xFFFFFFFFFFFFFFE0ull})),
+             Contains("overflows when added to the data section start"));
   CHECK_THAT(read_error(with_tensor({"w", {64}, kGgmlF32, {}, 1u << 20})), Contains("lies beyond the end of the file"));
   CHECK_THAT(read_error(with_tensor({"rope_freqs.weight", {64}, kGgmlF32, std::string(128, '\0'), std::nullopt})),
              Contains("64 elements of F32") && Contains("run past the end of the file"));
   CHECK_THAT(read_error(with_tensor({"w", {1, 1, 1, 1, 1}, kGgmlF32, std::string(4, '\0'), std::nullopt})),
              Contains("5 dimensions, more than the 4 ggml supports"));
-  CHECK_THAT(read_error(with_tensor({"w", {1ull << 40, 1ull << 40}, kGgmlF32, {}, 0})), Contains("its element count overflows"));
+  CHECK_THAT(read_error(with_tensor({"w", {1ull << 40, 1ull << 40}, kGgmlF32, {}, 0})),
+             Contains("its element count overflows"));
   CHECK_THAT(read_error(with_tensor({"w", {1ull << 63}, kGgmlF32, {}, 0})), Contains("its element count overflows"));
   CHECK_THAT(read_error(with_tensor({"rope_freqs.weight", {64}, kGgmlF16, std::string(128, '\0'), std::nullopt})),
-             Contains("tensor 'rope_freqs.weight' (info at byte") && Contains("is F16; only F32 RoPE factor tensors can be read"));
-  CHECK_THAT(read_error(with_tensor({"rope_freqs.weight", {1u << 17}, kGgmlF32, std::string(1u << 19, '\0'), std::nullopt})),
-             Contains("a RoPE factor tensor has at most 65536"));
+             Contains("tensor 'rope_freqs.weight' (info at byte") &&
+                 Contains("is F16; only F32 RoPE factor tensors can be read"));
+  CHECK_THAT(
+      read_error(with_tensor({"rope_freqs.weight", {1u << 17}, kGgmlF32, std::string(1u << 19, '\0'), std::nullopt})),
+      Contains("a RoPE factor tensor has at most 65536"));
 
   GgufWriter twice = minimal_llama();
   twice.tensor(small_weight("w")).tensor(small_weight("w"));
@@ -844,5 +859,28 @@ TEST_CASE("gguf: write the fuzz seed corpus", "[.write-fuzz-seeds]") {
     const std::string bytes = writer.bytes();
     REQUIRE(bytes.size() < 4096);
     writer.write(dir + name + ".gguf");
+  }
+}
+
+// Rewrites the GGUF rule case files (testdata/rules/GGUF00x/*/model.gguf): ropelens_tests "[.write-rule-cases]"
+TEST_CASE("gguf: write the rule case files", "[.write-rule-cases]") {
+  const std::string root = std::string(ROPELENS_SOURCE_DIR) + "/testdata/rules/";
+  GgufWriter unscaled_claim = llama_like("qwen2", 131072, 2, 1024, 8);
+  unscaled_claim.str("qwen2.rope.scaling.type", "none").u32("qwen2.rope.scaling.original_context_length", 32768);
+  GgufWriter short_freqs = minimal_llama();
+  short_freqs.f32_tensor("rope_freqs.weight", std::vector<float>(32, 2.0f));
+  GgufWriter original_too_long = minimal_llama();
+  original_too_long.u32("llama.rope.scaling.original_context_length", 8192);
+  const std::vector<std::pair<std::string, GgufWriter>> cases = {
+      {"GGUF001/bad-context-beyond-original-without-scaling", unscaled_claim},
+      {"GGUF001/ok-llama31-rope-freqs", llama31_fixture()},
+      {"GGUF002/bad-rope-freqs-too-short", short_freqs},
+      {"GGUF002/ok-phi3-factor-tensors", phi3_fixture()},
+      {"GGUF003/bad-original-longer-than-context", original_too_long},
+      {"GGUF003/ok-deepseek2-factor-times-original", deepseek2_fixture()},
+  };
+  for (const auto& [name, writer] : cases) {
+    std::filesystem::create_directories(root + name);
+    writer.write(root + name + "/model.gguf");
   }
 }

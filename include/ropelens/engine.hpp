@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "ropelens/engines.hpp"
 #include "ropelens/input.hpp"
 #include "ropelens/model_loader.hpp"
 #include "ropelens/report.hpp"
@@ -32,6 +33,7 @@ struct CheckOptions {
   AuditOptions audit;
   RuleSelection selection;
   std::vector<Edit> edits;  // --set, applied to every file
+  std::vector<Engine> engines;  // --engine: add each file's engine views to the report
 };
 
 FileResult check_model(Model model, const std::string& text, const CheckOptions& options);

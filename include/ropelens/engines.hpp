@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "ropelens/model.hpp"
 #include "ropelens/rope.hpp"
 
@@ -59,17 +61,17 @@ enum class FactorSwitch { none, per_sequence, per_deployment, per_context };
 std::string_view to_string(FactorSwitch when);
 
 struct EngineSetupView {
-  int setup = 0;                            // index into Model::setups
+  int setup = 0;                             // index into Model::setups
   RopeType method = RopeType::default_rope;  // what the engine runs (llama.cpp runs dynamic as default)
-  std::vector<double> inv_freq;             // effective rad/token per pair at the target
-  double rope_magnitude = 1.0;              // multiplies cos and sin (logits scale by its square)
-  double softmax_multiplier = 1.0;          // extra factor on the q·k/sqrt(d_k) scale (MLA mscale²)
-  double factor = 1.0;                      // the scaling factor the engine uses
-  std::optional<double> effective_theta;    // the base behind inv_freq when the engine changes it
-  std::optional<double> correction_low;     // YaRN ramp bounds, in pair indices
+  std::vector<double> inv_freq;              // effective rad/token per pair at the target
+  double rope_magnitude = 1.0;               // multiplies cos and sin (logits scale by its square)
+  double softmax_multiplier = 1.0;           // extra factor on the q·k/sqrt(d_k) scale (MLA mscale²)
+  double factor = 1.0;                       // the scaling factor the engine uses
+  std::optional<double> effective_theta;     // the base behind inv_freq when the engine changes it
+  std::optional<double> correction_low;      // YaRN ramp bounds, in pair indices
   std::optional<double> correction_high;
   FactorSwitch factor_switch = FactorSwitch::none;
-  bool long_factors = false;            // LongRoPE: the long list is active at the target
+  bool long_factors = false;             // LongRoPE: the long list is active at the target
   bool recomputed_per_sequence = false;  // the frequencies follow each sequence's length (really dynamic)
   std::vector<std::string> notes;
 };
@@ -81,12 +83,12 @@ struct LostSetting {
 
 // What convert_hf_to_gguf.py writes for one config (llama.cpp views only).
 struct GgufConversion {
-  bool from_gguf = false;               // the model was read from a GGUF file: nothing is converted
-  std::optional<std::string> failure;   // the converter stops, e.g. with a KeyError
-  std::string arch;                     // general.architecture ropelens assumes
+  bool from_gguf = false;                                 // the model was read from a GGUF file: nothing is converted
+  std::optional<std::string> failure;                     // the converter stops, e.g. with a KeyError
+  std::string arch;                                       // general.architecture ropelens assumes
   std::vector<std::pair<std::string, std::string>> keys;  // {arch}.… key → value as written
-  std::vector<std::string> tensors;     // rope tensors written, with their shape
-  std::vector<LostSetting> lost;        // settings the file cannot represent
+  std::vector<std::string> tensors;                       // rope tensors written, with their shape
+  std::vector<LostSetting> lost;                          // settings the file cannot represent
   std::vector<std::string> notes;
 };
 
@@ -100,6 +102,9 @@ struct EngineView {
   std::optional<GgufConversion> gguf;
   std::vector<std::string> notes;
 };
+
+// The model was read from a GGUF file: only llama.cpp runs it as is; the other views show the equivalent config.
+bool from_gguf_file(const Model& model);
 
 // One engine version's view at a target length (the sequence length, deployment length or n_ctx).
 EngineView engine_view(const Model& model, EngineVersion version, std::int64_t target_tokens);
@@ -134,9 +139,9 @@ struct MagnitudeDifference {
 };
 
 struct EngineComparison {
-  std::vector<PairDifference> frequencies;  // every (setup, pair, two views) above the threshold
-  std::optional<PairDifference> worst_frequency;
-  double max_frequency_relative = 0.0;  // over every pair, also below the threshold
+  std::vector<PairDifference> frequencies;        // every (setup, pair, two views) above the threshold
+  std::optional<PairDifference> worst_frequency;  // against the first (reference) view when any, else overall
+  double max_frequency_relative = 0.0;            // over every pair, also below the threshold
   std::vector<MagnitudeDifference> magnitudes;
   bool lengths_differ = false;  // limit or default length differs between views that have one
 };
@@ -158,6 +163,8 @@ EngineReport build_engine_report(const Model& model, const std::vector<Engine>& 
 
 void render_engines_text(const Model& model, const EngineReport& report, std::ostream& out);
 void render_engines_json(const Model& model, const EngineReport& report, std::ostream& out);
+// The JSON document render_engines_json prints, for embedding in another report (e.g. check --format json).
+nlohmann::json engines_to_json(const Model& model, const EngineReport& report);
 
 // ---- llama.cpp arithmetic, exposed for tests ----
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -73,6 +74,7 @@ struct FileResult {
   Model model;
   std::vector<Diagnostic> diagnostics;
   Audit audit;
+  std::shared_ptr<const struct EngineReport> engines;  // with --engine
 };
 
 struct CheckCounts {

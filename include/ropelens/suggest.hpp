@@ -34,22 +34,23 @@ struct EngineSnippet {
   std::vector<std::string> notes;  // why an extra key or variable is there
 };
 
+// What the change does at every length, compared with the config as it is (static scaling: ROPE103).
 struct ShortInputEffect {
-  int pairs_changed = 0;        // pairs whose frequency differs at every length (static scaling)
+  int pairs_changed = 0;  // pairs whose frequency changes
   int pairs_total = 0;
-  double max_ratio = 1.0;       // the largest old/new frequency ratio among them
+  double max_ratio = 1.0;  // the largest change among them, as a factor ≥ 1 (slower or faster)
   double magnitude_before = 1.0;
   double magnitude_after = 1.0;
 };
 
 struct Suggestion {
   SuggestMethod method = SuggestMethod::yarn;
-  double value = 0.0;                    // the factor, or the new rope_theta
-  std::string change;                    // one line: what is changed
-  std::vector<Edit> edits;               // applied to the config (JSON pointers)
+  double value = 0.0;                      // the factor, or the new rope_theta
+  std::string change;                      // one line: what is changed
+  std::vector<Edit> edits;                 // applied to the config (JSON pointers)
   nlohmann::ordered_json config_fragment;  // the same edits as a config.json fragment, nested like the model
-  bool verified = false;                 // the re-run audit leaves no pair out of range at the target
-  std::vector<int> still_out_of_range;   // pairs of the audited setups that remain out of range
+  bool verified = false;                   // the re-run audit leaves no pair out of range at the target
+  std::vector<int> still_out_of_range;     // pairs of the audited setups that remain out of range
   ShortInputEffect short_inputs;
   std::vector<std::pair<std::string, std::int64_t>> engine_limits;  // each engine view's limit after the change
   std::vector<EngineSnippet> snippets;
@@ -60,13 +61,14 @@ struct SuggestReport {
   std::string model_type;
   std::int64_t target_tokens = 0;
   std::int64_t original_tokens = 0;
-  std::string original_from;            // "--original", or where the trained length comes from
+  std::string original_from;             // "--original", or where the trained length comes from
   std::vector<int> out_of_range_before;  // pairs out of range in the config as it is
   std::vector<Suggestion> suggestions;   // empty when nothing is out of range
   std::vector<std::string> notes;
 };
 
-// Reads `path` (throws InputError like load_model), audits it at the target and builds each suggestion.
+// Reads `path` once (throws InputError like load_model; "-" reads stdin), audits it at the target and builds each
+// suggestion, verified on the config re-normalized with the suggestion's edits (what load_model(path, edits) reads).
 SuggestReport suggest_changes(const std::string& path, const SuggestRequest& request);
 
 void render_suggest_text(const SuggestReport& report, std::ostream& out);

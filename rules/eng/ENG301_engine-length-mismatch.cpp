@@ -23,7 +23,7 @@ std::string where(const Model& model) {
 }  // namespace
 
 static void check(const Context& cx, Sink& out) {
-  if (cx.model.setups.empty()) return;
+  if (cx.model.setups.empty() || from_gguf_file(cx.model)) return;  // a GGUF file runs in llama.cpp only
   const auto views = engine_views(cx.model, all_engines(), cx.target_tokens);
   std::map<std::string, std::vector<const EngineView*>> by_length;
   nlohmann::json lengths = nlohmann::json::object();
@@ -43,8 +43,9 @@ static void check(const Context& cx, Sink& out) {
     parts.push_back(fmt::format("{} in {}{}", length, fmt::join(labels, ", "), why));
   }
   out.report(where(cx.model), fmt::format("engines derive different maximum lengths: {}", fmt::join(parts, "; ")))
-      .help("serve with an explicit length on every engine (vLLM --max-model-len, SGLang --context-length, "
-            "llama.cpp -c) and audit that length with ropelens check --target")
+      .help(
+          "serve with an explicit length on every engine (vLLM --max-model-len, SGLang --context-length, "
+          "llama.cpp -c) and audit that length with ropelens check --target")
       .fact("lengths", lengths);
 }
 

@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -12,26 +14,39 @@ namespace {
 // One finding per RoPE dict: a dict shared by sliding and full layers differs the same way in both.
 std::map<std::string, std::vector<PairDifference>> by_dict(const Model& model, const EngineComparison& comparison) {
   std::map<std::string, std::vector<PairDifference>> out;
-  for (const auto& d : comparison.frequencies) out[model.setups[static_cast<std::size_t>(d.setup)].pointer].push_back(d);
+  for (const auto& d : comparison.frequencies)
+    out[model.setups[static_cast<std::size_t>(d.setup)].pointer].push_back(d);
   return out;
 }
 
+// "full_attention layers: " when the dict belongs to one of several setups.
 std::string layers_prefix(const Model& model, int setup) {
-  if (model.setups.size() <= 1) return "";
+  const std::string& pointer = model.setups[static_cast<std::size_t>(setup)].pointer;
+  const auto sharing =
+      std::count_if(model.setups.begin(), model.setups.end(), [&](const RopeSetup& s) { return s.pointer == pointer; });
+  if (model.setups.size() <= 1 || sharing > 1) return "";
   return fmt::format("{} layers: ", model.setups[static_cast<std::size_t>(setup)].name);
 }
 
-// The worst pair among the versions engines ship today, when they differ; else among all versions.
+// Older transformers releases are libraries people upgrade, not deployments: differences only there are info.
+bool deployed(const EngineView& view) {
+  return engine_of(view.version) != Engine::transformers || view.version == EngineVersion::transformers_v5;
+}
+
+// The worst pair between versions engines ship today, else one involving the reference view [0], else any.
 const PairDifference* worst_of(const std::vector<EngineView>& views, const std::vector<PairDifference>& differences) {
-  const PairDifference* worst = nullptr;
-  for (bool current_only : {true, false}) {
-    for (const auto& d : differences) {
-      const bool current = is_current(views[d.view_a].version) && is_current(views[d.view_b].version);
-      if ((current || !current_only) && (worst == nullptr || d.relative > worst->relative)) worst = &d;
-    }
+  auto current = [&](const PairDifference& d) {
+    return is_current(views[d.view_a].version) && is_current(views[d.view_b].version);
+  };
+  auto with_reference = [](const PairDifference& d) { return d.view_a == 0; };
+  auto any = [](const PairDifference&) { return true; };
+  for (const auto& wanted : std::vector<std::function<bool(const PairDifference&)>>{current, with_reference, any}) {
+    const PairDifference* worst = nullptr;
+    for (const auto& d : differences)
+      if (wanted(d) && (worst == nullptr || d.relative > worst->relative)) worst = &d;
     if (worst != nullptr) return worst;
   }
-  return worst;
+  return nullptr;
 }
 
 // "llama.cpp (GGUF) 9 pairs, transformers 4.4x 19 pairs": views that differ from the reference view 0.
@@ -48,7 +63,7 @@ std::string differing_from_reference(const std::vector<EngineView>& views,
 }  // namespace
 
 static void check(const Context& cx, Sink& out) {
-  if (cx.model.setups.empty()) return;
+  if (cx.model.setups.empty() || from_gguf_file(cx.model)) return;  // a GGUF file runs in llama.cpp only
   const auto views = engine_views(cx.model, all_engines(), cx.target_tokens);
   const EngineComparison comparison = compare_views(views);
   for (const auto& [pointer, differences] : by_dict(cx.model, comparison)) {
@@ -66,9 +81,13 @@ static void check(const Context& cx, Sink& out) {
         views[worst.view_b].label, worst.inv_freq_b, worst.ratio());
     if (const std::string others = differing_from_reference(views, differences); !others.empty())
       message += fmt::format("; differing from {}: {}", views.front().label, others);
-    out.report(pointer, message)
-        .help("serve the model on the engine (and version) it was validated with, or use settings every engine "
-              "computes alike; compare them with ropelens table --engine all")
+    const bool between_deployments = std::any_of(differences.begin(), differences.end(), [&](const PairDifference& d) {
+      return deployed(views[d.view_a]) && deployed(views[d.view_b]);
+    });
+    out.report_as(between_deployments ? Severity::warning : Severity::info, pointer, message)
+        .help(
+            "serve the model on the engine (and version) it was validated with, or use settings every engine "
+            "computes alike; compare them with ropelens table --engine all")
         .fact("differing_pairs", facts)
         .fact("worst_pair", worst.pair)
         .fact("worst_ratio", worst.ratio());

@@ -15,8 +15,8 @@ std::string layers_prefix(const Model& model, int setup) {
 
 // The key that sets the magnitude, when the config has one.
 std::string magnitude_pointer(const RopeSetup& setup) {
-  for (const auto* field : {&setup.yarn.attention_factor, &setup.yarn.mscale, &setup.yarn.mscale_all_dim,
-                            &setup.longrope.attention_factor})
+  for (const auto* field :
+       {&setup.yarn.attention_factor, &setup.yarn.mscale, &setup.yarn.mscale_all_dim, &setup.longrope.attention_factor})
     if (*field && (*field)->from.origin == Origin::config) return (*field)->from.pointer;
   return setup.pointer;
 }
@@ -33,16 +33,24 @@ std::string values_by_engine(const std::vector<EngineView>& views, int setup, bo
   return fmt::format("{}", fmt::join(parts, "; "));
 }
 
+bool deployed(const EngineView& view) {
+  return engine_of(view.version) != Engine::transformers || view.version == EngineVersion::transformers_v5;
+}
+
 }  // namespace
 
 static void check(const Context& cx, Sink& out) {
-  if (cx.model.setups.empty()) return;
+  if (cx.model.setups.empty() || from_gguf_file(cx.model)) return;  // a GGUF file runs in llama.cpp only
   const auto views = engine_views(cx.model, all_engines(), cx.target_tokens);
   const EngineComparison comparison = compare_views(views);
   std::map<std::string, std::pair<int, std::pair<bool, bool>>> dicts;  // pointer → setup, (rope, softmax) differ
+  std::map<std::string, bool> between_deployments;
   for (const auto& m : comparison.magnitudes) {
-    auto& entry = dicts.try_emplace(cx.model.setups[static_cast<std::size_t>(m.setup)].pointer, m.setup,
-                                    std::make_pair(false, false))
+    between_deployments[cx.model.setups[static_cast<std::size_t>(m.setup)].pointer] |=
+        deployed(views[m.view_a]) && deployed(views[m.view_b]);
+    auto& entry = dicts
+                      .try_emplace(cx.model.setups[static_cast<std::size_t>(m.setup)].pointer, m.setup,
+                                   std::make_pair(false, false))
                       .first->second;
     (m.softmax ? entry.second.second : entry.second.first) = true;
   }
@@ -54,10 +62,13 @@ static void check(const Context& cx, Sink& out) {
     if (entry.second.second)
       parts.push_back(fmt::format("softmax scale multiplier {}", values_by_engine(views, setup, true)));
     const RopeSetup& s = cx.model.setups[static_cast<std::size_t>(setup)];
-    out.report(magnitude_pointer(s), fmt::format("{}engines scale attention differently: {}",
-                                                 layers_prefix(cx.model, setup), fmt::join(parts, "; ")))
-        .help("serve on an engine version that reads attention_factor, mscale and mscale_all_dim as transformers "
-              "does (vLLM ≥ PR #56446), or state attention_factor explicitly where every engine reads it")
+    const Severity severity = between_deployments[pointer] ? Severity::warning : Severity::info;
+    out.report_as(severity, magnitude_pointer(s),
+                  fmt::format("{}engines scale attention differently: {}", layers_prefix(cx.model, setup),
+                              fmt::join(parts, "; ")))
+        .help(
+            "serve on an engine version that reads attention_factor, mscale and mscale_all_dim as transformers "
+            "does (vLLM ≥ PR #56446), or state attention_factor explicitly where every engine reads it")
         .related(pointer);
   }
 }

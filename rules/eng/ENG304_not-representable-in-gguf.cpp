@@ -9,8 +9,9 @@ static void check(const Context& cx, Sink& out) {
   if (cx.model.setups.empty()) return;
   const EngineView view = engine_view(cx.model, EngineVersion::llama_cpp, cx.target_tokens);
   if (!view.gguf || view.gguf->from_gguf) return;
-  const std::string help = "serve this model from config.json (transformers, vLLM, SGLang), or audit the converted "
-                           "file's behaviour with ropelens table --engine llama.cpp before relying on it";
+  const std::string help =
+      "serve this model from config.json (transformers, vLLM, SGLang), or audit the converted "
+      "file's behaviour with ropelens table --engine llama.cpp before relying on it";
   if (view.gguf->failure)
     out.report(cx.model.setups.front().pointer, fmt::format("convert_hf_to_gguf.py stops: {}", *view.gguf->failure))
         .help(help);

@@ -25,6 +25,7 @@ struct Options {
   std::vector<std::string> ignore;
   std::vector<std::string> severity;
   std::vector<std::string> edits;
+  std::string engine;
 };
 
 std::map<std::string, Severity> parse_severity_overrides(const std::vector<std::string>& specs) {
@@ -61,6 +62,7 @@ void run_check(const Options& options, Outcome& outcome) {
   if (!options.fail_on.empty()) fail_on = *parse_severity(options.fail_on);
 
   check.edits = parse_edits(options.edits);
+  if (!options.engine.empty()) check.engines = parse_engine_selection(options.engine);
   auto renderer = make_check_renderer(options.format, std::cout);
   renderer->begin();
   CheckCounts counts = check_paths_streaming(options.paths, check, [&](FileResult&& file) {
@@ -94,6 +96,7 @@ void setup_check(CLI::App& app, Outcome& outcome) {
   cmd->add_option("--ignore", options->ignore, "skip these codes, names or prefixes")->delimiter(',');
   cmd->add_option("--severity", options->severity, "CODE=error|warning|info: override a rule's severity")
       ->delimiter(',');
+  add_engine_option(*cmd, options->engine);
   add_set_option(*cmd, options->edits);
   cmd->callback([options, &outcome] { run_check(*options, outcome); });
 }

@@ -20,6 +20,12 @@ void add_set_option(CLI::App& cmd, std::vector<std::string>& edits) {
       ->allow_extra_args(false);
 }
 
+void add_engine_option(CLI::App& cmd, std::string& engine) {
+  cmd.add_option("--engine", engine,
+                 "show what an inference engine runs: transformers, vllm, sglang, llama.cpp, or all side by side")
+      ->check(CLI::IsMember({"transformers", "vllm", "sglang", "llama.cpp", "all"}));
+}
+
 std::vector<Edit> parse_edits(const std::vector<std::string>& specs) {
   std::vector<Edit> edits;
   for (const auto& spec : specs) edits.push_back(parse_edit(spec));

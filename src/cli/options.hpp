@@ -14,6 +14,7 @@ namespace ropelens::cli {
 
 void add_format_option(CLI::App& cmd, std::string& format, std::vector<std::string> choices);
 void add_set_option(CLI::App& cmd, std::vector<std::string>& edits);
+void add_engine_option(CLI::App& cmd, std::string& engine);
 std::vector<Edit> parse_edits(const std::vector<std::string>& specs);
 
 // "0,16,32" and ranges "29-34"; throws std::invalid_argument.

@@ -17,8 +17,9 @@ void setup_suggest(CLI::App& app, Outcome& outcome) {
     std::string format = "text";
   };
   auto options = std::make_shared<Options>();
-  auto* cmd = app.add_subcommand("suggest", "Suggest the smallest RoPE change that keeps every pair in range at a "
-                                            "target length, with engine snippets");
+  auto* cmd = app.add_subcommand("suggest",
+                                 "Suggest the smallest RoPE change that keeps every pair in range at a "
+                                 "target length, with engine snippets");
   cmd->add_option("PATH", options->path, "config.json, a model folder, or - for stdin")->required();
   cmd->add_option("--target", options->target, "the context length to reach, in tokens")
       ->required()
@@ -36,8 +37,10 @@ void setup_suggest(CLI::App& app, Outcome& outcome) {
     request.original_tokens = options->original;
     request.engines = parse_engine_selection(options->engine);
     const SuggestReport report = suggest_changes(options->path, request);
-    if (options->format == "json") render_suggest_json(report, std::cout);
-    else render_suggest_text(report, std::cout);
+    if (options->format == "json")
+      render_suggest_json(report, std::cout);
+    else
+      render_suggest_text(report, std::cout);
     outcome.exit_code = kExitClean;
   });
 }

@@ -3,6 +3,7 @@
 
 #include "commands.hpp"
 #include "options.hpp"
+#include "ropelens/engines.hpp"
 #include "ropelens/render.hpp"
 #include "ropelens/report.hpp"
 
@@ -17,6 +18,7 @@ void setup_table(CLI::App& app, Outcome& outcome) {
     std::optional<std::int64_t> trained_length;
     std::optional<std::int64_t> extended_length;
     std::string pairs;
+    std::string engine;
     std::vector<std::string> edits;
   };
   auto options = std::make_shared<Options>();
@@ -32,9 +34,18 @@ void setup_table(CLI::App& app, Outcome& outcome) {
   cmd->add_option("--extended-length", options->extended_length, "override the extension length L_E (0: none)")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1'000'000'000'000}));
   cmd->add_option("--pairs", options->pairs, "rows to print: 0,16,32 or 29-34");
+  add_engine_option(*cmd, options->engine);
   add_set_option(*cmd, options->edits);
   cmd->callback([options, &outcome] {
     LoadedModel loaded = load_model(options->path, parse_edits(options->edits));
+    if (!options->engine.empty()) {
+      auto target = options->target.value_or(loaded.model.max_position_embeddings.value);
+      auto report = build_engine_report(loaded.model, parse_engine_selection(options->engine), target);
+      if (options->format == "json") render_engines_json(loaded.model, report, std::cout);
+      else render_engines_text(loaded.model, report, std::cout);
+      outcome.exit_code = 0;
+      return;
+    }
     TableRequest request;
     request.target_tokens = options->target;
     request.seq_len = options->seq_len;

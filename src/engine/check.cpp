@@ -1,9 +1,13 @@
 // The check pipeline: each path read, normalized, audited at its target, and run through the catalog.
 #include <algorithm>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 
 #include <fmt/format.h>
 
 #include "ropelens/engine.hpp"
+#include "ropelens/engines.hpp"
 #include "ropelens/normalize.hpp"
 
 namespace ropelens {
@@ -22,6 +26,78 @@ FileResult unreadable(const InputError& e) {
   failed.path = e.file();
   failed.error = e.what();
   return failed;
+}
+
+FileResult check_file(const std::string& file, const CheckOptions& options) {
+  try {
+    LoadedModel loaded = load_model(file, options.edits);
+    if (!options.edits.empty()) record_method_overrides(loaded.model, load_model(file).model);
+    return check_model(std::move(loaded.model), loaded.text, options);
+  } catch (const InputError& e) {
+    return unreadable(e);
+  } catch (const std::exception& e) {  // a defect, reported per file rather than ending the scan
+    return unreadable(InputError(file, std::string("internal error: ") + e.what()));
+  }
+}
+
+// Checks files on worker threads and hands results back in order. At most kLookahead results wait to be
+// emitted, so memory does not grow with the number of files.
+class OrderedChecker {
+ public:
+  static constexpr std::size_t kLookahead = 64;
+
+  OrderedChecker(const std::vector<std::string>& files, const CheckOptions& options)
+      : files_(files), options_(options), ring_(kLookahead) {}
+
+  void run(unsigned worker_count, const std::function<void(FileResult&&)>& emit) {
+    std::vector<std::thread> workers;
+    for (unsigned w = 0; w < worker_count; ++w) workers.emplace_back([this] { work(); });
+    for (std::size_t i = 0; i < files_.size(); ++i) emit(take(i));
+    for (auto& worker : workers) worker.join();
+  }
+
+ private:
+  void work() {
+    for (;;) {
+      std::size_t index;
+      {
+        std::unique_lock lock(mutex_);
+        space_.wait(lock, [&] { return next_claim_ == files_.size() || next_claim_ < next_emit_ + kLookahead; });
+        if (next_claim_ == files_.size()) return;
+        index = next_claim_++;
+      }
+      FileResult result = check_file(files_[index], options_);
+      std::lock_guard lock(mutex_);
+      ring_[index % kLookahead] = std::move(result);
+      ready_.notify_all();
+    }
+  }
+
+  FileResult take(std::size_t index) {
+    std::unique_lock lock(mutex_);
+    auto& slot = ring_[index % kLookahead];
+    ready_.wait(lock, [&] { return slot.has_value(); });
+    FileResult result = std::move(*slot);
+    slot.reset();
+    ++next_emit_;
+    space_.notify_all();
+    return result;
+  }
+
+  const std::vector<std::string>& files_;
+  const CheckOptions& options_;
+  std::vector<std::optional<FileResult>> ring_;
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::condition_variable space_;
+  std::size_t next_claim_ = 0;
+  std::size_t next_emit_ = 0;
+};
+
+unsigned worker_count_for(std::size_t files) {
+  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  if (files < 16 || cores == 1) return 0;
+  return std::min(cores, 8u);
 }
 
 }  // namespace
@@ -55,6 +131,8 @@ FileResult check_model(Model model, const std::string& text, const CheckOptions&
     locate(text, d.where);
     for (auto& r : d.related) locate(text, r);
   }
+  if (!options.engines.empty())
+    result.engines = std::make_shared<const EngineReport>(build_engine_report(model, options.engines, result.target_tokens));
   result.model = std::move(model);
   return result;
 }
@@ -79,13 +157,10 @@ CheckCounts check_paths_streaming(const std::vector<std::string>& paths, const C
   std::sort(files.begin(), files.end());
   files.erase(std::unique(files.begin(), files.end()), files.end());
   for (auto& failed : unreadable_paths) emit(std::move(failed));
-  for (const auto& file : files) {
-    try {
-      LoadedModel loaded = load_model(file, options.edits);
-      emit(check_model(std::move(loaded.model), loaded.text, options));
-    } catch (const InputError& e) {
-      emit(unreadable(e));
-    }
+  if (unsigned workers = worker_count_for(files.size()); workers > 0) {
+    OrderedChecker(files, options).run(workers, emit);
+  } else {
+    for (const auto& file : files) emit(check_file(file, options));
   }
   return counts;
 }

@@ -44,27 +44,31 @@ class BoundedDomBuilder {
   }
 
  private:
-  // Where the next value goes, and its pointer.
-  json* place(json&& v, std::string& pointer) {
+  // Where the next value goes. The key (or index) of each open container is kept so the pointer of a cut
+  // value can be spelled out; pointers are only built for cut values.
+  json* place(json&& v) {
     if (stack_.empty()) {
       out_.root = std::move(v);
-      pointer.clear();
       return &out_.root;
     }
-    json& parent = *stack_.back().node;
-    if (parent.is_object()) {
-      pointer = stack_.back().pointer + "/" + escape_token(pending_key_);
-      return &(parent[pending_key_] = std::move(v));
+    Frame& parent = stack_.back();
+    if (parent.node->is_object()) {
+      parent.child_token = pending_key_;
+      return &((*parent.node)[pending_key_] = std::move(v));
     }
-    pointer = stack_.back().pointer + "/" + std::to_string(parent.size());
-    parent.push_back(std::move(v));
-    return &parent.back();
+    parent.child_token = std::to_string(parent.node->size());
+    parent.node->push_back(std::move(v));
+    return &parent.node->back();
+  }
+
+  std::string pointer_of_last_child() const {
+    std::string pointer;
+    for (const auto& frame : stack_) pointer += "/" + escape_token(frame.child_token);
+    return pointer;
   }
 
   template <class T> bool value(T&& v) {
-    if (skipping_ > 0) return true;
-    std::string pointer;
-    place(json(std::forward<T>(v)), pointer);
+    if (skipping_ == 0) place(json(std::forward<T>(v)));
     return true;
   }
 
@@ -74,30 +78,25 @@ class BoundedDomBuilder {
       return true;
     }
     if (static_cast<int>(stack_.size()) >= max_depth_) {
-      std::string pointer;
-      place(json(kDeepValueMarker), pointer);
-      out_.cut_pointers.push_back(pointer);
+      place(json(kDeepValueMarker));
+      out_.cut_pointers.push_back(pointer_of_last_child());
       skipping_ = 1;
       return true;
     }
-    std::string pointer;
-    json* node = place(std::move(container), pointer);
-    stack_.push_back({node, pointer});
+    json* node = place(std::move(container));
+    stack_.push_back({node, {}});
     return true;
   }
 
   bool close() {
-    if (skipping_ > 0) {
-      --skipping_;
-      return true;
-    }
-    stack_.pop_back();
+    if (skipping_ > 0) --skipping_;
+    else stack_.pop_back();
     return true;
   }
 
   struct Frame {
     json* node;
-    std::string pointer;
+    std::string child_token;  // key or index of the child most recently placed
   };
   BoundedParse& out_;
   int max_depth_;

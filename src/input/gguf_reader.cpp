@@ -40,7 +40,8 @@ std::string_view to_string(GgufType type) {
 
 std::optional<std::int64_t> integer_of(const GgufScalar& scalar) {
   if (const auto* u = std::get_if<std::uint64_t>(&scalar))
-    if (*u <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return static_cast<std::int64_t>(*u);
+    if (*u <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+      return static_cast<std::int64_t>(*u);
   if (const auto* i = std::get_if<std::int64_t>(&scalar)) return *i;
   return std::nullopt;
 }
@@ -130,7 +131,8 @@ class FileSource final : public ByteSource {
 // Sequential little-endian reads through a small window, so skipping a 150,000-string vocabulary costs no I/O.
 class Cursor {
  public:
-  Cursor(ByteSource& source, std::string display) : source_(source), display_(std::move(display)), size_(source.size()) {}
+  Cursor(ByteSource& source, std::string display)
+      : source_(source), display_(std::move(display)), size_(source.size()) {}
 
   const std::string& display() const { return display_; }
   std::uint64_t offset() const { return offset_; }
@@ -168,7 +170,8 @@ class Cursor {
     std::array<char, 8> raw{};
     read_bytes(raw.data(), width, what);
     std::uint64_t value = 0;
-    for (std::size_t i = 0; i < width; ++i) value |= static_cast<std::uint64_t>(static_cast<unsigned char>(raw[i])) << (8 * i);
+    for (std::size_t i = 0; i < width; ++i)
+      value |= static_cast<std::uint64_t>(static_cast<unsigned char>(raw[i])) << (8 * i);
     return value;
   }
   std::uint8_t u8(std::string_view what) { return static_cast<std::uint8_t>(unsigned_le(1, what)); }
@@ -341,7 +344,8 @@ class Parser {
     const std::uint64_t at = in_.offset();
     const std::uint64_t length = read_length(what, at);
     if (length > kGgufMaxNameBytes)
-      in_.fail(fmt::format("{} at byte {}: length {} exceeds the limit of {} bytes", what, at, length, kGgufMaxNameBytes));
+      in_.fail(
+          fmt::format("{} at byte {}: length {} exceeds the limit of {} bytes", what, at, length, kGgufMaxNameBytes));
     std::string name(static_cast<std::size_t>(length), '\0');
     in_.read_bytes(name.data(), name.size(), what);
     return name;
@@ -353,7 +357,8 @@ class Parser {
       std::string key = read_name("key");
       if (file_.kv.count(key)) in_.fail(fmt::format("duplicate key '{}' at byte {}", key, at));
       const std::uint32_t type_id = in_.u32("a value type");
-      if (!is_known_type(type_id)) in_.fail(fmt::format("key '{}' at byte {}: unknown value type {}", key, at, type_id));
+      if (!is_known_type(type_id))
+        in_.fail(fmt::format("key '{}' at byte {}: unknown value type {}", key, at, type_id));
       GgufValue value = read_value(static_cast<GgufType>(type_id), key, at);
       if (key == "general.alignment") read_alignment(value, at);
       file_.kv.emplace(std::move(key), std::move(value));

@@ -32,6 +32,7 @@ std::string read_limited(std::istream& in, const std::string& display) {
 // Python's json module writes NaN and Infinity, which are not JSON. They are turned into marker strings
 // so the normalizer can report them as invalid values instead of rejecting the whole file.
 void mark_non_finite_literals(std::string& text) {
+  if (text.find("NaN") == std::string::npos && text.find("Infinity") == std::string::npos) return;
   static constexpr std::pair<std::string_view, std::string_view> kLiterals[] = {
       {"-Infinity", "\"\\u0000-Infinity\""}, {"Infinity", "\"\\u0000Infinity\""}, {"NaN", "\"\\u0000NaN\""}};
   bool in_string = false;

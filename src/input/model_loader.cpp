@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "ropelens/gguf.hpp"
 #include "ropelens/input.hpp"
 #include "ropelens/normalize.hpp"
 
@@ -37,6 +38,10 @@ void apply_edit(nlohmann::json& root, const Edit& edit, const std::string& file)
 }  // namespace
 
 LoadedModel load_model(const std::string& path, const std::vector<Edit>& edits) {
+  if (path != "-" && looks_like_gguf(path)) {
+    if (!edits.empty()) throw InputError(path, "--set edits apply to config.json, not to GGUF files");
+    return {model_from_gguf(read_gguf(path)), ""};
+  }
   Document document = read_config(path);
   for (const auto& edit : edits) apply_edit(document.root, edit, document.path);
   LoadedModel loaded{normalize(document), std::move(document.text)};

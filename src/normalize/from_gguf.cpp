@@ -245,7 +245,8 @@ class GgufNormalizer {
     const int rotary = rope_dims ? static_cast<int>(rope_dims->value) : head.value;
     if (rotary > head.value)
       fail(fmt::format("{} {} exceeds the head size {}", meta_.key("rope.dimension_count"), rotary, head.value));
-    Dims dims{head, rotary, {1.0, Provenance::by_default("rope.dimension_count absent: llama.cpp rotates the whole head")}};
+    Dims dims{
+        head, rotary, {1.0, Provenance::by_default("rope.dimension_count absent: llama.cpp rotates the whole head")}};
     if (rotary != head.value) {
       double fraction = static_cast<double>(rotary) / head.value;
       while (static_cast<int>(head.value * fraction) < rotary) fraction = std::nextafter(fraction, 2.0);
@@ -316,7 +317,8 @@ class GgufNormalizer {
   }
 
   void read_original_length() {
-    model_.original_max_position_embeddings = meta_.integer("rope.scaling.original_context_length", 1, kMaxLengthTokens);
+    model_.original_max_position_embeddings =
+        meta_.integer("rope.scaling.original_context_length", 1, kMaxLengthTokens);
   }
 
   // llama.cpp's n_ctx_orig_yarn: the key, else context_length.
@@ -390,8 +392,9 @@ class GgufNormalizer {
     setup.longrope.short_factor = divisors;
     setup.longrope.long_factor = divisors;
     setup.longrope.attention_factor =
-        scaling.attn_factor ? *scaling.attn_factor
-                            : Field<double>{1.0, Provenance::by_default("llama.cpp default rope.scaling.attn_factor 1")};
+        scaling.attn_factor
+            ? *scaling.attn_factor
+            : Field<double>{1.0, Provenance::by_default("llama.cpp default rope.scaling.attn_factor 1")};
     setup.original_max_position_embeddings = Field<std::int64_t>{
         model_.max_position_embeddings.value,
         Provenance::derived("context_length: the rope_freqs divisors apply at every length",
@@ -423,12 +426,14 @@ class GgufNormalizer {
     setup.longrope.long_factor = factors(scaling.long_factors, kRopeFactorsLongTensor);
     setup.longrope.short_factor = factors(scaling.short_factors, kRopeFactorsShortTensor);
     setup.longrope.attention_factor =
-        scaling.attn_factor ? *scaling.attn_factor
-                            : Field<double>{1.0, Provenance::by_default("llama.cpp default rope.scaling.attn_factor 1")};
+        scaling.attn_factor
+            ? *scaling.attn_factor
+            : Field<double>{1.0, Provenance::by_default("llama.cpp default rope.scaling.attn_factor 1")};
     setup.original_max_position_embeddings = original_length();
-    model_.notes.push_back(fmt::format("LongRoPE factors from the rope_factors tensors: llama.cpp uses the long set for "
-                                       "the whole context when n_ctx exceeds {} tokens, the short set otherwise",
-                                       setup.original_max_position_embeddings->value));
+    model_.notes.push_back(
+        fmt::format("LongRoPE factors from the rope_factors tensors: llama.cpp uses the long set for "
+                    "the whole context when n_ctx exceeds {} tokens, the short set otherwise",
+                    setup.original_max_position_embeddings->value));
     if (scaling.factor_applies() && scaling.factor->value != 1.0)
       model_.notes.push_back(fmt::format("rope.scaling.factor {} also scales LongRoPE frequencies in llama.cpp; "
                                          "ropelens models only the factor tensors",

@@ -1,6 +1,7 @@
 #include <nlohmann/json.hpp>
 
 #include "check_renderers.hpp"
+#include "ropelens/engines.hpp"
 #include "ropelens/render.hpp"
 
 namespace ropelens {
@@ -55,11 +56,13 @@ json file_json(const FileResult& file) {
   if (file.error) return {{"path", file.path}, {"error", *file.error}};
   json diagnostics = json::array();
   for (const auto& d : file.diagnostics) diagnostics.push_back(diagnostic_json(d));
-  return {{"path", file.path},
-          {"model_type", file.model.model_type.value},
-          {"target", file.target_tokens},
-          {"diagnostics", diagnostics},
-          {"audit", audit_json(file)}};
+  json out = {{"path", file.path},
+              {"model_type", file.model.model_type.value},
+              {"target", file.target_tokens},
+              {"diagnostics", diagnostics},
+              {"audit", audit_json(file)}};
+  if (file.engines) out["engines"] = engines_to_json(file.model, *file.engines);
+  return out;
 }
 
 // Streams exactly what nlohmann's dump(2) prints for the whole document (keys sorted: files, schema_version,

@@ -3,6 +3,7 @@
 
 #include "check_renderers.hpp"
 #include "format.hpp"
+#include "ropelens/engines.hpp"
 #include "ropelens/render.hpp"
 
 namespace ropelens {
@@ -50,6 +51,10 @@ class TextCheckRenderer : public CheckRenderer {
     for (const auto& d : file.diagnostics) render_finding(file, d, out_);
     findings_ += file.diagnostics.size();
     bool audited = render_audit(file, out_);
+    if (file.engines) {
+      render_engines_text(file.model, *file.engines, out_);
+      audited = true;
+    }
     if (!file.diagnostics.empty() || audited) out_ << "\n";
   }
 

@@ -95,16 +95,19 @@ json comparison_json(const EngineReport& report) {
 
 }  // namespace
 
-void render_engines_json(const Model& model, const EngineReport& report, std::ostream& out) {
+json engines_to_json(const Model& model, const EngineReport& report) {
   json views = json::array();
   for (const auto& view : report.views) views.push_back(view_json(view));
-  json doc = {{"schema_version", 1},
-              {"source", model.source},
-              {"model_type", model.model_type.value},
-              {"target_tokens", report.target_tokens},
-              {"views", views},
-              {"comparison", comparison_json(report)}};
-  out << doc.dump(2) << "\n";
+  return {{"schema_version", 1},
+          {"source", model.source},
+          {"model_type", model.model_type.value},
+          {"target_tokens", report.target_tokens},
+          {"views", views},
+          {"comparison", comparison_json(report)}};
+}
+
+void render_engines_json(const Model& model, const EngineReport& report, std::ostream& out) {
+  out << engines_to_json(model, report).dump(2) << "\n";
 }
 
 }  // namespace ropelens

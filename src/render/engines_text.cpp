@@ -62,13 +62,15 @@ void render_row(const std::string& name, const std::vector<std::string>& cells, 
   out << "\n";
 }
 
-template <class F> std::vector<std::string> cells(const EngineReport& report, std::size_t setup, F&& cell) {
+template <class F>
+std::vector<std::string> cells(const EngineReport& report, std::size_t setup, F&& cell) {
   std::vector<std::string> out;
   for (const auto& view : report.views) out.push_back(setup < view.setups.size() ? cell(view.setups[setup]) : "—");
   return out;
 }
 
-template <class F> bool any_of_views(const EngineReport& report, std::size_t setup, F&& has) {
+template <class F>
+bool any_of_views(const EngineReport& report, std::size_t setup, F&& has) {
   for (const auto& view : report.views)
     if (setup < view.setups.size() && has(view.setups[setup])) return true;
   return false;
@@ -86,22 +88,28 @@ void render_setup_summary(const EngineReport& report, std::size_t setup, std::os
   render_row("magnitude", cells(report, setup, [](const EngineSetupView& s) { return fixed(s.rope_magnitude, 5); }),
              out);
   if (any_of_views(report, setup, [](const EngineSetupView& s) { return s.softmax_multiplier != 1.0; }))
-    render_row("softmax ×", cells(report, setup, [](const EngineSetupView& s) { return fixed(s.softmax_multiplier, 5); }),
-               out);
-  render_row("logits ×", cells(report, setup, [](const EngineSetupView& s) {
-               return fixed(s.rope_magnitude * s.rope_magnitude * s.softmax_multiplier, 5);
-             }),
+    render_row("softmax ×",
+               cells(report, setup, [](const EngineSetupView& s) { return fixed(s.softmax_multiplier, 5); }), out);
+  render_row("logits ×",
+             cells(report, setup,
+                   [](const EngineSetupView& s) {
+                     return fixed(s.rope_magnitude * s.rope_magnitude * s.softmax_multiplier, 5);
+                   }),
              out);
   if (any_of_views(report, setup, [](const EngineSetupView& s) { return s.effective_theta.has_value(); }))
-    render_row("base", cells(report, setup, [](const EngineSetupView& s) {
-                 return s.effective_theta ? fixed(*s.effective_theta, 6) : std::string("—");
-               }),
+    render_row("base",
+               cells(report, setup,
+                     [](const EngineSetupView& s) {
+                       return s.effective_theta ? fixed(*s.effective_theta, 6) : std::string("—");
+                     }),
                out);
   if (any_of_views(report, setup, [](const EngineSetupView& s) { return s.factor_switch != FactorSwitch::none; }))
-    render_row("factors", cells(report, setup, [](const EngineSetupView& s) {
-                 if (s.factor_switch == FactorSwitch::none) return std::string("—");
-                 return std::string(s.long_factors ? "long" : "short");
-               }),
+    render_row("factors",
+               cells(report, setup,
+                     [](const EngineSetupView& s) {
+                       if (s.factor_switch == FactorSwitch::none) return std::string("—");
+                       return std::string(s.long_factors ? "long" : "short");
+                     }),
                out);
 }
 
@@ -153,12 +161,26 @@ void render_pairs(const EngineReport& report, std::size_t setup, std::ostream& o
   }
 }
 
-void render_notes(const EngineReport& report, std::size_t setup, std::ostream& out) {
-  for (std::size_t v = 0; v < report.views.size(); ++v) {
-    if (setup >= report.views[v].setups.size()) continue;
-    for (const auto& note : report.views[v].setups[setup].notes)
-      out << fmt::format("  {} {}\n", column_tag(v), note);
+// Each distinct note once, after the tags of every view that has it.
+void render_grouped(const std::vector<std::pair<std::size_t, std::string>>& notes, const std::string& indent,
+                    std::ostream& out) {
+  std::vector<std::pair<std::string, std::string>> grouped;  // note → tags, in first-seen order
+  for (const auto& [view, note] : notes) {
+    auto it = std::find_if(grouped.begin(), grouped.end(), [&](const auto& g) { return g.first == note; });
+    if (it == grouped.end())
+      grouped.emplace_back(note, column_tag(view));
+    else
+      it->second += column_tag(view);
   }
+  for (const auto& [note, tags] : grouped) out << fmt::format("{}{} {}\n", indent, tags, note);
+}
+
+void render_notes(const EngineReport& report, std::size_t setup, std::ostream& out) {
+  std::vector<std::pair<std::size_t, std::string>> notes;
+  for (std::size_t v = 0; v < report.views.size(); ++v)
+    if (setup < report.views[v].setups.size())
+      for (const auto& note : report.views[v].setups[setup].notes) notes.emplace_back(v, note);
+  render_grouped(notes, "  ", out);
 }
 
 bool same_in_every_view(const EngineReport& report, std::size_t a, std::size_t b) {
@@ -166,7 +188,8 @@ bool same_in_every_view(const EngineReport& report, std::size_t a, std::size_t b
     if (a >= view.setups.size() || b >= view.setups.size()) return false;
     const auto& x = view.setups[a];
     const auto& y = view.setups[b];
-    if (x.inv_freq != y.inv_freq || x.rope_magnitude != y.rope_magnitude || x.softmax_multiplier != y.softmax_multiplier)
+    if (x.inv_freq != y.inv_freq || x.rope_magnitude != y.rope_magnitude ||
+        x.softmax_multiplier != y.softmax_multiplier)
       return false;
   }
   return true;
@@ -176,8 +199,8 @@ void render_setup(const Model& model, const EngineReport& report, std::size_t se
   const RopeSetup& s = model.setups[setup];
   out << fmt::format("\nsetup {}: layers {}, {} attention{}, {} with rope_theta {}, rotary_dim {}\n", s.name,
                      ranges(s.layers), to_string(s.attention),
-                     s.window_tokens ? fmt::format(" within {} tokens", s.window_tokens->value) : "",
-                     to_string(s.type), render_detail::number(s.rope_theta.value), s.rotary_dim);
+                     s.window_tokens ? fmt::format(" within {} tokens", s.window_tokens->value) : "", to_string(s.type),
+                     render_detail::number(s.rope_theta.value), s.rotary_dim);
   for (std::size_t earlier = 0; earlier < setup; ++earlier)
     if (same_in_every_view(report, earlier, setup)) {
       out << fmt::format("  every view computes the same as for setup {}\n", model.setups[earlier].name);
@@ -205,27 +228,47 @@ void render_gguf(const EngineReport& report, std::ostream& out) {
   }
 }
 
+// "1.1386 in [1][3][4]; 1.0223 in [2]"
+std::string values_by_view(const EngineReport& report, int setup, bool softmax) {
+  std::vector<std::pair<std::string, std::string>> groups;  // value → tags, in first-seen order
+  for (std::size_t v = 0; v < report.views.size(); ++v) {
+    const auto& s = report.views[v].setups[static_cast<std::size_t>(setup)];
+    const std::string value = fixed(softmax ? s.softmax_multiplier : s.rope_magnitude, 5);
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == value; });
+    if (it == groups.end())
+      groups.emplace_back(value, column_tag(v));
+    else
+      it->second += column_tag(v);
+  }
+  std::vector<std::string> parts;
+  for (const auto& [value, tags] : groups) parts.push_back(fmt::format("{} in {}", value, tags));
+  return fmt::format("{}", fmt::join(parts, "; "));
+}
+
 void render_summary(const Model& model, const EngineReport& report, std::ostream& out) {
   const auto& c = report.comparison;
   out << "\nsummary\n";
   if (const auto& w = c.worst_frequency) {
     std::set<std::pair<int, int>> pairs;
     for (const auto& d : c.frequencies) pairs.insert({d.setup, d.pair});
-    out << fmt::format("  frequencies: {} pair(s) differ by more than {} relative; worst: {}pair {}, {} {} vs {} {} "
-                       "(×{})\n",
-                       pairs.size(), kEngineRelativeThreshold,
-                       model.setups.size() > 1 ? fmt::format("setup {} ", model.setups[static_cast<std::size_t>(w->setup)].name) : "",
-                       w->pair, report.views[w->view_a].label, fixed(w->inv_freq_a, 6), report.views[w->view_b].label,
-                       fixed(w->inv_freq_b, 6), fixed(w->ratio(), 4));
+    out << fmt::format(
+        "  frequencies: {} pair(s) differ by more than 1e-4 relative; worst: {}pair {}, {} {} vs {} {} "
+        "(×{})\n",
+        pairs.size(),
+        model.setups.size() > 1 ? fmt::format("setup {} ", model.setups[static_cast<std::size_t>(w->setup)].name) : "",
+        w->pair, report.views[w->view_a].label, fixed(w->inv_freq_a, 6), report.views[w->view_b].label,
+        fixed(w->inv_freq_b, 6), fixed(w->ratio(), 4));
   } else {
-    out << fmt::format("  frequencies: every view within {} relative (largest difference {})\n",
-                       kEngineRelativeThreshold, fixed(c.max_frequency_relative, 2));
+    out << fmt::format("  frequencies: every view within 1e-4 relative (largest difference {})\n",
+                       fixed(c.max_frequency_relative, 2));
   }
   if (c.magnitudes.empty()) out << "  magnitudes: every view agrees\n";
-  for (const auto& m : c.magnitudes)
-    out << fmt::format("  {}: {} {} vs {} {}\n", m.softmax ? "softmax scale" : "rope magnitude",
-                       report.views[m.view_a].label, fixed(m.value_a, 5), report.views[m.view_b].label,
-                       fixed(m.value_b, 5));
+  std::set<std::pair<int, bool>> differing;  // (setup, softmax)
+  for (const auto& m : c.magnitudes) differing.insert({m.setup, m.softmax});
+  for (const auto& [setup, softmax] : differing)
+    out << fmt::format("  {}{}: {}\n",
+                       model.setups.size() > 1 ? model.setups[static_cast<std::size_t>(setup)].name + " " : "",
+                       softmax ? "softmax scale" : "rope magnitude", values_by_view(report, setup, softmax));
   out << fmt::format("  maximum lengths: {}\n", c.lengths_differ ? "engines disagree" : "every limited engine agrees");
 }
 
@@ -242,12 +285,11 @@ void render_engines_text(const Model& model, const EngineReport& report, std::os
   render_lengths(report, out);
   for (std::size_t s = 0; s < model.setups.size(); ++s) render_setup(model, report, s, out);
   render_gguf(report, out);
-  bool noted = false;
+  std::vector<std::pair<std::size_t, std::string>> notes;
   for (std::size_t v = 0; v < report.views.size(); ++v)
-    for (const auto& note : report.views[v].notes) {
-      out << fmt::format("{}  {} {}\n", noted ? "" : "\nnotes\n", column_tag(v), note);
-      noted = true;
-    }
+    for (const auto& note : report.views[v].notes) notes.emplace_back(v, note);
+  if (!notes.empty()) out << "\nnotes\n";
+  render_grouped(notes, "  ", out);
   render_summary(model, report, out);
 }
 

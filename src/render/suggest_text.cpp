@@ -23,14 +23,14 @@ std::string engine_name(Engine engine) {
 
 std::string short_input_text(const Suggestion& s, std::int64_t original_tokens) {
   const ShortInputEffect& e = s.short_inputs;
-  std::string text = fmt::format("static: inputs shorter than {} tokens also run with {} of {} pairs slowed by up to "
-                                 "×{}",
-                                 original_tokens, e.pairs_changed, e.pairs_total, fixed(e.max_ratio, 4));
+  std::string text = fmt::format(
+      "static: every input, also those shorter than {} tokens, runs with {} of {} pairs "
+      "changed by up to ×{} from now",
+      original_tokens, e.pairs_changed, e.pairs_total, fixed(e.max_ratio, 4));
   if (e.magnitude_after != e.magnitude_before)
-    text += fmt::format(" and magnitude {} (logits ×{})", fixed(e.magnitude_after, 5),
-                        fixed(e.magnitude_after * e.magnitude_after, 5));
-  return text + "; enable it only where inputs need more than " + std::to_string(original_tokens) +
-         " tokens (ROPE103)";
+    text += fmt::format(" and magnitude {} instead of {} (logits ×{})", fixed(e.magnitude_after, 5),
+                        fixed(e.magnitude_before, 5), fixed(e.magnitude_after * e.magnitude_after, 5));
+  return text + fmt::format("; enable it only where inputs need more than {} tokens (ROPE103)", original_tokens);
 }
 
 void render_suggestion(const SuggestReport& report, std::size_t index, std::ostream& out) {
@@ -63,8 +63,9 @@ void render_suggest_text(const SuggestReport& report, std::ostream& out) {
     for (const auto& note : report.notes) out << note << "\n";
     return;
   }
-  out << fmt::format("{} pairs out of range now (pairs {}); trained length {} ({})\n", report.out_of_range_before.size(),
-                     ranges(report.out_of_range_before), report.original_tokens, report.original_from);
+  out << fmt::format("{} pairs out of range now (pairs {}); trained length {} ({})\n",
+                     report.out_of_range_before.size(), ranges(report.out_of_range_before), report.original_tokens,
+                     report.original_from);
   for (const auto& note : report.notes) out << fmt::format("note: {}\n", note);
   for (std::size_t i = 0; i < report.suggestions.size(); ++i) render_suggestion(report, i, out);
 }

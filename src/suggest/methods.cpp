@@ -20,7 +20,8 @@ bool inside(const std::string& pointer, const std::string& dict) { return pointe
 // Keys of the old dict that are not about scaling and must survive its replacement.
 void carry_over(const RopeSetup& setup, const std::string& pointer, ordered_json& dict) {
   if (is_rope_parameters(pointer)) dict["rope_theta"] = setup.rope_theta.value;
-  if (setup.partial_rotary_factor.from.origin == Origin::config && inside(setup.partial_rotary_factor.from.pointer, pointer))
+  if (setup.partial_rotary_factor.from.origin == Origin::config &&
+      inside(setup.partial_rotary_factor.from.pointer, pointer))
     dict["partial_rotary_factor"] = setup.partial_rotary_factor.value;
   if (!setup.mrope_section.empty()) dict["mrope_section"] = setup.mrope_section;
   if (setup.mrope_interleaved) dict["mrope_interleaved"] = true;
@@ -94,7 +95,7 @@ double closed_form_ntk_scale(const Plan& plan, int setup_index) {
 }
 
 // Searches upward from the closed form (which ignores existing scaling) until the audit of an in-memory edit
-// passes; suggest.cpp then verifies the real edit through load_model.
+// passes; suggest.cpp then verifies the real edit on the re-normalized config.
 double covering_theta(const Plan& plan, int setup_index) {
   const RopeSetup& setup = plan.model->setups[static_cast<std::size_t>(setup_index)];
   double scale = closed_form_ntk_scale(plan, setup_index);
@@ -119,12 +120,14 @@ std::string dict_pointer(const Model& model, const RopeSetup& setup) {
 Suggestion yarn_change(const Plan& plan) {
   const auto factor = static_cast<double>((plan.target_tokens + plan.original_tokens - 1) / plan.original_tokens);
   Suggestion suggestion = scaling_change(plan, SuggestMethod::yarn, factor);
-  suggestion.change = fmt::format("YaRN with factor {:.10g} on an original length of {} tokens", factor, plan.original_tokens);
+  suggestion.change =
+      fmt::format("YaRN with factor {:.10g} on an original length of {} tokens", factor, plan.original_tokens);
   return suggestion;
 }
 
 Suggestion linear_change(const Plan& plan) {
-  const double factor = round_up(static_cast<double>(plan.target_tokens) / static_cast<double>(plan.original_tokens), 0.01);
+  const double factor =
+      round_up(static_cast<double>(plan.target_tokens) / static_cast<double>(plan.original_tokens), 0.01);
   Suggestion suggestion = scaling_change(plan, SuggestMethod::linear, factor);
   suggestion.change = fmt::format("linear interpolation (position interpolation) with factor {:.10g}", factor);
   return suggestion;

@@ -42,10 +42,11 @@ std::string override_json(const Plan& plan, const Suggestion& suggestion, const 
   if (!limits.labels.empty()) {
     const std::int64_t length = covering_length(plan, suggestion);
     override[ordered_json::json_pointer(plan.model->text_pointer + "/max_position_embeddings")] = length;
-    snippet.notes.push_back(fmt::format("{} derive{} {} tokens for the edited config; max_position_embeddings {} in "
-                                        "the override raises that (alternative: {})",
-                                        fmt::join(limits.labels, " and "), limits.labels.size() == 1 ? "s" : "",
-                                        limits.limit_tokens, length, alternative));
+    snippet.notes.push_back(
+        fmt::format("{} derive{} {} tokens for the edited config; max_position_embeddings {} in "
+                    "the override raises that (alternative: {})",
+                    fmt::join(limits.labels, " and "), limits.labels.size() == 1 ? "s" : "", limits.limit_tokens,
+                    length, alternative));
   }
   return override.dump();
 }
@@ -65,9 +66,10 @@ EngineSnippet sglang_snippet(const Plan& plan, const Suggestion& suggestion, con
   const ShortLimit limits = short_limits(views, Engine::sglang, plan.target_tokens);
   const std::string json =
       override_json(plan, suggestion, limits, snippet, "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1");
-  snippet.command = fmt::format("python -m sglang.launch_server --model-path <model> --json-model-override-args '{}' "
-                                "--context-length {}",
-                                json, plan.target_tokens);
+  snippet.command = fmt::format(
+      "python -m sglang.launch_server --model-path <model> --json-model-override-args '{}' "
+      "--context-length {}",
+      json, plan.target_tokens);
   return snippet;
 }
 
@@ -89,9 +91,10 @@ EngineSnippet llama_cpp_snippet(const Plan& plan, const Suggestion& suggestion, 
       fmt::format("llama-server -m <model>.gguf -c {} {}", plan.target_tokens, llama_cpp_flags(plan, suggestion));
   const ShortLimit limits = short_limits(views, Engine::llama_cpp, plan.target_tokens);
   if (!limits.labels.empty())
-    snippet.notes.push_back(fmt::format("llama.cpp warns \"n_ctx_seq ({}) > n_ctx_train ({}) -- possible training "
-                                        "context overflow\"; expected with runtime scaling",
-                                        plan.target_tokens, limits.limit_tokens));
+    snippet.notes.push_back(
+        fmt::format("llama.cpp warns \"n_ctx_seq ({}) > n_ctx_train ({}) -- possible training "
+                    "context overflow\"; expected with runtime scaling",
+                    plan.target_tokens, limits.limit_tokens));
   return snippet;
 }
 

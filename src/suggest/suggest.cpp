@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "ropelens/normalize.hpp"
 #include "suggesting.hpp"
 
 namespace ropelens {
@@ -46,6 +47,18 @@ std::vector<int> still_out_of_range(const Plan& plan, const Audit& edited) {
   return out;
 }
 
+Model edited_model(const Document& document, const std::vector<Edit>& edits) {
+  Document edited = document;
+  for (const auto& edit : edits) {
+    try {
+      edited.root[nlohmann::json::json_pointer(edit.pointer)] = edit.value;
+    } catch (const nlohmann::json::exception& e) {
+      throw InputError(document.path, fmt::format("suggest edit {}: {}", edit.pointer, e.what()));
+    }
+  }
+  return normalize(edited);
+}
+
 namespace {
 
 ShortInputEffect short_input_effect(const Plan& plan, const Model& edited) {
@@ -59,17 +72,18 @@ ShortInputEffect short_input_effect(const Plan& plan, const Model& edited) {
   for (std::size_t i = 0; i < std::min(before.inv_freq.size(), after.inv_freq.size()); ++i) {
     if (relative_difference(before.inv_freq[i], after.inv_freq[i]) <= 1e-9 || after.inv_freq[i] == 0.0) continue;
     ++effect.pairs_changed;
-    effect.max_ratio = std::max(effect.max_ratio, before.inv_freq[i] / after.inv_freq[i]);
+    const double ratio = before.inv_freq[i] / after.inv_freq[i];
+    effect.max_ratio = std::max(effect.max_ratio, std::max(ratio, 1.0 / ratio));
   }
   return effect;
 }
 
 void complete(const Plan& plan, Suggestion& suggestion) {
-  const LoadedModel edited = load_model(plan.path, suggestion.edits);
-  suggestion.still_out_of_range = still_out_of_range(plan, audit_model(edited.model, verification_options(plan)));
+  const Model edited = edited_model(*plan.document, suggestion.edits);
+  suggestion.still_out_of_range = still_out_of_range(plan, audit_model(edited, verification_options(plan)));
   suggestion.verified = suggestion.still_out_of_range.empty();
-  suggestion.short_inputs = short_input_effect(plan, edited.model);
-  const auto views = engine_views(edited.model, all_engines(), plan.target_tokens);
+  suggestion.short_inputs = short_input_effect(plan, edited);
+  const auto views = engine_views(edited, all_engines(), plan.target_tokens);
   for (const auto& view : views)
     if (view.length.limit_tokens) suggestion.engine_limits.emplace_back(view.label, *view.length.limit_tokens);
   suggestion.snippets = engine_snippets(plan, suggestion, views);
@@ -96,11 +110,12 @@ std::vector<int> pairs_of(const Audit& audit, const std::vector<int>& setups) {
 
 SuggestReport suggest_changes(const std::string& path, const SuggestRequest& request) {
   using namespace suggest_detail;
-  const LoadedModel loaded = load_model(path);
-  const Model& model = loaded.model;
+  const Document document = read_config(path);
+  const Model model = normalize(document);
   if (model.model_type.from.pointer.rfind("gguf:", 0) == 0)
-    throw std::invalid_argument("suggest edits config.json; for a GGUF file pass llama.cpp's --rope-scaling flags "
-                                "(run suggest on the original config.json to get them)");
+    throw std::invalid_argument(
+        "suggest edits config.json; for a GGUF file pass llama.cpp's --rope-scaling flags "
+        "(run suggest on the original config.json to get them)");
   SuggestReport report;
   report.source = model.source;
   report.model_type = model.model_type.value;
@@ -111,7 +126,7 @@ SuggestReport suggest_changes(const std::string& path, const SuggestRequest& req
   as_configured.trained_length = request.original_tokens;
   const Audit baseline = audit_model(model, as_configured);
   Plan plan;
-  plan.path = path;
+  plan.document = &document;
   plan.model = &model;
   plan.target_tokens = request.target_tokens;
   plan.engines = request.engines;
@@ -128,8 +143,9 @@ SuggestReport suggest_changes(const std::string& path, const SuggestRequest& req
   report.original_from = request.original_tokens ? "--original" : first.pretrain_from.describe();
   if (!request.original_tokens && first.pretrain_from.origin != Origin::derived &&
       model.setups[static_cast<std::size_t>(plan.setups.front())].type == RopeType::default_rope)
-    report.notes.push_back("with no scaling in the config the declared length is taken as the trained one; pass "
-                           "--original N when the model card names a shorter one (Qwen3: 32768 of 40960)");
+    report.notes.push_back(
+        "with no scaling in the config the declared length is taken as the trained one; pass "
+        "--original N when the model card names a shorter one (Qwen3: 32768 of 40960)");
   plan.trained = audit_model(model, verification_options(plan));
 
   for (auto build : {yarn_change, linear_change, ntk_base_change}) {

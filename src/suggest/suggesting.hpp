@@ -6,13 +6,14 @@
 #include <vector>
 
 #include "ropelens/audit.hpp"
+#include "ropelens/input.hpp"
 #include "ropelens/suggest.hpp"
 
 namespace ropelens::suggest_detail {
 
 // What every method works from: the model, the setups that need a change and the trained angles.
 struct Plan {
-  std::string path;
+  const Document* document = nullptr;  // read once, so "-" (stdin) works for every re-run
   const Model* model = nullptr;
   std::int64_t target_tokens = 0;
   std::int64_t original_tokens = 0;
@@ -34,6 +35,9 @@ std::string dict_pointer(const Model& model, const RopeSetup& setup);
 // snippets.cpp
 std::vector<EngineSnippet> engine_snippets(const Plan& plan, const Suggestion& suggestion,
                                            const std::vector<EngineView>& edited_views);
+
+// The config with the edits applied, as load_model(path, edits) reads it.
+Model edited_model(const Document& document, const std::vector<Edit>& edits);
 
 // Pairs still out of range: angles needed by the edited model against the angles seen in training.
 std::vector<int> still_out_of_range(const Plan& plan, const Audit& edited);

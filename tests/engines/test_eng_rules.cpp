@@ -39,8 +39,9 @@ Model load(const std::string& relative, const std::vector<Edit>& edits = {}) {
 }
 
 Model qwen3_yarn4() {
-  return load("testdata/configs/qwen/qwen3-8b.json",
-              {{"/rope_scaling", json{{"rope_type", "yarn"}, {"factor", 4.0}, {"original_max_position_embeddings", 32768}}}});
+  return load(
+      "testdata/configs/qwen/qwen3-8b.json",
+      {{"/rope_scaling", json{{"rope_type", "yarn"}, {"factor", 4.0}, {"original_max_position_embeddings", 32768}}}});
 }
 
 const std::string kLlama31 = "testdata/configs/synthetic/llama3.json";
@@ -101,7 +102,8 @@ TEST_CASE("ENG305: reports overrides recorded against the trained config") {
   const auto found = run(rules::ENG305, edited, 131072);
   REQUIRE(found.size() == 1);
   CHECK(found[0].where.pointer == "/rope_scaling");
-  CHECK(found[0].message == "--set replaces the trained rope type 'llama3' (factor 8) with 'dynamic' (factor 8); the "
-                            "weights were trained with the first");
+  CHECK(found[0].message ==
+        "--set replaces the trained rope type 'llama3' (factor 8) with 'dynamic' (factor 8); the "
+        "weights were trained with the first");
   CHECK(run(rules::ENG305, trained, 131072).empty());
 }

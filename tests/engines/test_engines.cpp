@@ -22,8 +22,9 @@ Model load(const std::string& relative, const std::vector<Edit>& edits = {}) {
 }
 
 Model qwen3_yarn4() {
-  return load("testdata/configs/qwen/qwen3-8b.json",
-              {{"/rope_scaling", json{{"rope_type", "yarn"}, {"factor", 4.0}, {"original_max_position_embeddings", 32768}}}});
+  return load(
+      "testdata/configs/qwen/qwen3-8b.json",
+      {{"/rope_scaling", json{{"rope_type", "yarn"}, {"factor", 4.0}, {"original_max_position_embeddings", 32768}}}});
 }
 
 const EngineSetupView& only_setup(const EngineView& view) {
@@ -88,8 +89,8 @@ TEST_CASE("Qwen3 + YaRN x4: transformers 4.5x uses factor 1.25 (#38224)") {
   // The low-frequency pairs: 4.5x divides by 1.25 instead of 4, so they are 3.2x faster.
   CHECK(v45.inv_freq.back() / v5.inv_freq.back() == Approx(3.2).epsilon(1e-9));
   // vLLM (both versions), SGLang and llama.cpp agree with transformers v5.
-  for (auto version : {EngineVersion::vllm_current, EngineVersion::vllm_legacy, EngineVersion::sglang,
-                       EngineVersion::llama_cpp}) {
+  for (auto version :
+       {EngineVersion::vllm_current, EngineVersion::vllm_legacy, EngineVersion::sglang, EngineVersion::llama_cpp}) {
     INFO(label_of(version));
     const auto view = only_setup(engine_view(model, version, 131072));
     CHECK(max_relative_difference(view, v5) < kEngineRelativeThreshold);
@@ -117,13 +118,15 @@ TEST_CASE("llama.cpp: the float32 theta iteration drifts about 2e-6 from float64
   const auto fp32 = ggml_fp32_theta_iteration(1e6, 128, 64);
   const auto fp64 = base_inverse_frequencies(1e6, 128, 64);
   double worst = 0.0;
-  for (std::size_t i = 0; i < 64; ++i) worst = std::max(worst, relative_difference(static_cast<double>(fp32[i]), fp64[i]));
+  for (std::size_t i = 0; i < 64; ++i)
+    worst = std::max(worst, relative_difference(static_cast<double>(fp32[i]), fp64[i]));
   CHECK(worst > 1e-7);  // visible, not a float64 computation in disguise
   CHECK(worst <= 2.2e-6);
   // Through the whole runtime (YaRN blend in float32) the difference stays the same size.
   const Model model = qwen3_yarn4();
-  const double runtime = max_relative_difference(only_setup(engine_view(model, EngineVersion::llama_cpp, 131072)),
-                                                 only_setup(engine_view(model, EngineVersion::transformers_v5, 131072)));
+  const double runtime =
+      max_relative_difference(only_setup(engine_view(model, EngineVersion::llama_cpp, 131072)),
+                              only_setup(engine_view(model, EngineVersion::transformers_v5, 131072)));
   CHECK(runtime > 1e-7);
   CHECK(runtime <= 2.2e-6);
 }
@@ -171,8 +174,8 @@ TEST_CASE("Ministral-3-like YaRN: 1.2773 in vLLM before #56446, 1.0 elsewhere") 
                           "original_max_position_embeddings": 16384, "beta_fast": 32.0, "beta_slow": 1.0,
                           "mscale": 1.0, "mscale_all_dim": 1.0}})"),
                                      "ministral3");
-  for (auto version : {EngineVersion::transformers_v5, EngineVersion::vllm_current, EngineVersion::sglang,
-                       EngineVersion::llama_cpp}) {
+  for (auto version :
+       {EngineVersion::transformers_v5, EngineVersion::vllm_current, EngineVersion::sglang, EngineVersion::llama_cpp}) {
     INFO(label_of(version));
     CHECK(only_setup(engine_view(model, version, 262144)).rope_magnitude == Approx(1.0).epsilon(1e-6));
   }
@@ -256,10 +259,17 @@ TEST_CASE("gpt-oss truncate=false: llama.cpp floors and ceils the range") {
 
 TEST_CASE("MRoPE + YaRN: vLLM computes the range on 4 x original") {
   auto config = [](double theta, double factor, int original) {
-    json j = {{"model_type", "qwen2_5_vl"}, {"hidden_size", 3584}, {"num_attention_heads", 28},
-              {"num_hidden_layers", 2},     {"max_position_embeddings", 128000}, {"rope_theta", theta},
-              {"rope_scaling", {{"type", "yarn"}, {"factor", factor}, {"original_max_position_embeddings", original},
-                                {"mrope_section", {16, 24, 24}}}}};
+    json j = {{"model_type", "qwen2_5_vl"},
+              {"hidden_size", 3584},
+              {"num_attention_heads", 28},
+              {"num_hidden_layers", 2},
+              {"max_position_embeddings", 128000},
+              {"rope_theta", theta},
+              {"rope_scaling",
+               {{"type", "yarn"},
+                {"factor", factor},
+                {"original_max_position_embeddings", original},
+                {"mrope_section", {16, 24, 24}}}}};
     return normalize_json(j, "mrope-yarn");
   };
   struct Case {
@@ -269,7 +279,8 @@ TEST_CASE("MRoPE + YaRN: vLLM computes the range on 4 x original") {
     std::size_t differing;
     double ratio;
   };
-  for (const Case& c : {Case{5e6, 3.0, 256000, 29, 45, 35, 50, 20, 1.67}, Case{1e6, 4.0, 32768, 23, 40, 30, 47, 0, 2.24}}) {
+  for (const Case& c :
+       {Case{5e6, 3.0, 256000, 29, 45, 35, 50, 20, 1.67}, Case{1e6, 4.0, 32768, 23, 40, 30, 47, 0, 2.24}}) {
     INFO(c.theta);
     const Model model = config(c.theta, c.factor, c.original);
     const auto hf = only_setup(engine_view(model, EngineVersion::transformers_v5, 131072));
@@ -316,8 +327,7 @@ TEST_CASE("method overrides: --set dynamic over llama3 is recorded as ENG305") {
                                     [](const Problem& p) { return p.code == "ENG305"; });
   CHECK(eng305 == 1);
   // Raising the factor of the trained method is not a replacement.
-  const Model raised =
-      load_model(path, {{"/rope_scaling/factor", json(16.0)}}).model;
+  const Model raised = load_model(path, {{"/rope_scaling/factor", json(16.0)}}).model;
   CHECK(find_method_overrides(trained, raised).empty());
 }
 

@@ -130,4 +130,9 @@ TEST_CASE("suggest CLI: text and JSON") {
   CHECK(doc["suggestions"][0]["value"] == 2.0);
   CHECK(doc["suggestions"][0]["verified"] == true);
   CHECK(run_cli("suggest " + kQwen3 + " --target 65536 --engine tgi").exit_code == 2);
+  // stdin is read once, so every verification re-run works on it too.
+  auto piped = run_cli("suggest - --target 65536 --original 32768 --format json",
+                       ropelens::test::read_file(source_path(kQwen3)));
+  CHECK(piped.exit_code == 0);
+  CHECK(json::parse(piped.out)["suggestions"][0]["verified"] == true);
 }

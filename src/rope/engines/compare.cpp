@@ -45,7 +45,6 @@ void compare_frequencies(const std::vector<EngineView>& views, std::size_t a, st
       out.max_frequency_relative = std::max(out.max_frequency_relative, relative);
       if (relative <= threshold) continue;
       PairDifference d{static_cast<int>(s), static_cast<int>(i), a, b, va.inv_freq[i], vb.inv_freq[i], relative};
-      if (!out.worst_frequency || relative > out.worst_frequency->relative) out.worst_frequency = d;
       out.frequencies.push_back(d);
     }
   }
@@ -69,6 +68,17 @@ bool lengths_differ(const EngineView& a, const EngineView& b) {
   return a.length.limit_tokens != b.length.limit_tokens || a.length.default_tokens != b.length.default_tokens;
 }
 
+// The worst difference against the reference view 0, else the worst overall.
+std::optional<PairDifference> worst_of(const std::vector<PairDifference>& differences) {
+  std::optional<PairDifference> worst;
+  for (bool reference_only : {true, false}) {
+    for (const auto& d : differences)
+      if ((d.view_a == 0 || !reference_only) && (!worst || d.relative > worst->relative)) worst = d;
+    if (worst) return worst;
+  }
+  return worst;
+}
+
 }  // namespace
 
 EngineComparison compare_views(const std::vector<EngineView>& views, double threshold) {
@@ -79,6 +89,7 @@ EngineComparison compare_views(const std::vector<EngineView>& views, double thre
       compare_magnitudes(views, a, b, threshold, out);
       out.lengths_differ = out.lengths_differ || lengths_differ(views[a], views[b]);
     }
+  out.worst_frequency = worst_of(out.frequencies);
   return out;
 }
 

@@ -151,10 +151,11 @@ EngineSetupView runtime_view(const Model& model, const RopeSetup& setup, const G
   }
   if (deepseek2 && is_mla(model)) {
     view.softmax_multiplier = deepseek2_kq_multiplier(rope);
-    view.notes.push_back(fmt::format("deepseek2 kq_scale = mscale²/√{} = {}/√{} (yarn_log_multiplier {} after the "
-                                     "loader's /0.1, [TAG_DEEPSEEK2_YARN_LOG_MUL_FIX])",
-                                     mla_key_dim(model, setup), fmt_number(view.softmax_multiplier),
-                                     mla_key_dim(model, setup), fmt_number(static_cast<double>(rope.yarn_log_mul))));
+    view.notes.push_back(
+        fmt::format("deepseek2 kq_scale = mscale²/√{} = {}/√{} (yarn_log_multiplier {} after the "
+                    "loader's /0.1, [TAG_DEEPSEEK2_YARN_LOG_MUL_FIX])",
+                    mla_key_dim(model, setup), fmt_number(view.softmax_multiplier), mla_key_dim(model, setup),
+                    fmt_number(static_cast<double>(rope.yarn_log_mul))));
   }
   return view;
 }
@@ -164,11 +165,11 @@ LengthLimit length_limit(const Model& model, std::int64_t target_tokens) {
   const auto trained = model.max_position_embeddings.value;
   limit.limit_tokens = trained;
   limit.default_tokens = trained;
-  limit.derivation = fmt::format("n_ctx_train = context_length = max_position_embeddings {} (unscaled); -c 0 uses it",
-                                 trained);
+  limit.derivation =
+      fmt::format("n_ctx_train = context_length = max_position_embeddings {} (unscaled); -c 0 uses it", trained);
   limit.beyond = LimitAction::warning;
-  limit.message = fmt::format("n_ctx_seq ({}) > n_ctx_train ({}) -- possible training context overflow", target_tokens,
-                              trained);
+  limit.message =
+      fmt::format("n_ctx_seq ({}) > n_ctx_train ({}) -- possible training context overflow", target_tokens, trained);
   limit.override_how = "none needed: llama.cpp only warns";
   return limit;
 }
@@ -190,8 +191,8 @@ EngineView llama_cpp_view(const Model& model, std::int64_t target_tokens) {
   view.length = length_limit(model, target_tokens);
   const bool deepseek2 = plan.conversion.arch == "deepseek2";
   for (std::size_t i = 0; i < model.setups.size(); ++i)
-    view.setups.push_back(runtime_view(model, model.setups[i], plan.ropes[i], static_cast<int>(i), target_tokens,
-                                       deepseek2));
+    view.setups.push_back(
+        runtime_view(model, model.setups[i], plan.ropes[i], static_cast<int>(i), target_tokens, deepseek2));
   return view;
 }
 

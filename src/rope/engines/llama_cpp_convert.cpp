@@ -33,8 +33,9 @@ class Converter {
       case RopeType::longrope: longrope(setup, rope); break;
       case RopeType::llama3: llama3(setup, rope); break;
       case RopeType::proportional:
-        note_once("proportional", "proportional RoPE (Gemma 4) is not modelled for llama.cpp: shown as transformers "
-                                  "computes it");
+        note_once("proportional",
+                  "proportional RoPE (Gemma 4) is not modelled for llama.cpp: shown as transformers "
+                  "computes it");
         break;
     }
     if (!setup.mrope_section.empty())
@@ -89,8 +90,9 @@ class Converter {
       rope.n_ctx_orig_yarn = setup.original_max_position_embeddings->value;
       key("rope.scaling.original_context_length", std::to_string(rope.n_ctx_orig_yarn));
     } else if (!out_.failure) {
-      out_.failure = "KeyError: 'original_max_position_embeddings' (convert_hf_to_gguf.py reads it from the yarn "
-                     "dict); a hand-made file without the key makes llama.cpp use context_length instead";
+      out_.failure =
+          "KeyError: 'original_max_position_embeddings' (convert_hf_to_gguf.py reads it from the yarn "
+          "dict); a hand-made file without the key makes llama.cpp use context_length instead";
     }
     if (setup.yarn.beta_fast.from.origin == Origin::config) {
       rope.beta_fast = static_cast<float>(setup.yarn.beta_fast.value);
@@ -120,8 +122,8 @@ class Converter {
     if (!setup.yarn.mscale_all_dim) return;
     const double all_dim = setup.yarn.mscale_all_dim->value;
     if (out_.arch == "deepseek2") {
-      key("rope.scaling.yarn_log_multiplier", fmt::format("{} (0.1 × mscale_all_dim; the loader divides by 0.1)",
-                                                          fmt_number(0.1 * all_dim)));
+      key("rope.scaling.yarn_log_multiplier",
+          fmt::format("{} (0.1 × mscale_all_dim; the loader divides by 0.1)", fmt_number(0.1 * all_dim)));
       rope.yarn_log_mul = static_cast<float>(0.1 * all_dim) / 0.1f;
     } else if (out_.arch == "mistral3") {
       key("rope.scaling.yarn_log_multiplier", fmt_number(all_dim));
@@ -137,18 +139,25 @@ class Converter {
     std::string cause;
     if (setup.yarn.attention_factor) {
       pointer = setup.yarn.attention_factor->from.pointer;
-      cause = fmt::format("attention_factor {} is written as yarn_attn_factor, but llama.cpp replaces it with its own "
-                          "mscale (llama-context.cpp, PR #17945)",
-                          fmt_number(setup.yarn.attention_factor->value));
+      cause = fmt::format(
+          "attention_factor {} is written as yarn_attn_factor, but llama.cpp replaces it with its own "
+          "mscale (llama-context.cpp, PR #17945)",
+          fmt_number(setup.yarn.attention_factor->value));
+    } else if (out_.arch == "deepseek2" && setup.yarn.mscale && setup.yarn.mscale_all_dim) {
+      pointer = setup.yarn.mscale->from.pointer;
+      cause = fmt::format("mscale {} cannot be stored: llama.cpp's deepseek2 path assumes mscale = mscale_all_dim ({})",
+                          fmt_number(setup.yarn.mscale->value), fmt_number(setup.yarn.mscale_all_dim->value));
     } else if (setup.yarn.mscale && setup.yarn.mscale->value != 1.0) {
       pointer = setup.yarn.mscale->from.pointer;
-      cause = fmt::format("mscale {} cannot be stored: llama.cpp assumes mscale 1{}", fmt_number(setup.yarn.mscale->value),
-                          out_.arch == "deepseek2" ? " (deepseek2: mscale = mscale_all_dim)" : "");
+      cause =
+          fmt::format("mscale {} cannot be stored: llama.cpp assumes mscale 1{}", fmt_number(setup.yarn.mscale->value),
+                      out_.arch == "deepseek2" ? " (deepseek2: mscale = mscale_all_dim)" : "");
     } else if (setup.yarn.mscale_all_dim) {
       pointer = setup.yarn.mscale_all_dim->from.pointer;
-      cause = fmt::format("mscale_all_dim {} is not written for architecture '{}' (only deepseek2 and mistral3 write "
-                          "yarn_log_multiplier)",
-                          fmt_number(setup.yarn.mscale_all_dim->value), out_.arch);
+      cause = fmt::format(
+          "mscale_all_dim {} is not written for architecture '{}' (only deepseek2 and mistral3 write "
+          "yarn_log_multiplier)",
+          fmt_number(setup.yarn.mscale_all_dim->value), out_.arch);
     } else {
       cause = "the YaRN magnitude cannot be stored";
     }
@@ -189,16 +198,17 @@ class Converter {
 
   void llama3(const RopeSetup& setup, GgufRope& rope) {
     auto [used, from] = converter_original_length();
-    rope.rope_freqs = converter_llama3_divisors(setup.rope_theta.value, setup.rotary_dim, stated_factor(setup),
-                                                setup.llama3.low_freq_factor.value, setup.llama3.high_freq_factor.value,
-                                                used);
+    rope.rope_freqs =
+        converter_llama3_divisors(setup.rope_theta.value, setup.rotary_dim, stated_factor(setup),
+                                  setup.llama3.low_freq_factor.value, setup.llama3.high_freq_factor.value, used);
     out_.tensors.push_back(fmt::format("rope_freqs.weight f32[{}] (llama3 divisors, original length {} from {})",
                                        setup.rotary_dim / 2, used, from));
     const std::int64_t wanted = original_or_declared(setup);
     if (wanted != used)
-      lose(setup.original_max_position_embeddings ? setup.original_max_position_embeddings->from.pointer : setup.pointer,
-           fmt::format("original_max_position_embeddings {} is not read: rope_freqs is computed with {} ({})", wanted,
-                       used, from));
+      lose(
+          setup.original_max_position_embeddings ? setup.original_max_position_embeddings->from.pointer : setup.pointer,
+          fmt::format("original_max_position_embeddings {} is not read: rope_freqs is computed with {} ({})", wanted,
+                      used, from));
   }
 
   const Model& model_;

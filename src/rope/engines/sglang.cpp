@@ -31,14 +31,16 @@ EngineSetupView yarn_view(const Model& model, const RopeSetup& setup, int index)
     const double all_dim = setup.yarn.mscale_all_dim ? setup.yarn.mscale_all_dim->value : 0.0;
     view.rope_magnitude = yarn_mscale(factor, mscale) / yarn_mscale(factor, all_dim);
     view.softmax_multiplier = mla_softmax(model, setup);
-    view.notes.push_back("MLA models run deepseek_yarn: magnitude gm(f, mscale)/gm(f, mscale_all_dim); "
-                         "model_config.py scales the softmax by gm(f, mscale_all_dim)²");
+    view.notes.push_back(
+        "MLA models run deepseek_yarn: magnitude gm(f, mscale)/gm(f, mscale_all_dim); "
+        "model_config.py scales the softmax by gm(f, mscale_all_dim)²");
     return view;
   }
   if (!setup.mrope_section.empty()) {
     view.rope_magnitude = yarn_mscale(stated_factor(setup));
-    view.notes.push_back("YaRNScalingMRotaryEmbedding: correction range on original_max_position_embeddings (as "
-                         "transformers), magnitude gm(f) only");
+    view.notes.push_back(
+        "YaRNScalingMRotaryEmbedding: correction range on original_max_position_embeddings (as "
+        "transformers), magnitude gm(f) only");
     return view;
   }
   const double magnitude = yarn_magnitude(setup);
@@ -71,9 +73,10 @@ EngineSetupView longrope_view(const RopeSetup& setup, int index, std::int64_t ta
   const double scale = static_cast<double>(setup.max_position_embeddings.value) / original;
   view.rope_magnitude = scale <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(scale) / std::log(original));
   view.factor_switch = FactorSwitch::per_deployment;
-  view.notes.push_back(fmt::format("Phi3LongRoPEScaledRotaryEmbedding (vLLM's class): one factor list per "
-                                   "deployment, long when the context length exceeds {} ({} here)",
-                                   original_or_declared(setup), view.long_factors ? "long" : "short"));
+  view.notes.push_back(
+      fmt::format("Phi3LongRoPEScaledRotaryEmbedding (vLLM's class): one factor list per "
+                  "deployment, long when the context length exceeds {} ({} here)",
+                  original_or_declared(setup), view.long_factors ? "long" : "short"));
   return view;
 }
 
@@ -111,9 +114,10 @@ LengthLimit length_limit(const Model& model, std::int64_t target_tokens) {
   limit.default_tokens = derived;
   limit.derivation = how;
   limit.beyond = LimitAction::error;
-  limit.message = fmt::format("ValueError: User-specified context_length ({}) is greater than the derived "
-                              "context_length ({})",
-                              target_tokens, derived);
+  limit.message = fmt::format(
+      "ValueError: User-specified context_length ({}) is greater than the derived "
+      "context_length ({})",
+      target_tokens, derived);
   limit.override_how = "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 with --context-length (then a warning)";
   return limit;
 }
@@ -122,8 +126,9 @@ LengthLimit length_limit(const Model& model, std::int64_t target_tokens) {
 
 EngineView sglang_view(const Model& model, std::int64_t target_tokens) {
   EngineView view = empty_view(model, EngineVersion::sglang);
-  view.follows = "SGLang rotary_embedding/factory.py, yarn.py @0b1fd02d, hf_transformers_utils.get_context_length "
-                 "@002fc100";
+  view.follows =
+      "SGLang rotary_embedding/factory.py, yarn.py @0b1fd02d, hf_transformers_utils.get_context_length "
+      "@002fc100";
   view.length = length_limit(model, target_tokens);
   for (std::size_t i = 0; i < model.setups.size(); ++i)
     view.setups.push_back(setup_view(model, model.setups[i], static_cast<int>(i), target_tokens));

@@ -42,17 +42,17 @@ EngineSetupView setup_view(const Model& model, const RopeSetup& setup, int index
   if (setup.type == RopeType::dynamic) {
     view.recomputed_per_sequence = true;
     view.effective_theta = table.effective_theta;
-    view.notes.push_back(fmt::format("dynamic NTK recomputed per forward for sequences longer than {}: base {} at {} "
-                                     "tokens; cached keys keep the rotation they were stored with (#25104)",
-                                     setup.max_position_embeddings.value, fmt_number(table.effective_theta),
-                                     target_tokens));
+    view.notes.push_back(
+        fmt::format("dynamic NTK recomputed per forward for sequences longer than {}: base {} at {} "
+                    "tokens; cached keys keep the rotation they were stored with (#25104)",
+                    setup.max_position_embeddings.value, fmt_number(table.effective_theta), target_tokens));
   }
   if (setup.type == RopeType::longrope) {
     view.factor_switch = FactorSwitch::per_sequence;
-    view.notes.push_back(fmt::format("LongRoPE switches per sequence: long factors once it exceeds {} tokens "
-                                     "(cached keys are re-rotated); {} at {} tokens",
-                                     original_or_declared(setup), table.long_factors ? "long" : "short",
-                                     target_tokens));
+    view.notes.push_back(
+        fmt::format("LongRoPE switches per sequence: long factors once it exceeds {} tokens "
+                    "(cached keys are re-rotated); {} at {} tokens",
+                    original_or_declared(setup), table.long_factors ? "long" : "short", target_tokens));
   }
   return view;
 }
@@ -73,15 +73,16 @@ std::string follows(EngineVersion version) {
 EngineView transformers_view(const Model& model, EngineVersion version, std::int64_t target_tokens) {
   EngineView view = empty_view(model, version);
   view.follows = follows(version);
-  view.length.derivation = fmt::format("no limit: max_position_embeddings {} bounds nothing (RoPE is computed for "
-                                       "each forward)",
-                                       model.max_position_embeddings.value);
+  view.length.derivation = fmt::format(
+      "no limit: max_position_embeddings {} bounds nothing (RoPE is computed for "
+      "each forward)",
+      model.max_position_embeddings.value);
   for (std::size_t i = 0; i < model.setups.size(); ++i)
-    view.setups.push_back(
-        setup_view(model, as_version(model.setups[i], version), static_cast<int>(i), target_tokens));
+    view.setups.push_back(setup_view(model, as_version(model.setups[i], version), static_cast<int>(i), target_tokens));
   if (is_mla(model))
-    view.notes.push_back("MLA: the YaRN temperature lives in the softmax scale (mscale_all_dim), not in cos/sin "
-                         "(modeling_deepseek_v3, PR #47435)");
+    view.notes.push_back(
+        "MLA: the YaRN temperature lives in the softmax scale (mscale_all_dim), not in cos/sin "
+        "(modeling_deepseek_v3, PR #47435)");
   return view;
 }
 

@@ -109,6 +109,8 @@ std::string_view to_string(FactorSwitch when) {
   return "none";
 }
 
+bool from_gguf_file(const Model& model) { return engine_detail::read_from_gguf(model); }
+
 EngineView engine_view(const Model& model, EngineVersion version, std::int64_t target_tokens) {
   using namespace engine_detail;
   switch (engine_of(version)) {
@@ -157,8 +159,10 @@ std::vector<EngineView> engine_views(const Model& model, const std::vector<Engin
       EngineView view = engine_view(model, version, target_tokens);
       auto kept = std::find_if(views.begin() + static_cast<std::ptrdiff_t>(first_of_engine), views.end(),
                                [&](const EngineView& v) { return same_behaviour(v, view); });
-      if (kept != views.end()) kept->same_as.push_back(view.label);
-      else views.push_back(std::move(view));
+      if (kept != views.end())
+        kept->same_as.push_back(view.label);
+      else
+        views.push_back(std::move(view));
     }
   }
   return views;

@@ -21,9 +21,9 @@ struct GgufRope {
   std::string scaling_type = "none";  // none | linear | yarn | longrope
   float factor = 0.0f;                // rope.scaling.factor (0: freq_scale 1)
   std::int64_t n_ctx_train = 0;
-  std::int64_t n_ctx_orig_yarn = 0;   // original_context_length, else n_ctx_train
-  float yarn_log_mul = 0.0f;          // after the loader's DEEPSEEK2 /0.1
-  float rope_attn_factor = 1.0f;      // rope.scaling.attn_factor
+  std::int64_t n_ctx_orig_yarn = 0;  // original_context_length, else n_ctx_train
+  float yarn_log_mul = 0.0f;         // after the loader's DEEPSEEK2 /0.1
+  float rope_attn_factor = 1.0f;     // rope.scaling.attn_factor
   float beta_fast = 32.0f;
   float beta_slow = 1.0f;
   double freq_base = 10000.0;

@@ -28,8 +28,9 @@ EngineSetupView dynamic_view(const RopeSetup& setup, int index, EngineVersion ve
   const double factor = stated_factor(setup);
   const int dim = setup.rotary_dim;
   // #41277: θ·(f·M/M_trained − (f−1))^(d/(d−2)) with M_trained = max_trained_positions, absent here, so = M.
-  const double base = legacy_dynamic(version) ? ntk_aware_base(setup.rope_theta.value, dim, factor * factor - factor + 1.0)
-                                              : setup.rope_theta.value;
+  const double base = legacy_dynamic(version)
+                          ? ntk_aware_base(setup.rope_theta.value, dim, factor * factor - factor + 1.0)
+                          : setup.rope_theta.value;
   RopeTable table = compute_rope_table(setup);
   table.inv_freq = base_inverse_frequencies(base, dim, dim / 2);
   EngineSetupView view = from_table(index, table);
@@ -38,14 +39,16 @@ EngineSetupView dynamic_view(const RopeSetup& setup, int index, EngineVersion ve
   view.effective_theta = base;
   const auto declared = setup.max_position_embeddings.value;
   if (legacy_dynamic(version))
-    view.notes.push_back(fmt::format("dynamic NTK is static: one base θ·(f²−f+1)^(d/(d−2)) = {} for a cache of {} "
-                                     "rows, used for every sequence, short ones included (#3488, #5093)",
-                                     fmt_number(base), static_cast<std::int64_t>(static_cast<double>(declared) * factor)));
+    view.notes.push_back(
+        fmt::format("dynamic NTK is static: one base θ·(f²−f+1)^(d/(d−2)) = {} for a cache of {} "
+                    "rows, used for every sequence, short ones included (#3488, #5093)",
+                    fmt_number(base), static_cast<std::int64_t>(static_cast<double>(declared) * factor)));
   else
-    view.notes.push_back(fmt::format("dynamic NTK after PR #41277: without max_trained_positions the base stays {} "
-                                     "(no scaling); the cache has {} rows while max_model_len is {} × {}, so later "
-                                     "positions read past it (PR #55910)",
-                                     fmt_number(base), declared, declared, fmt_number(factor)));
+    view.notes.push_back(
+        fmt::format("dynamic NTK after PR #41277: without max_trained_positions the base stays {} "
+                    "(no scaling); the cache has {} rows while max_model_len is {} × {}, so later "
+                    "positions read past it (PR #55910)",
+                    fmt_number(base), declared, declared, fmt_number(factor)));
   return view;
 }
 
@@ -59,8 +62,9 @@ EngineSetupView mla_yarn_view(const Model& model, const RopeSetup& setup, int in
   const double all_dim = setup.yarn.mscale_all_dim ? setup.yarn.mscale_all_dim->value : 0.0;
   view.rope_magnitude = yarn_mscale(factor, mscale) / yarn_mscale(factor, all_dim);
   view.softmax_multiplier = mla_softmax(model, setup);
-  view.notes.push_back("deepseek_v2.py runs rope_type deepseek_yarn (DeepseekScalingRotaryEmbedding @7bc8d408): "
-                       "magnitude gm(f, mscale)/gm(f, mscale_all_dim), softmax scale × gm(f, mscale_all_dim)²");
+  view.notes.push_back(
+      "deepseek_v2.py runs rope_type deepseek_yarn (DeepseekScalingRotaryEmbedding @7bc8d408): "
+      "magnitude gm(f, mscale)/gm(f, mscale_all_dim), softmax scale × gm(f, mscale_all_dim)²");
   return view;
 }
 
@@ -72,9 +76,10 @@ EngineSetupView mrope_yarn_view(const RopeSetup& setup, int index) {
   EngineSetupView view = from_table(index, compute_rope_table(wide));
   view.method = RopeType::yarn;
   view.rope_magnitude = yarn_mscale(stated_factor(setup));
-  view.notes.push_back(fmt::format("MRoPE + YaRN (mrope.py @dba39a55): the correction range is computed on 4 × {} = "
-                                   "{} tokens; magnitude gm(f) only",
-                                   original, 4 * original));
+  view.notes.push_back(
+      fmt::format("MRoPE + YaRN (mrope.py @dba39a55): the correction range is computed on 4 × {} = "
+                  "{} tokens; magnitude gm(f) only",
+                  original, 4 * original));
   return view;
 }
 
@@ -86,9 +91,10 @@ EngineSetupView yarn_view(const Model& model, const RopeSetup& setup, int index,
   if (!legacy_yarn(version)) return view;
   const double plain = yarn_mscale(stated_factor(setup));
   if (std::abs(plain - view.rope_magnitude) > 1e-12)
-    view.notes.push_back(fmt::format("attention_factor, mscale and mscale_all_dim are not forwarded (get_rope "
-                                     "whitelist before PR #56446): magnitude gm(f) = {} instead of {}",
-                                     fmt_number(plain), fmt_number(view.rope_magnitude)));
+    view.notes.push_back(
+        fmt::format("attention_factor, mscale and mscale_all_dim are not forwarded (get_rope "
+                    "whitelist before PR #56446): magnitude gm(f) = {} instead of {}",
+                    fmt_number(plain), fmt_number(view.rope_magnitude)));
   view.rope_magnitude = plain;
   return view;
 }
@@ -98,11 +104,11 @@ EngineSetupView longrope_view(const RopeSetup& setup, int index, std::int64_t ta
   view.method = RopeType::longrope;
   view.rope_magnitude = longrope_mscale(setup);
   view.factor_switch = FactorSwitch::per_deployment;
-  view.notes.push_back(fmt::format("LongRoPE is chosen once per deployment: the long factors for every sequence when "
-                                   "max_model_len > {} (here {}), short prompts included; mscale from "
-                                   "max/original = {} (attention_factor in the config is not read)",
-                                   original_or_declared(setup), view.long_factors ? "long" : "short",
-                                   fmt_number(view.rope_magnitude)));
+  view.notes.push_back(
+      fmt::format("LongRoPE is chosen once per deployment: the long factors for every sequence when "
+                  "max_model_len > {} (here {}), short prompts included; mscale from "
+                  "max/original = {} (attention_factor in the config is not read)",
+                  original_or_declared(setup), view.long_factors ? "long" : "short", fmt_number(view.rope_magnitude)));
   return view;
 }
 
@@ -162,12 +168,14 @@ LengthLimit length_limit(const Model& model, EngineVersion version, std::int64_t
                                     model.original_max_position_embeddings->value);
   }
   limit.beyond = LimitAction::error;
-  limit.message = fmt::format("ValueError: User-specified max_model_len ({}) is greater than the derived "
-                              "max_model_len ({})",
-                              target_tokens, derived);
-  limit.override_how = fmt::format("VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 (then a warning: positions beyond {} may give "
-                                   "NaN)",
-                                   derived);
+  limit.message = fmt::format(
+      "ValueError: User-specified max_model_len ({}) is greater than the derived "
+      "max_model_len ({})",
+      target_tokens, derived);
+  limit.override_how = fmt::format(
+      "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 (then a warning: positions beyond {} may give "
+      "NaN)",
+      derived);
   return limit;
 }
 
