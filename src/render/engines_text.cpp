@@ -165,12 +165,13 @@ void render_pairs(const EngineReport& report, std::size_t setup, std::ostream& o
 void render_grouped(const std::vector<std::pair<std::size_t, std::string>>& notes, const std::string& indent,
                     std::ostream& out) {
   std::vector<std::pair<std::string, std::string>> grouped;  // note → tags, in first-seen order
-  for (const auto& [view, note] : notes) {
+  for (const auto& entry : notes) {
+    const std::string& note = entry.second;
     auto it = std::find_if(grouped.begin(), grouped.end(), [&](const auto& g) { return g.first == note; });
     if (it == grouped.end())
-      grouped.emplace_back(note, column_tag(view));
+      grouped.emplace_back(note, column_tag(entry.first));
     else
-      it->second += column_tag(view);
+      it->second += column_tag(entry.first);
   }
   for (const auto& [note, tags] : grouped) out << fmt::format("{}{} {}\n", indent, tags, note);
 }
