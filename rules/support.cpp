@@ -1,6 +1,6 @@
 #include "support.hpp"
 
-#include <set>
+#include <algorithm>
 
 #include <fmt/format.h>
 
@@ -39,11 +39,15 @@ std::string setup_prefix(const Model& model, int setup) {
 
 std::vector<int> distinct_dict_setups(const Model& model) {
   std::vector<int> out;
-  std::set<std::string> seen;
+  auto same_dict = [](const RopeSetup& a, const RopeSetup& b) {
+    return a.pointer == b.pointer && a.type == b.type && a.rope_theta.value == b.rope_theta.value;
+  };
   for (std::size_t i = 0; i < model.setups.size(); ++i) {
     const RopeSetup& s = model.setups[i];
-    if (seen.insert(fmt::format("{}|{}|{}", s.pointer, to_string(s.type), s.rope_theta.value)).second)
-      out.push_back(static_cast<int>(i));
+    const bool seen = std::any_of(out.begin(), out.end(), [&](int kept) {
+      return same_dict(model.setups[static_cast<std::size_t>(kept)], s);
+    });
+    if (!seen) out.push_back(static_cast<int>(i));
   }
   return out;
 }

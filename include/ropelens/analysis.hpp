@@ -37,9 +37,10 @@ struct AnglePrecision {
   double angle_rad = 0.0;  // at last_position, exact
   double error_rad = 0.0;
 };
-// The pair with the largest float32_angle_error; zero-frequency pairs are skipped.
+// The pair with the largest float32_angle_error; zero-frequency pairs are skipped, and so are pairs whose
+// error cannot exceed `only_above` (none left: nullopt).
 std::optional<AnglePrecision> worst_angle_precision(const std::vector<double>& inv_freq, std::int64_t last_position,
-                                                    int window = 256);
+                                                    double only_above = 0.0, int window = 256);
 
 // DeepSeek-style attention: softmax scale multiplier mscale^2 with mscale = 0.1 * mscale_all_dim * ln(factor) + 1.
 double mla_softmax_scale_multiplier(double factor, double mscale_all_dim);

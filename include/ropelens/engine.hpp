@@ -41,6 +41,20 @@ FileResult check_model(Model model, const std::string& text, const CheckOptions&
 // ready, so memory stays flat however many files there are.
 CheckCounts check_paths_streaming(const std::vector<std::string>& paths, const CheckOptions& options,
                                   const std::function<void(FileResult&&)>& on_file);
+
+// A checked file reduced to its part of the output. The worker that checked it also frees it: a result
+// freed on another thread costs glibc's allocator more than the check itself saves.
+struct RenderedFile {
+  std::string path;
+  std::optional<std::string> error;  // the file could not be read
+  CheckCounts counts;                // this file's findings
+  std::string part;
+};
+// The same, with each file's output rendered by `render` on the worker thread that checked it (`render`
+// must not touch shared state); `on_file` still receives the files in sorted order.
+CheckCounts check_paths_streaming(const std::vector<std::string>& paths, const CheckOptions& options,
+                                  const std::function<std::string(const FileResult&)>& render,
+                                  const std::function<void(RenderedFile&&)>& on_file);
 // The same, collected (for tests and small inputs).
 CheckReport check_paths(const std::vector<std::string>& paths, const CheckOptions& options);
 

@@ -34,6 +34,15 @@ struct Document {
 // Reads a config.json, a model folder containing one, or "-" for stdin.
 Document read_config(const std::string& path);
 
+// A file opened once: its bytes, or only its name when it is a GGUF file too large to hold (the GGUF
+// reader then reads its header alone). A directory stands for the config.json inside it.
+struct InputFile {
+  std::string shown;  // the file read, as shown to users
+  bool gguf = false;  // starts with the GGUF magic
+  std::string text;   // empty for a GGUF file larger than kMaxConfigBytes
+};
+InputFile read_input_file(const std::string& path);
+
 // Parses text already in memory (used by read_config, tests and the fuzzer).
 Document parse_config(std::string display_path, std::string text);
 

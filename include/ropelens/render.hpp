@@ -26,13 +26,19 @@ void render_table_json(const TableReport& report, std::ostream& out);
 void render_table_csv(const TableReport& report, std::ostream& out);
 void render_table_markdown(const TableReport& report, std::ostream& out);
 
-// Check output is streamed: begin, one call per file as it is checked, then end with the counts.
+// Check output is streamed: begin, one part per file in path order, then end with the counts.
 class CheckRenderer {
  public:
   virtual ~CheckRenderer() = default;
   virtual void begin() {}
-  virtual void file(const FileResult& file) = 0;
+  // One file's part of the output. It touches no renderer state, so the check pipeline calls it on the
+  // worker thread that checked the file.
+  virtual std::string render_file(const FileResult& file) const = 0;
+  // Writes the parts in path order (separators between parts are the renderer's business).
+  virtual void write_file(const std::string& part) = 0;
   virtual void end(const CheckCounts& counts) = 0;
+
+  void file(const FileResult& file) { write_file(render_file(file)); }
 };
 std::unique_ptr<CheckRenderer> make_check_renderer(std::string_view format, std::ostream& out);
 

@@ -84,6 +84,7 @@ struct CheckCounts {
   int infos = 0;
   int unreadable_files = 0;
   void add(const FileResult& file);
+  void add(const CheckCounts& other);
 };
 
 struct CheckReport {

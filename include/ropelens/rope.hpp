@@ -33,6 +33,8 @@ RopeTable compute_rope_table(const RopeSetup& setup, std::optional<std::int64_t>
 
 // theta^(-2i/exponent_dim) for i in [0, pairs).
 std::vector<double> base_inverse_frequencies(double theta, int exponent_dim, int pairs);
+// theta^(2i/exponent_dim) for i < pairs: the divisors behind base_inverse_frequencies.
+std::vector<double> base_powers(double theta, int exponent_dim, int pairs);
 
 // NTK-aware base: theta * scale^(d/(d-2)).
 double ntk_aware_base(double theta, int rotary_dim, double scale);

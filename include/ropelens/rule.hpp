@@ -2,23 +2,39 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
+#include <list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "ropelens/audit.hpp"
 #include "ropelens/diagnostic.hpp"
+#include "ropelens/engines.hpp"
 #include "ropelens/model.hpp"
 #include "ropelens/rope.hpp"
 
 namespace ropelens {
 
-struct Context {
+class Context {
+ public:
+  Context(const Model& checked, const std::vector<RopeTable>& setup_tables, const Audit& audit_at_target,
+          std::int64_t target)
+      : model(checked), tables(setup_tables), audit(audit_at_target), target_tokens(target) {}
+
   const Model& model;
   const std::vector<RopeTable>& tables;  // one per setup, at the declared length (no sequence length)
   const Audit& audit;                    // at the target
   std::int64_t target_tokens;
+
+  // Every engine's views at the target, computed on first use and shared by the rules that compare engines.
+  const std::vector<EngineView>& engine_views() const;
+  // Those views compared pair by pair (compare_views at the default threshold), also computed once.
+  const EngineComparison& engine_comparison() const;
+
+ private:
+  mutable std::optional<std::vector<EngineView>> engine_views_;
+  mutable std::optional<EngineComparison> engine_comparison_;
 };
 
 // Builder for one finding; the sink stamps code, name and severity.
@@ -51,7 +67,7 @@ class Sink {
 
  private:
   const RuleMeta& meta_;
-  std::deque<Diagnostic> found_;  // a deque keeps each Finding's reference valid as more are added
+  std::list<Diagnostic> found_;  // keeps each Finding's reference valid as more are added; no allocation while empty
 };
 
 using CheckFn = void (*)(const Context&, Sink&);

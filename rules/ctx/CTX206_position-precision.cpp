@@ -12,7 +12,7 @@ static void check(const Context& cx, Sink& out) {
   const std::int64_t position = cx.target_tokens - 1;
   for (int i : distinct_dict_setups(cx.model)) {
     const SetupAudit& a = cx.audit.setups[static_cast<std::size_t>(i)];
-    auto worst = worst_angle_precision(a.at_target.inv_freq, position);
+    auto worst = worst_angle_precision(a.at_target.inv_freq, position, kThresholdRad);
     if (!worst || worst->error_rad <= kThresholdRad) continue;
     const RopeSetup& s = cx.model.setups[static_cast<std::size_t>(i)];
     out.report(pointer_or(s.rope_theta.from, s.pointer),

@@ -24,17 +24,17 @@ std::string where(const Model& model) {
 
 static void check(const Context& cx, Sink& out) {
   if (cx.model.setups.empty() || from_gguf_file(cx.model)) return;  // a GGUF file runs in llama.cpp only
-  const auto views = engine_views(cx.model, all_engines(), cx.target_tokens);
+  const auto& views = cx.engine_views();
   std::map<std::string, std::vector<const EngineView*>> by_length;
-  nlohmann::json lengths = nlohmann::json::object();
-  for (const auto& view : views) {
-    if (!view.length.limit_tokens) continue;
-    by_length[length_text(view.length)].push_back(&view);
-    lengths[view.label] = {{"limit_tokens", *view.length.limit_tokens},
-                           {"default_tokens", view.length.default_tokens.value_or(*view.length.limit_tokens)},
-                           {"derivation", view.length.derivation}};
-  }
+  for (const auto& view : views)
+    if (view.length.limit_tokens) by_length[length_text(view.length)].push_back(&view);
   if (by_length.size() < 2) return;
+  nlohmann::json lengths = nlohmann::json::object();
+  for (const auto& view : views)
+    if (view.length.limit_tokens)
+      lengths[view.label] = {{"limit_tokens", *view.length.limit_tokens},
+                             {"default_tokens", view.length.default_tokens.value_or(*view.length.limit_tokens)},
+                             {"derivation", view.length.derivation}};
   std::vector<std::string> parts;
   for (const auto& [length, group] : by_length) {
     std::vector<std::string> labels;

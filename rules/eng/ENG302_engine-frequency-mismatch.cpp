@@ -64,16 +64,19 @@ std::string differing_from_reference(const std::vector<EngineView>& views,
 
 static void check(const Context& cx, Sink& out) {
   if (cx.model.setups.empty() || from_gguf_file(cx.model)) return;  // a GGUF file runs in llama.cpp only
-  const auto views = engine_views(cx.model, all_engines(), cx.target_tokens);
-  const EngineComparison comparison = compare_views(views);
+  const auto& views = cx.engine_views();
+  const EngineComparison& comparison = cx.engine_comparison();
   for (const auto& [pointer, differences] : by_dict(cx.model, comparison)) {
     const PairDifference& worst = *worst_of(views, differences);
     std::set<int> pairs;
-    nlohmann::json facts = nlohmann::json::object();
+    std::map<std::pair<std::size_t, std::size_t>, std::vector<int>> pairs_by_views;
     for (const auto& d : differences) {
       pairs.insert(d.pair);
-      facts[fmt::format("{} vs {}", views[d.view_a].label, views[d.view_b].label)].push_back(d.pair);
+      pairs_by_views[{d.view_a, d.view_b}].push_back(d.pair);
     }
+    nlohmann::json facts = nlohmann::json::object();
+    for (const auto& [compared, differing] : pairs_by_views)
+      facts[fmt::format("{} vs {}", views[compared.first].label, views[compared.second].label)] = differing;
     std::string message = fmt::format(
         "{}{} pairs get frequencies that differ by more than 1e-4 between engines; worst pair {}: {} {:.6g} vs {} "
         "{:.6g} (×{:.4g})",

@@ -41,8 +41,8 @@ bool deployed(const EngineView& view) {
 
 static void check(const Context& cx, Sink& out) {
   if (cx.model.setups.empty() || from_gguf_file(cx.model)) return;  // a GGUF file runs in llama.cpp only
-  const auto views = engine_views(cx.model, all_engines(), cx.target_tokens);
-  const EngineComparison comparison = compare_views(views);
+  const auto& views = cx.engine_views();
+  const EngineComparison& comparison = cx.engine_comparison();
   std::map<std::string, std::pair<int, std::pair<bool, bool>>> dicts;  // pointer → setup, (rope, softmax) differ
   std::map<std::string, bool> between_deployments;
   for (const auto& m : comparison.magnitudes) {

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "../support.hpp"
@@ -7,7 +9,11 @@ namespace ropelens::rules {
 
 static void check(const Context& cx, Sink& out) {
   if (cx.model.setups.empty()) return;
-  const EngineView view = engine_view(cx.model, EngineVersion::llama_cpp, cx.target_tokens);
+  const auto& views = cx.engine_views();
+  const auto llama_cpp = std::find_if(views.begin(), views.end(),
+                                      [](const EngineView& v) { return v.version == EngineVersion::llama_cpp; });
+  if (llama_cpp == views.end()) return;
+  const EngineView& view = *llama_cpp;
   if (!view.gguf || view.gguf->from_gguf) return;
   const std::string help =
       "serve this model from config.json (transformers, vLLM, SGLang), or audit the converted "

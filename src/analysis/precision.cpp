@@ -35,10 +35,13 @@ double angle_error_bound(double inv_freq, std::int64_t last_position) {
 }  // namespace
 
 std::optional<AnglePrecision> worst_angle_precision(const std::vector<double>& inv_freq, std::int64_t last_position,
-                                                    int window) {
+                                                    double only_above, int window) {
   std::vector<std::pair<double, std::size_t>> by_bound;
-  for (std::size_t i = 0; i < inv_freq.size(); ++i)
-    if (inv_freq[i] > 0.0) by_bound.emplace_back(angle_error_bound(inv_freq[i], last_position), i);
+  for (std::size_t i = 0; i < inv_freq.size(); ++i) {
+    if (inv_freq[i] <= 0.0) continue;
+    const double bound = angle_error_bound(inv_freq[i], last_position);
+    if (bound > only_above) by_bound.emplace_back(bound, i);
+  }
   std::sort(by_bound.begin(), by_bound.end(), [](const auto& a, const auto& b) {
     return a.first != b.first ? a.first > b.first : a.second < b.second;
   });

@@ -65,10 +65,13 @@ void run_check(const Options& options, Outcome& outcome) {
   if (!options.engine.empty()) check.engines = parse_engine_selection(options.engine);
   auto renderer = make_check_renderer(options.format, std::cout);
   renderer->begin();
-  CheckCounts counts = check_paths_streaming(options.paths, check, [&](FileResult&& file) {
-    renderer->file(file);
-    if (file.error) print_error(*file.error);
-  });
+  const CheckRenderer& render_only = *renderer;
+  CheckCounts counts = check_paths_streaming(
+      options.paths, check, [&](const FileResult& file) { return render_only.render_file(file); },
+      [&](RenderedFile&& file) {
+        renderer->write_file(file.part);
+        if (file.error) print_error(*file.error);
+      });
   renderer->end(counts);
   outcome.exit_code = exit_code_for(counts, fail_on, options.exit_zero);
 }

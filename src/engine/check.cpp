@@ -1,6 +1,7 @@
 // The check pipeline: each path read, normalized, audited at its target, and run through the catalog.
 #include <algorithm>
 #include <condition_variable>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -13,13 +14,26 @@
 namespace ropelens {
 namespace {
 
-void locate(const std::string& text, Location& where) {
-  TextPosition position;
-  if (locate_pointer(text, where.pointer, position)) {
-    where.line = position.line;
-    where.column = position.column;
+// Line and column for each pointer of a file's findings; findings often share a pointer, so each is found once.
+class PointerLocations {
+ public:
+  explicit PointerLocations(const std::string& text) : text_(text) {}
+
+  void locate(Location& where) {
+    auto [entry, added] = found_.try_emplace(where.pointer);
+    if (added) {
+      TextPosition position;
+      if (locate_pointer(text_, where.pointer, position)) entry->second = position;
+    }
+    if (!entry->second) return;
+    where.line = entry->second->line;
+    where.column = entry->second->column;
   }
-}
+
+ private:
+  const std::string& text_;
+  std::map<std::string, std::optional<TextPosition>, std::less<>> found_;
+};
 
 FileResult unreadable(const InputError& e) {
   FileResult failed;
@@ -40,57 +54,80 @@ FileResult check_file(const std::string& file, const CheckOptions& options) {
   }
 }
 
-// Checks files on worker threads and hands results back in order. At most kLookahead results wait to be
-// emitted, so memory does not grow with the number of files.
+RenderedFile render_result(const FileResult& result, const std::function<std::string(const FileResult&)>& render) {
+  RenderedFile rendered{result.path, result.error, {}, render(result)};
+  rendered.counts.add(result);
+  return rendered;
+}
+
+// Checks files on worker threads and hands what `check_one` makes of each back in order. Workers claim
+// batches of files, so the threads meet once per batch rather than once per file; at most kBatchesAhead
+// batches wait to be emitted, so memory does not grow with the number of files.
+template <class Item>
 class OrderedChecker {
  public:
-  static constexpr std::size_t kLookahead = 64;
+  static constexpr std::size_t kBatchSize = 16;
+  static constexpr std::size_t kBatchesAhead = 4;
 
-  OrderedChecker(const std::vector<std::string>& files, const CheckOptions& options)
-      : files_(files), options_(options), ring_(kLookahead) {}
+  using CheckOne = std::function<Item(const std::string&)>;
 
-  void run(unsigned worker_count, const std::function<void(FileResult&&)>& emit) {
+  OrderedChecker(const std::vector<std::string>& files, const CheckOne& check_one)
+      : files_(files), check_one_(check_one), batch_count_((files.size() + kBatchSize - 1) / kBatchSize),
+        ring_(kBatchesAhead) {}
+
+  void run(unsigned worker_count, const std::function<void(Item&&)>& emit) {
     std::vector<std::thread> workers;
     for (unsigned w = 0; w < worker_count; ++w) workers.emplace_back([this] { work(); });
-    for (std::size_t i = 0; i < files_.size(); ++i) emit(take(i));
+    for (std::size_t batch = 0; batch < batch_count_; ++batch)
+      for (auto& item : take(batch)) emit(std::move(item));
     for (auto& worker : workers) worker.join();
   }
 
  private:
   void work() {
     for (;;) {
-      std::size_t index;
+      std::size_t batch;
       {
         std::unique_lock lock(mutex_);
-        space_.wait(lock, [&] { return next_claim_ == files_.size() || next_claim_ < next_emit_ + kLookahead; });
-        if (next_claim_ == files_.size()) return;
-        index = next_claim_++;
+        space_.wait(lock, [&] { return next_claim_ == batch_count_ || next_claim_ < next_emit_ + kBatchesAhead; });
+        if (next_claim_ == batch_count_) return;
+        batch = next_claim_++;
       }
-      FileResult result = check_file(files_[index], options_);
+      std::vector<Item> items = check_batch(batch);
       std::lock_guard lock(mutex_);
-      ring_[index % kLookahead] = std::move(result);
-      ready_.notify_all();
+      ring_[batch % kBatchesAhead] = std::move(items);
+      ready_.notify_one();  // only the emitting thread waits on ready_
     }
   }
 
-  FileResult take(std::size_t index) {
+  std::vector<Item> check_batch(std::size_t batch) const {
+    const std::size_t first = batch * kBatchSize;
+    const std::size_t last = std::min(first + kBatchSize, files_.size());
+    std::vector<Item> items;
+    items.reserve(last - first);
+    for (std::size_t i = first; i < last; ++i) items.push_back(check_one_(files_[i]));
+    return items;
+  }
+
+  std::vector<Item> take(std::size_t batch) {
     std::unique_lock lock(mutex_);
-    auto& slot = ring_[index % kLookahead];
+    auto& slot = ring_[batch % kBatchesAhead];
     ready_.wait(lock, [&] { return slot.has_value(); });
-    FileResult result = std::move(*slot);
+    std::vector<Item> items = std::move(*slot);
     slot.reset();
     ++next_emit_;
     space_.notify_all();
-    return result;
+    return items;
   }
 
   const std::vector<std::string>& files_;
-  const CheckOptions& options_;
-  std::vector<std::optional<FileResult>> ring_;
+  const CheckOne& check_one_;
+  const std::size_t batch_count_;
+  std::vector<std::optional<std::vector<Item>>> ring_;
   std::mutex mutex_;
   std::condition_variable ready_;
   std::condition_variable space_;
-  std::size_t next_claim_ = 0;
+  std::size_t next_claim_ = 0;  // batches
   std::size_t next_emit_ = 0;
 };
 
@@ -101,6 +138,14 @@ unsigned worker_count_for(std::size_t files) {
 }
 
 }  // namespace
+
+void CheckCounts::add(const CheckCounts& other) {
+  files += other.files;
+  errors += other.errors;
+  warnings += other.warnings;
+  infos += other.infos;
+  unreadable_files += other.unreadable_files;
+}
 
 void CheckCounts::add(const FileResult& file) {
   ++files;
@@ -127,9 +172,10 @@ FileResult check_model(Model model, const std::string& text, const CheckOptions&
   for (const auto& setup : model.setups) tables.push_back(compute_rope_table(setup));
   Context context{model, tables, result.audit, result.target_tokens};
   result.diagnostics = run_rules(context, options.selection);
+  PointerLocations locations(text);
   for (auto& d : result.diagnostics) {
-    locate(text, d.where);
-    for (auto& r : d.related) locate(text, r);
+    locations.locate(d.where);
+    for (auto& r : d.related) locations.locate(r);
   }
   if (!options.engines.empty())
     result.engines = std::make_shared<const EngineReport>(build_engine_report(model, options.engines, result.target_tokens));
@@ -137,15 +183,12 @@ FileResult check_model(Model model, const std::string& text, const CheckOptions&
   return result;
 }
 
-CheckCounts check_paths_streaming(const std::vector<std::string>& paths, const CheckOptions& options,
-                                  const std::function<void(FileResult&&)>& on_file) {
-  CheckCounts counts;
+namespace {
+
+// Every config under the paths, sorted and without duplicates; paths that cannot be expanded become
+// unreadable results.
+std::vector<std::string> files_under(const std::vector<std::string>& paths, std::vector<FileResult>& unreadable_paths) {
   std::vector<std::string> files;
-  auto emit = [&](FileResult&& result) {
-    counts.add(result);
-    on_file(std::move(result));
-  };
-  std::vector<FileResult> unreadable_paths;
   for (const auto& path : paths) {
     try {
       auto found = expand_paths(path);
@@ -156,12 +199,48 @@ CheckCounts check_paths_streaming(const std::vector<std::string>& paths, const C
   }
   std::sort(files.begin(), files.end());
   files.erase(std::unique(files.begin(), files.end()), files.end());
-  for (auto& failed : unreadable_paths) emit(std::move(failed));
+  return files;
+}
+
+template <class Item>
+void check_in_order(const std::vector<std::string>& files, const std::function<Item(const std::string&)>& check_one,
+                    const std::function<void(Item&&)>& emit) {
   if (unsigned workers = worker_count_for(files.size()); workers > 0) {
-    OrderedChecker(files, options).run(workers, emit);
+    OrderedChecker<Item>(files, check_one).run(workers, emit);
   } else {
-    for (const auto& file : files) emit(check_file(file, options));
+    for (const auto& file : files) emit(check_one(file));
   }
+}
+
+}  // namespace
+
+CheckCounts check_paths_streaming(const std::vector<std::string>& paths, const CheckOptions& options,
+                                  const std::function<std::string(const FileResult&)>& render,
+                                  const std::function<void(RenderedFile&&)>& on_file) {
+  CheckCounts counts;
+  std::function<void(RenderedFile&&)> emit = [&](RenderedFile&& rendered) {
+    counts.add(rendered.counts);
+    on_file(std::move(rendered));
+  };
+  std::vector<FileResult> unreadable_paths;
+  const std::vector<std::string> files = files_under(paths, unreadable_paths);
+  for (const auto& failed : unreadable_paths) emit(render_result(failed, render));
+  check_in_order<RenderedFile>(
+      files, [&](const std::string& file) { return render_result(check_file(file, options), render); }, emit);
+  return counts;
+}
+
+CheckCounts check_paths_streaming(const std::vector<std::string>& paths, const CheckOptions& options,
+                                  const std::function<void(FileResult&&)>& on_file) {
+  CheckCounts counts;
+  std::function<void(FileResult&&)> emit = [&](FileResult&& result) {
+    counts.add(result);
+    on_file(std::move(result));
+  };
+  std::vector<FileResult> unreadable_paths;
+  const std::vector<std::string> files = files_under(paths, unreadable_paths);
+  for (auto& failed : unreadable_paths) emit(std::move(failed));
+  check_in_order<FileResult>(files, [&](const std::string& file) { return check_file(file, options); }, emit);
   return counts;
 }
 

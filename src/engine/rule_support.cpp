@@ -21,6 +21,16 @@ std::optional<Severity> parse_severity(std::string_view name) {
   return std::nullopt;
 }
 
+const std::vector<EngineView>& Context::engine_views() const {
+  if (!engine_views_) engine_views_ = ropelens::engine_views(model, all_engines(), target_tokens);
+  return *engine_views_;
+}
+
+const EngineComparison& Context::engine_comparison() const {
+  if (!engine_comparison_) engine_comparison_ = compare_views(engine_views());
+  return *engine_comparison_;
+}
+
 Finding& Finding::help(std::string text) {
   d_.help = std::move(text);
   return *this;

@@ -32,7 +32,7 @@ class BoundedDomBuilder {
   bool end_object() { return close(); }
   bool end_array() { return close(); }
   bool key(std::string& k) {
-    if (skipping_ == 0) pending_key_ = k;
+    if (skipping_ == 0) pending_key_ = std::move(k);  // the lexer clears its buffer before the next token
     return true;
   }
 
@@ -53,17 +53,18 @@ class BoundedDomBuilder {
     }
     Frame& parent = stack_.back();
     if (parent.node->is_object()) {
-      parent.child_token = pending_key_;
-      return &((*parent.node)[pending_key_] = std::move(v));
+      parent.child_key.swap(pending_key_);
+      return &((*parent.node)[parent.child_key] = std::move(v));
     }
-    parent.child_token = std::to_string(parent.node->size());
+    parent.child_index = parent.node->size();
     parent.node->push_back(std::move(v));
     return &parent.node->back();
   }
 
   std::string pointer_of_last_child() const {
     std::string pointer;
-    for (const auto& frame : stack_) pointer += "/" + escape_token(frame.child_token);
+    for (const auto& frame : stack_)
+      pointer += "/" + (frame.node->is_object() ? escape_token(frame.child_key) : std::to_string(frame.child_index));
     return pointer;
   }
 
@@ -84,7 +85,7 @@ class BoundedDomBuilder {
       return true;
     }
     json* node = place(std::move(container));
-    stack_.push_back({node, {}});
+    stack_.push_back({node, {}, 0});
     return true;
   }
 
@@ -96,7 +97,8 @@ class BoundedDomBuilder {
 
   struct Frame {
     json* node;
-    std::string child_token;  // key or index of the child most recently placed
+    std::string child_key;        // key of the child most recently placed (objects)
+    std::size_t child_index = 0;  // its index (arrays)
   };
   BoundedParse& out_;
   int max_depth_;

@@ -58,12 +58,12 @@ class Scanner {
     for (int guard = 0; guard < 1'000'000; ++guard) {
       skip_space();
       if (!at('"')) return false;
-      std::string key = read_string();
+      const bool matches = read_string_equal_to(token);
       skip_space();
       if (!at(':')) return false;
       ++pos_;
       skip_space();
-      if (key == token) return true;
+      if (matches) return true;
       if (!skip_value()) return false;
       skip_space();
       if (!at(',')) return false;
@@ -93,7 +93,7 @@ class Scanner {
   bool skip_value() {
     skip_space();
     if (at('"')) {
-      read_string();
+      skip_string();
       return true;
     }
     if (at('{') || at('[')) {
@@ -101,7 +101,7 @@ class Scanner {
       while (pos_ < text_.size()) {
         char c = text_[pos_];
         if (c == '"') {
-          read_string();
+          skip_string();
           continue;
         }
         if (c == '{' || c == '[') ++depth;
@@ -119,25 +119,37 @@ class Scanner {
     return pos_ < text_.size();
   }
 
-  std::string read_string() {
-    std::string out;
+  // Reads the string at pos_ and says whether it spells `expected`; compares in place, without a copy.
+  bool read_string_equal_to(const std::string& expected) {
+    std::size_t matched = 0;
+    bool equal = true;
     ++pos_;
     while (pos_ < text_.size() && text_[pos_] != '"') {
-      if (text_[pos_] == '\\' && pos_ + 1 < text_.size()) {
+      char c = text_[pos_];
+      if (c == '\\' && pos_ + 1 < text_.size()) {
         char e = text_[pos_ + 1];
-        out += (e == 'n') ? '\n' : (e == 't') ? '\t' : e;
+        c = (e == 'n') ? '\n' : (e == 't') ? '\t' : e;
         pos_ += 2;
-        continue;
+      } else {
+        ++pos_;
       }
-      out += text_[pos_++];
+      equal = equal && matched < expected.size() && expected[matched] == c;
+      ++matched;
     }
     ++pos_;
-    return out;
+    return equal && matched == expected.size();
+  }
+
+  void skip_string() {
+    ++pos_;
+    while (pos_ < text_.size() && text_[pos_] != '"') pos_ += (text_[pos_] == '\\' && pos_ + 1 < text_.size()) ? 2 : 1;
+    ++pos_;
   }
 
   void skip_space() {
-    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+    while (pos_ < text_.size() && is_json_space(text_[pos_])) ++pos_;
   }
+  static bool is_json_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
   bool at(char c) const { return pos_ < text_.size() && text_[pos_] == c; }
 
   const std::string& text_;
@@ -151,14 +163,13 @@ bool locate_pointer(const std::string& text, const std::string& pointer, TextPos
   Scanner scanner(text);
   std::size_t offset = scanner.find(split_pointer(pointer));
   out = {};
-  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++out.line;
-      out.column = 1;
-    } else {
-      ++out.column;
-    }
+  const std::string_view before = std::string_view(text).substr(0, offset);
+  std::size_t line_start = 0;
+  for (auto newline = before.find('\n'); newline != std::string_view::npos; newline = before.find('\n', line_start)) {
+    ++out.line;
+    line_start = newline + 1;
   }
+  out.column = static_cast<int>(before.size() - line_start) + 1;
   return true;
 }
 

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -9,7 +10,12 @@
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "bounded_dom.hpp"
+#include "ropelens/gguf.hpp"
 #include "ropelens/input.hpp"
 
 namespace ropelens {
@@ -84,24 +90,101 @@ Document parse_config(std::string display_path, std::string text) {
   return doc;
 }
 
+namespace {
+
+// Closes the descriptor on every path out of read_input_file.
+class FileDescriptor {
+ public:
+  explicit FileDescriptor(int fd) : fd_(fd) {}
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  ~FileDescriptor() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+std::string reason(int error_number) { return std::error_code(error_number, std::generic_category()).message(); }
+
+// The first `count` bytes (fewer when the file is shorter).
+std::string read_head(int fd, std::size_t count, const std::string& shown) {
+  std::string head(count, '\0');
+  std::size_t used = 0;
+  while (used < count) {
+    const ssize_t got = ::read(fd, head.data() + used, count - used);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw InputError(shown, "read error: " + reason(errno));
+    if (got == 0) break;
+    used += static_cast<std::size_t>(got);
+  }
+  head.resize(used);
+  return head;
+}
+
+// Reads up to `limit` + 1 bytes (the extra byte tells a file that grew past the limit).
+std::string read_up_to(int fd, std::size_t expected, std::size_t limit, const std::string& shown) {
+  std::string text(std::min(expected, limit) + 1, '\0');
+  std::size_t used = 0;
+  for (;;) {
+    if (used == text.size()) {
+      if (text.size() > limit) break;
+      text.resize(std::min(text.size() * 2, limit + 1));
+    }
+    const ssize_t got = ::read(fd, text.data() + used, text.size() - used);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw InputError(shown, "read error: " + reason(errno));
+    if (got == 0) break;
+    used += static_cast<std::size_t>(got);
+  }
+  if (used > limit) throw InputError(shown, fmt::format("larger than {} MiB; not a config.json", limit >> 20));
+  text.resize(used);
+  return text;
+}
+
+InputFile read_opened(InputFile input, int fd, const struct stat& info) {
+  if (!S_ISREG(info.st_mode)) throw InputError(input.shown, "not a regular file");
+  const auto size = static_cast<std::uintmax_t>(info.st_size);
+  if (size > kMaxConfigBytes) {
+    // Too large for a config.json; a GGUF file is read from its header alone.
+    if (looks_like_gguf_bytes(read_head(fd, kGgufMagic.size(), input.shown))) {
+      input.gguf = true;
+      return input;
+    }
+    throw InputError(input.shown, fmt::format("{} bytes is larger than {} MiB; not a config.json", size, kMaxConfigBytes >> 20));
+  }
+  input.text = read_up_to(fd, static_cast<std::size_t>(size), kMaxConfigBytes, input.shown);
+  input.gguf = looks_like_gguf_bytes(input.text);
+  return input;
+}
+
+}  // namespace
+
+// One open and one fstat per file: a directory scan reads thousands of them.
+InputFile read_input_file(const std::string& path) {
+  InputFile input;
+  input.shown = path;
+  FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) throw InputError(path, errno == ENOENT ? std::string("no such file") : "cannot open file: " + reason(errno));
+  struct stat info {};
+  if (::fstat(fd.get(), &info) != 0) throw InputError(path, "cannot read size: " + reason(errno));
+  if (S_ISDIR(info.st_mode)) {
+    input.shown = (fs::path(path) / "config.json").string();
+    FileDescriptor inner(::open(input.shown.c_str(), O_RDONLY | O_CLOEXEC));
+    if (inner.get() < 0) throw InputError(path, "directory has no config.json");
+    if (::fstat(inner.get(), &info) != 0) throw InputError(input.shown, "cannot read size: " + reason(errno));
+    return read_opened(std::move(input), inner.get(), info);
+  }
+  return read_opened(std::move(input), fd.get(), info);
+}
+
 Document read_config(const std::string& path) {
   if (path == "-") return parse_config("<stdin>", read_limited(std::cin, "<stdin>"));
-  std::error_code ec;
-  fs::path file = path;
-  if (fs::is_directory(file, ec)) {
-    file /= "config.json";
-    if (!fs::exists(file, ec)) throw InputError(path, "directory has no config.json");
-  }
-  auto shown = file.string();
-  if (!fs::exists(file, ec)) throw InputError(shown, "no such file");
-  if (!fs::is_regular_file(file, ec)) throw InputError(shown, "not a regular file");
-  auto size = fs::file_size(file, ec);
-  if (ec) throw InputError(shown, "cannot read size: " + ec.message());
-  if (size > kMaxConfigBytes)
-    throw InputError(shown, fmt::format("{} bytes is larger than {} MiB; not a config.json", size, kMaxConfigBytes >> 20));
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(shown, "cannot open file");
-  return parse_config(shown, read_limited(in, shown));
+  InputFile input = read_input_file(path);
+  if (input.gguf) throw InputError(input.shown, "is a GGUF file, not a config.json");
+  return parse_config(std::move(input.shown), std::move(input.text));
 }
 
 std::vector<std::string> expand_paths(const std::string& path) {

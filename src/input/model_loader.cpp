@@ -38,11 +38,18 @@ void apply_edit(nlohmann::json& root, const Edit& edit, const std::string& file)
 }  // namespace
 
 LoadedModel load_model(const std::string& path, const std::vector<Edit>& edits) {
-  if (path != "-" && looks_like_gguf(path)) {
-    if (!edits.empty()) throw InputError(path, "--set edits apply to config.json, not to GGUF files");
-    return {model_from_gguf(read_gguf(path)), ""};
+  Document document;
+  if (path == "-") {
+    document = read_config(path);
+  } else {
+    InputFile input = read_input_file(path);
+    if (input.gguf) {
+      if (!edits.empty()) throw InputError(input.shown, "--set edits apply to config.json, not to GGUF files");
+      GgufFile gguf = input.text.empty() ? read_gguf(input.shown) : read_gguf_bytes(input.shown, input.text);
+      return {model_from_gguf(std::move(gguf)), ""};
+    }
+    document = parse_config(std::move(input.shown), std::move(input.text));
   }
-  Document document = read_config(path);
   for (const auto& edit : edits) apply_edit(document.root, edit, document.path);
   LoadedModel loaded{normalize(document), std::move(document.text)};
   if (!edits.empty())

@@ -40,17 +40,20 @@ std::string command(Severity severity) {
 class GithubCheckRenderer : public CheckRenderer {
  public:
   explicit GithubCheckRenderer(std::ostream& out) : out_(out) {}
-  void file(const FileResult& file) override {
+  std::string render_file(const FileResult& file) const override {
+    std::string part;
     for (const auto& d : file.diagnostics) {
       std::string where = "file=" + escape_property(file.path);
       if (d.where.line) where += fmt::format(",line={}", *d.where.line);
       if (d.where.column) where += fmt::format(",col={}", *d.where.column);
       where += ",title=" + escape_property(fmt::format("{} {}", d.code, d.name));
       std::string message = d.message + (d.help.empty() ? "" : " (help: " + d.help + ")");
-      out_ << fmt::format("::{} {}::{}\n", command(d.severity), where, escape_data(message));
+      part += fmt::format("::{} {}::{}\n", command(d.severity), where, escape_data(message));
     }
-    if (file.error) out_ << fmt::format("::error file={}::{}\n", escape_property(file.path), escape_data(*file.error));
+    if (file.error) part += fmt::format("::error file={}::{}\n", escape_property(file.path), escape_data(*file.error));
+    return part;
   }
+  void write_file(const std::string& part) override { out_ << part; }
   void end(const CheckCounts&) override {}
 
  private:

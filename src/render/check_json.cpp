@@ -1,6 +1,7 @@
 #include <nlohmann/json.hpp>
 
 #include "check_renderers.hpp"
+#include "json_writer.hpp"
 #include "ropelens/engines.hpp"
 #include "ropelens/render.hpp"
 
@@ -8,61 +9,80 @@ namespace ropelens {
 namespace {
 
 using nlohmann::json;
+using render_detail::JsonWriter;
 
-json location_json(const Location& where) {
-  json out = {{"pointer", where.pointer}};
-  if (where.line) out["line"] = *where.line;
-  if (where.column) out["column"] = *where.column;
-  return out;
+void write_location_members(JsonWriter& w, const Location& where) {
+  if (where.column) w.member("column", *where.column);
+  if (where.line) w.member("line", *where.line);
 }
 
-json diagnostic_json(const Diagnostic& d) {
-  json related = json::array();
-  for (const auto& r : d.related) related.push_back(location_json(r));
-  json out = {{"code", d.code},     {"name", d.name},       {"severity", to_string(d.severity)},
-              {"message", d.message}, {"pointer", d.where.pointer}, {"help", d.help},
-              {"related", related},   {"facts", d.facts}};
-  if (d.where.line) out["line"] = *d.where.line;
-  if (d.where.column) out["column"] = *d.where.column;
-  return out;
+void write_diagnostic(JsonWriter& w, const Diagnostic& d) {
+  w.begin_object().member("code", d.code);
+  if (d.where.column) w.member("column", *d.where.column);
+  w.member("facts", d.facts).member("help", d.help);
+  if (d.where.line) w.member("line", *d.where.line);
+  w.member("message", d.message).member("name", d.name).member("pointer", d.where.pointer);
+  w.key("related").begin_array();
+  for (const auto& r : d.related) {
+    w.begin_object();
+    write_location_members(w, r);
+    w.member("pointer", r.pointer).end_object();
+  }
+  w.end_array().member("severity", to_string(d.severity)).end_object();
 }
 
-json audit_json(const FileResult& file) {
-  json setups = json::array();
+void write_out_of_range(JsonWriter& w, const SetupAudit& a) {
+  w.begin_array();
+  for (int p : a.out_of_range_pairs) {
+    const PairAudit& pa = a.pairs[static_cast<std::size_t>(p)];
+    w.begin_object()
+        .member("needed_deg", pa.needed_deg)
+        .member("pair", p)
+        .member("seen_deg", pa.seen_deg)
+        .member("unseen_deg", pa.unseen_arc_deg)
+        .end_object();
+  }
+  w.end_array();
+}
+
+void write_audit(JsonWriter& w, const FileResult& file) {
+  w.begin_object();
+  auto nope = file.model.nope_layers();
+  if (!nope.empty()) w.member("nope_layers", nope);
+  w.key("setups").begin_array();
   for (const auto& a : file.audit.setups) {
     const RopeSetup& s = file.model.setups[static_cast<std::size_t>(a.setup)];
-    json pairs = json::array();
-    for (int p : a.out_of_range_pairs) {
-      const PairAudit& pa = a.pairs[static_cast<std::size_t>(p)];
-      pairs.push_back({{"pair", p}, {"seen_deg", pa.seen_deg}, {"needed_deg", pa.needed_deg}, {"unseen_deg", pa.unseen_arc_deg}});
-    }
-    setups.push_back({{"name", s.name},
-                      {"layers", s.layers},
-                      {"attention", to_string(s.attention)},
-                      {"rope_type", to_string(s.type)},
-                      {"pretrain_tokens", a.pretrain_tokens},
-                      {"extension_tokens", a.extension_tokens},
-                      {"attended_tokens", a.attended_tokens},
-                      {"out_of_range_pairs", a.out_of_range_pairs},
-                      {"out_of_range", pairs}});
+    w.begin_object()
+        .member("attended_tokens", a.attended_tokens)
+        .member("attention", to_string(s.attention))
+        .member("extension_tokens", a.extension_tokens)
+        .member("layers", s.layers)
+        .member("name", s.name);
+    write_out_of_range(w.key("out_of_range"), a);
+    w.member("out_of_range_pairs", a.out_of_range_pairs)
+        .member("pretrain_tokens", a.pretrain_tokens)
+        .member("rope_type", to_string(s.type))
+        .end_object();
   }
-  json out = {{"setups", setups}};
-  auto nope = file.model.nope_layers();
-  if (!nope.empty()) out["nope_layers"] = nope;
-  return out;
+  w.end_array().end_object();
 }
 
-json file_json(const FileResult& file) {
-  if (file.error) return {{"path", file.path}, {"error", *file.error}};
-  json diagnostics = json::array();
-  for (const auto& d : file.diagnostics) diagnostics.push_back(diagnostic_json(d));
-  json out = {{"path", file.path},
-              {"model_type", file.model.model_type.value},
-              {"target", file.target_tokens},
-              {"diagnostics", diagnostics},
-              {"audit", audit_json(file)}};
-  if (file.engines) out["engines"] = engines_to_json(file.model, *file.engines);
-  return out;
+// One element of "files", with the keys in the order nlohmann's dump(2) sorts them.
+void write_file_json(JsonWriter& w, const FileResult& file) {
+  w.begin_object();
+  if (file.error) {
+    w.member("error", *file.error).member("path", file.path).end_object();
+    return;
+  }
+  write_audit(w.key("audit"), file);
+  w.key("diagnostics").begin_array();
+  for (const auto& d : file.diagnostics) write_diagnostic(w, d);
+  w.end_array();
+  if (file.engines) w.member("engines", engines_to_json(file.model, *file.engines));
+  w.member("model_type", file.model.model_type.value)
+      .member("path", file.path)
+      .member("target", file.target_tokens)
+      .end_object();
 }
 
 // Streams exactly what nlohmann's dump(2) prints for the whole document (keys sorted: files, schema_version,
@@ -71,8 +91,14 @@ class JsonCheckRenderer : public CheckRenderer {
  public:
   explicit JsonCheckRenderer(std::ostream& out) : out_(out) {}
   void begin() override { out_ << "{\n  \"files\": ["; }
-  void file(const FileResult& file) override {
-    out_ << (first_ ? "\n    " : ",\n    ") << render_detail::indent_json(file_json(file).dump(2), 4);
+  std::string render_file(const FileResult& file) const override {
+    std::string part;
+    JsonWriter writer(part, 4);
+    write_file_json(writer, file);
+    return part;
+  }
+  void write_file(const std::string& part) override {
+    out_ << (first_ ? "\n    " : ",\n    ") << part;
     first_ = false;
   }
   void end(const CheckCounts& c) override {

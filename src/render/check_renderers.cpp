@@ -32,13 +32,15 @@ void render_check_github(const CheckReport& report, std::ostream& out) { render_
 namespace render_detail {
 
 std::string indent_json(const std::string& dumped, int spaces) {
-  std::string pad(static_cast<std::size_t>(spaces), ' ');
+  const std::string pad(static_cast<std::size_t>(spaces), ' ');
   std::string out;
-  out.reserve(dumped.size() + dumped.size() / 8);
-  for (char c : dumped) {
-    out += c;
-    if (c == '\n') out += pad;
+  out.reserve(dumped.size() + dumped.size() / 4);
+  std::size_t from = 0;
+  for (auto newline = dumped.find('\n'); newline != std::string::npos; newline = dumped.find('\n', from)) {
+    out.append(dumped, from, newline + 1 - from).append(pad);
+    from = newline + 1;
   }
+  out.append(dumped, from);
   return out;
 }
 

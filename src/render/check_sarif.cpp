@@ -69,13 +69,21 @@ class SarifCheckRenderer : public CheckRenderer {
     out_ << "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"runs\": [\n    {\n      "
             "\"results\": [";
   }
-  void file(const FileResult& file) override {
+  // The file's results, each indented and separated as inside the results array.
+  std::string render_file(const FileResult& file) const override {
+    std::string part;
     for (const auto& d : file.diagnostics) {
       auto it = index_of_.find(d.code);
       json result = result_json(file, d, it == index_of_.end() ? -1 : it->second);
-      out_ << (first_ ? "\n        " : ",\n        ") << render_detail::indent_json(result.dump(2), 8);
-      first_ = false;
+      if (!part.empty()) part += ",\n        ";
+      part += render_detail::indent_json(result.dump(2), 8);
     }
+    return part;
+  }
+  void write_file(const std::string& part) override {
+    if (part.empty()) return;
+    out_ << (first_ ? "\n        " : ",\n        ") << part;
+    first_ = false;
   }
   void end(const CheckCounts&) override {
     out_ << (first_ ? "]" : "\n      ]") << ",\n      \"tool\": " << render_detail::indent_json(tool_json().dump(2), 6)

@@ -1,4 +1,6 @@
 // ruff-like text: per file, one block per finding and the audit table of out-of-range pairs; then a summary.
+#include <sstream>
+
 #include <fmt/format.h>
 
 #include "check_renderers.hpp"
@@ -46,21 +48,25 @@ class TextCheckRenderer : public CheckRenderer {
  public:
   explicit TextCheckRenderer(std::ostream& out) : out_(out) {}
 
-  void file(const FileResult& file) override {
-    if (file.error) return;
-    for (const auto& d : file.diagnostics) render_finding(file, d, out_);
-    findings_ += file.diagnostics.size();
-    bool audited = render_audit(file, out_);
+  std::string render_file(const FileResult& file) const override {
+    if (file.error) return "";
+    std::ostringstream part;
+    for (const auto& d : file.diagnostics) render_finding(file, d, part);
+    bool audited = render_audit(file, part);
     if (file.engines) {
-      render_engines_text(file.model, *file.engines, out_);
+      render_engines_text(file.model, *file.engines, part);
       audited = true;
     }
-    if (!file.diagnostics.empty() || audited) out_ << "\n";
+    if (!file.diagnostics.empty() || audited) part << "\n";
+    return std::move(part).str();
   }
 
+  void write_file(const std::string& part) override { out_ << part; }
+
   void end(const CheckCounts& c) override {
-    out_ << fmt::format("{} finding{} ({} error{}, {} warning{}, {} info) in {} file{}", findings_,
-                        findings_ == 1 ? "" : "s", c.errors, c.errors == 1 ? "" : "s", c.warnings,
+    const int findings = c.errors + c.warnings + c.infos;
+    out_ << fmt::format("{} finding{} ({} error{}, {} warning{}, {} info) in {} file{}", findings,
+                        findings == 1 ? "" : "s", c.errors, c.errors == 1 ? "" : "s", c.warnings,
                         c.warnings == 1 ? "" : "s", c.infos, c.files, c.files == 1 ? "" : "s");
     if (c.unreadable_files > 0) out_ << fmt::format("; {} could not be read", c.unreadable_files);
     out_ << "\n";
@@ -68,7 +74,6 @@ class TextCheckRenderer : public CheckRenderer {
 
  private:
   std::ostream& out_;
-  std::size_t findings_ = 0;
 };
 
 }  // namespace

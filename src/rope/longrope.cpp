@@ -25,10 +25,11 @@ RopeTable compute_longrope(const RopeSetup& setup, std::optional<std::int64_t> s
   table.attention_factor = longrope_attention_factor(setup, factor, original);
   table.long_factors = seq_len && static_cast<double>(*seq_len) > original;
   const auto& divisors = table.long_factors ? setup.longrope.long_factor.value : setup.longrope.short_factor.value;
+  const std::vector<double> powers =
+      base_powers(setup.rope_theta.value, setup.rotary_dim, static_cast<int>(table.inv_freq.size()));
   for (std::size_t i = 0; i < table.inv_freq.size(); ++i) {
     double divisor = i < divisors.size() ? divisors[i] : 1.0;  // a short list is reported as CFG005
-    double exponent = static_cast<double>(2 * i) / setup.rotary_dim;
-    table.inv_freq[i] = 1.0 / (divisor * std::pow(setup.rope_theta.value, exponent));
+    table.inv_freq[i] = 1.0 / (divisor * powers[i]);
     table.bands[i] = divisor == 1.0 ? Band::kept : Band::scaled;
   }
   return table;

@@ -1,3 +1,4 @@
+#include <array>
 #include <cmath>
 
 #include "methods.hpp"
@@ -14,12 +15,52 @@ std::string_view to_string(Band band) {
   return "kept";
 }
 
-std::vector<double> base_inverse_frequencies(double theta, int exponent_dim, int pairs) {
+namespace {
+
+std::vector<double> compute_base_powers(double theta, int exponent_dim, int pairs) {
   std::vector<double> out(static_cast<std::size_t>(std::max(pairs, 0)));
   for (int i = 0; i < pairs; ++i) {
     double exponent = static_cast<double>(2 * i) / exponent_dim;  // arange(0, d, 2) / d
-    out[static_cast<std::size_t>(i)] = 1.0 / std::pow(theta, exponent);
+    out[static_cast<std::size_t>(i)] = std::pow(theta, exponent);
   }
+  return out;
+}
+
+// One check computes the same base powers for the audit, the rules and every engine view; pow() was a
+// fifth of a directory scan. A few recent results per thread are kept (bit-identical, so nothing changes).
+class RecentBasePowers {
+ public:
+  const std::vector<double>& get(double theta, int exponent_dim, int pairs) {
+    for (const auto& entry : entries_)
+      if (entry.theta == theta && entry.exponent_dim == exponent_dim && entry.pairs == pairs && entry.filled)
+        return entry.values;
+    Entry& slot = entries_[next_++ % entries_.size()];
+    slot = {theta, exponent_dim, pairs, true, compute_base_powers(theta, exponent_dim, pairs)};
+    return slot.values;
+  }
+
+ private:
+  struct Entry {
+    double theta = 0.0;
+    int exponent_dim = 0;
+    int pairs = 0;
+    bool filled = false;
+    std::vector<double> values;
+  };
+  std::array<Entry, 8> entries_{};
+  std::size_t next_ = 0;
+};
+
+}  // namespace
+
+std::vector<double> base_powers(double theta, int exponent_dim, int pairs) {
+  thread_local RecentBasePowers recent;
+  return recent.get(theta, exponent_dim, pairs);
+}
+
+std::vector<double> base_inverse_frequencies(double theta, int exponent_dim, int pairs) {
+  std::vector<double> out = base_powers(theta, exponent_dim, pairs);
+  for (double& value : out) value = 1.0 / value;
   return out;
 }
 

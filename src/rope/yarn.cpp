@@ -45,10 +45,11 @@ RopeTable compute_yarn(const RopeSetup& setup) {
   table.correction_high = high;
   if (low == high) high += 0.001;
 
+  const std::vector<double> pos_freqs = base_powers(base, dim, static_cast<int>(table.inv_freq.size()));
   for (std::size_t i = 0; i < table.inv_freq.size(); ++i) {
     double ramp = std::clamp((static_cast<double>(i) - low) / (high - low), 0.0, 1.0);
     double extrapolation = 1.0 - ramp;
-    double pos_freq = std::pow(base, static_cast<double>(2 * i) / dim);
+    double pos_freq = pos_freqs[i];
     double extrapolated = 1.0 / pos_freq;
     double interpolated = 1.0 / (factor * pos_freq);
     table.inv_freq[i] = interpolated * (1.0 - extrapolation) + extrapolated * extrapolation;

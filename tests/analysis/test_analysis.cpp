@@ -58,6 +58,16 @@ TEST_CASE("worst_angle_precision skips exact and zero pairs", "[analysis]") {
   CHECK_FALSE(worst_angle_precision({0.0}, 100));
 }
 
+TEST_CASE("worst_angle_precision with a floor skips pairs that cannot exceed it", "[analysis]") {
+  const double pair1 = std::pow(10000.0, -2.0 / 128.0);
+  auto worst = worst_angle_precision({1.0, pair1}, 1048575, 0.01);
+  REQUIRE(worst);
+  CHECK(worst->pair == 1);
+  CHECK(worst->error_rad == Approx(0.062140625086613).epsilon(1e-9));
+  CHECK_FALSE(worst_angle_precision({1.0, pair1}, 8191, 0.01));  // error 0.000485 at 8192 tokens
+  CHECK(worst_angle_precision({1.0, pair1}, 8191));
+}
+
 TEST_CASE("engine magnitudes and bases", "[analysis]") {
   CHECK(mla_softmax_scale_multiplier(40.0, 1.0) == Approx(1.8738542070926265).epsilon(1e-12));  // DeepSeek-V3
   CHECK(mla_softmax_scale_multiplier(1.0, 1.0) == 1.0);

@@ -1,6 +1,8 @@
 // transformers: v5 is compute_rope_table itself (src/rope/*.cpp, modeling_rope_utils.py v5). Older versions
 // differ only for YaRN: 4.48–4.5x replaced the factor with max/original whenever original was given
 // (#38224, fixed by #40320); 4.4x (@ef468064) computed the correction range on max_position_embeddings.
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "views.hpp"
@@ -8,8 +10,9 @@
 namespace ropelens::engine_detail {
 namespace {
 
-RopeSetup as_transformers_4_5x(const RopeSetup& setup) {
-  if (setup.type != RopeType::yarn || !original_given_in_config(setup)) return setup;
+// Each returns the setup as that version reads it, or nothing when it reads it as v5 does.
+std::optional<RopeSetup> as_transformers_4_5x(const RopeSetup& setup) {
+  if (setup.type != RopeType::yarn || !original_given_in_config(setup)) return std::nullopt;
   RopeSetup older = setup;
   const double declared = static_cast<double>(setup.max_position_embeddings.value);
   const double original = static_cast<double>(setup.original_max_position_embeddings->value);
@@ -21,17 +24,17 @@ RopeSetup as_transformers_4_5x(const RopeSetup& setup) {
   return older;
 }
 
-RopeSetup as_transformers_4_4x(const RopeSetup& setup) {
-  if (setup.type != RopeType::yarn) return setup;
+std::optional<RopeSetup> as_transformers_4_4x(const RopeSetup& setup) {
+  if (setup.type != RopeType::yarn) return std::nullopt;
   RopeSetup older = setup;
   older.original_max_position_embeddings = setup.max_position_embeddings;
   return older;
 }
 
-RopeSetup as_version(const RopeSetup& setup, EngineVersion version) {
+std::optional<RopeSetup> as_version(const RopeSetup& setup, EngineVersion version) {
   if (version == EngineVersion::transformers_4_5x) return as_transformers_4_5x(setup);
   if (version == EngineVersion::transformers_4_4x) return as_transformers_4_4x(setup);
-  return setup;
+  return std::nullopt;
 }
 
 EngineSetupView setup_view(const Model& model, const RopeSetup& setup, int index, std::int64_t target_tokens) {
@@ -77,8 +80,10 @@ EngineView transformers_view(const Model& model, EngineVersion version, std::int
       "no limit: max_position_embeddings {} bounds nothing (RoPE is computed for "
       "each forward)",
       model.max_position_embeddings.value);
-  for (std::size_t i = 0; i < model.setups.size(); ++i)
-    view.setups.push_back(setup_view(model, as_version(model.setups[i], version), static_cast<int>(i), target_tokens));
+  for (std::size_t i = 0; i < model.setups.size(); ++i) {
+    const std::optional<RopeSetup> older = as_version(model.setups[i], version);
+    view.setups.push_back(setup_view(model, older ? *older : model.setups[i], static_cast<int>(i), target_tokens));
+  }
   if (is_mla(model))
     view.notes.push_back(
         "MLA: the YaRN temperature lives in the softmax scale (mscale_all_dim), not in cos/sin "

@@ -1,0 +1,154 @@
+#include "json_writer.hpp"
+
+#include <cassert>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace ropelens::render_detail {
+
+JsonWriter& JsonWriter::begin_object() {
+  before_value();
+  out_ += '{';
+  open_.push_back({true, 0, {}});
+  return *this;
+}
+
+JsonWriter& JsonWriter::begin_array() {
+  before_value();
+  out_ += '[';
+  open_.push_back({false, 0, {}});
+  return *this;
+}
+
+JsonWriter& JsonWriter::end_object() {
+  assert(!open_.empty() && open_.back().object && !after_key_);
+  close('}');
+  return *this;
+}
+
+JsonWriter& JsonWriter::end_array() {
+  assert(!open_.empty() && !open_.back().object);
+  close(']');
+  return *this;
+}
+
+JsonWriter& JsonWriter::key(std::string_view name) {
+  assert(!open_.empty() && open_.back().object && !after_key_);
+  Frame& frame = open_.back();
+#ifndef NDEBUG
+  assert(frame.members == 0 || frame.last_key < name);
+  frame.last_key = std::string(name);
+#endif
+  out_ += frame.members++ == 0 ? "" : ",";
+  new_line(open_.size());
+  write_string(name);
+  out_ += ": ";
+  after_key_ = true;
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(std::string_view text) {
+  before_value();
+  write_string(text);
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(std::int64_t number) {
+  before_value();
+  fmt::format_to(std::back_inserter(out_), "{}", number);
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(double number) {
+  before_value();
+  // nlohmann's own number formatting (shortest round trip, "1.0" for integral values, null for NaN/Inf).
+  out_ += nlohmann::json(number).dump();
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(bool flag) {
+  before_value();
+  out_ += flag ? "true" : "false";
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(const nlohmann::json& document) {
+  switch (document.type()) {
+    case nlohmann::json::value_t::object:
+      begin_object();
+      for (const auto& [name, item] : document.items()) key(name).value(item);
+      return end_object();
+    case nlohmann::json::value_t::array:
+      begin_array();
+      for (const auto& item : document) value(item);
+      return end_array();
+    case nlohmann::json::value_t::string: return value(document.get_ref<const std::string&>());
+    case nlohmann::json::value_t::number_float: return value(document.get<double>());
+    case nlohmann::json::value_t::boolean: return value(document.get<bool>());
+    default:
+      before_value();
+      out_ += document.dump();  // integers and null
+      return *this;
+  }
+}
+
+void JsonWriter::before_value() {
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (open_.empty()) return;
+  Frame& frame = open_.back();
+  assert(!frame.object);
+  out_ += frame.members++ == 0 ? "" : ",";
+  new_line(open_.size());
+}
+
+void JsonWriter::new_line(std::size_t depth) {
+  out_ += '\n';
+  out_.append(static_cast<std::size_t>(base_indent_) + 2 * depth, ' ');
+}
+
+void JsonWriter::close(char bracket) {
+  const bool empty = open_.back().members == 0;
+  open_.pop_back();
+  if (!empty) new_line(open_.size());
+  out_ += bracket;
+}
+
+// As nlohmann escapes with ensure_ascii off; a byte that is not UTF-8 (nlohmann would throw) becomes U+FFFD.
+void JsonWriter::write_string(std::string_view text) {
+  out_ += '"';
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    switch (byte) {
+      case '"': out_ += "\\\""; continue;
+      case '\\': out_ += "\\\\"; continue;
+      case '\b': out_ += "\\b"; continue;
+      case '\f': out_ += "\\f"; continue;
+      case '\n': out_ += "\\n"; continue;
+      case '\r': out_ += "\\r"; continue;
+      case '\t': out_ += "\\t"; continue;
+      default: break;
+    }
+    if (byte < 0x20) {
+      fmt::format_to(std::back_inserter(out_), "\\u{:04x}", byte);
+    } else if (byte < 0x80) {
+      out_ += static_cast<char>(byte);
+    } else {
+      const std::size_t length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 0;
+      bool valid = length > 0 && byte < 0xF5 && i + length <= text.size();
+      for (std::size_t k = 1; valid && k < length; ++k) valid = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
+      if (valid) {
+        out_.append(text.substr(i, length));
+        i += length - 1;
+      } else {
+        out_ += "\xEF\xBF\xBD";
+      }
+    }
+  }
+  out_ += '"';
+}
+
+}  // namespace ropelens::render_detail

@@ -1,0 +1,61 @@
+// Internal: writes JSON text exactly as nlohmann's dump(2) prints it, without building a document first.
+// The check output of a directory scan is the one place where building and freeing a DOM per file cost
+// more than the check itself.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace ropelens::render_detail {
+
+class JsonWriter {
+ public:
+  // Appends to `out`; lines after the first are indented by `base_indent` spaces more than dump(2) would.
+  explicit JsonWriter(std::string& out, int base_indent = 0) : out_(out), base_indent_(base_indent) {}
+
+  JsonWriter& begin_object();
+  JsonWriter& end_object();
+  JsonWriter& begin_array();
+  JsonWriter& end_array();
+  // Keys must come in sorted order, as nlohmann's std::map keeps them (checked in debug builds).
+  JsonWriter& key(std::string_view name);
+
+  JsonWriter& value(std::string_view text);
+  JsonWriter& value(const char* text) { return value(std::string_view(text)); }
+  JsonWriter& value(const std::string& text) { return value(std::string_view(text)); }
+  JsonWriter& value(std::int64_t number);
+  JsonWriter& value(int number) { return value(static_cast<std::int64_t>(number)); }
+  JsonWriter& value(double number);
+  JsonWriter& value(bool flag);
+  JsonWriter& value(const nlohmann::json& document);
+  template <class T> JsonWriter& value(const std::vector<T>& items) {
+    begin_array();
+    for (const auto& item : items) value(item);
+    return end_array();
+  }
+
+  // key(name).value(v)
+  template <class T> JsonWriter& member(std::string_view name, const T& v) { return key(name).value(v); }
+
+ private:
+  struct Frame {
+    bool object = false;
+    int members = 0;
+    std::string last_key;  // debug builds only
+  };
+  void before_value();
+  void new_line(std::size_t depth);
+  void close(char bracket);
+  void write_string(std::string_view text);
+
+  std::string& out_;
+  int base_indent_;
+  std::vector<Frame> open_;
+  bool after_key_ = false;
+};
+
+}  // namespace ropelens::render_detail
