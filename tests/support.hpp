@@ -16,6 +16,8 @@ struct RunResult {
 };
 // Runs build/ropelens with the given arguments (shell-quoted by the caller), capturing stdout and stderr.
 RunResult run_cli(const std::string& arguments, const std::string& stdin_text = "");
+// The same, with `directory` as the working directory (where .ropelens.json is looked up).
+RunResult run_cli_in(const std::string& directory, const std::string& arguments);
 
 // Compares with a snapshot file; UPDATE_SNAPSHOTS=1 rewrites it. Returns "" or a description of the difference.
 std::string compare_snapshot(const std::string& relative_path, const std::string& actual);

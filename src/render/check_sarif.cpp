@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "check_renderers.hpp"
+#include "json_writer.hpp"
 #include "ropelens/render.hpp"
 #include "ropelens/rule_docs.hpp"
 
@@ -11,6 +12,7 @@ namespace ropelens {
 namespace {
 
 using nlohmann::json;
+using render_detail::JsonWriter;
 
 std::string sarif_level(Severity severity) {
   switch (severity) {
@@ -29,23 +31,27 @@ json rule_metadata(const Rule& rule) {
           {"defaultConfiguration", {{"level", sarif_level(rule.meta.default_severity)}}}};
 }
 
-json result_json(const FileResult& file, const Diagnostic& d, int rule_index) {
-  json region = json::object();
-  if (d.where.line) region["startLine"] = *d.where.line;
-  if (d.where.column) region["startColumn"] = *d.where.column;
-  json physical = {{"artifactLocation", {{"uri", file.path}}}};
-  if (!region.empty()) physical["region"] = region;
+// One SARIF result, keys in the order nlohmann's dump(2) sorts them.
+void write_result(JsonWriter& w, const FileResult& file, const Diagnostic& d, int rule_index) {
   std::string text = d.message;
   if (!d.help.empty()) text += "\nhelp: " + d.help;
-  json out = {{"ruleId", d.code},
-              {"level", sarif_level(d.severity)},
-              {"message", {{"text", text}}},
-              {"locations",
-               {{{"physicalLocation", physical},
-                 {"logicalLocations", {{{"fullyQualifiedName", d.where.pointer}, {"kind", "member"}}}}}}},
-              {"properties", d.facts}};
-  if (rule_index >= 0) out["ruleIndex"] = rule_index;
-  return out;
+  w.begin_object().member("level", sarif_level(d.severity));
+  w.key("locations").begin_array().begin_object();
+  w.key("logicalLocations").begin_array().begin_object();
+  w.member("fullyQualifiedName", d.where.pointer).member("kind", "member").end_object().end_array();
+  w.key("physicalLocation").begin_object();
+  w.key("artifactLocation").begin_object().member("uri", file.path).end_object();
+  if (d.where.line || d.where.column) {
+    w.key("region").begin_object();
+    if (d.where.column) w.member("startColumn", *d.where.column);
+    if (d.where.line) w.member("startLine", *d.where.line);
+    w.end_object();
+  }
+  w.end_object().end_object().end_array();
+  w.key("message").begin_object().member("text", text).end_object();
+  w.member("properties", d.facts).member("ruleId", d.code);
+  if (rule_index >= 0) w.member("ruleIndex", rule_index);
+  w.end_object();
 }
 
 json tool_json() {
@@ -74,9 +80,9 @@ class SarifCheckRenderer : public CheckRenderer {
     std::string part;
     for (const auto& d : file.diagnostics) {
       auto it = index_of_.find(d.code);
-      json result = result_json(file, d, it == index_of_.end() ? -1 : it->second);
       if (!part.empty()) part += ",\n        ";
-      part += render_detail::indent_json(result.dump(2), 8);
+      JsonWriter writer(part, 8);
+      write_result(writer, file, d, it == index_of_.end() ? -1 : it->second);
     }
     return part;
   }
