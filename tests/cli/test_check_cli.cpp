@@ -67,7 +67,7 @@ TEST_CASE("check exit codes: 0 clean, 1 findings at --fail-on, 2 for input and u
   CHECK(run_cli("check " + kQwen3 + " --format xml").exit_code == 2);
 }
 
-TEST_CASE("--select and --ignore take codes, names and prefixes", "[cli][check]") {
+TEST_CASE("check selects and ignores rules by code, name and prefix", "[cli][check]") {
   const std::string base = "check " + kQwen3 + " --target 131072 --format json";
   CHECK(codes(run_cli(base).out) == std::vector<std::string>{"CTX201", "CTX202", "CTX205"});
   CHECK(codes(run_cli(base + " --select CTX201").out) == std::vector<std::string>{"CTX201"});
@@ -76,7 +76,7 @@ TEST_CASE("--select and --ignore take codes, names and prefixes", "[cli][check]"
   CHECK(codes(run_cli(base + " --ignore CTX").out).empty());
 }
 
-TEST_CASE("--severity overrides a rule's level, and the exit code follows it", "[cli][check]") {
+TEST_CASE("check severity overrides change the level and the exit code", "[cli][check]") {
   auto r = run_cli("check " + kQwen3 + " --target 131072 --select CTX201 --severity CTX201=info --format json");
   CHECK(r.exit_code == 0);
   CHECK(json::parse(r.out)["files"][0]["diagnostics"][0]["severity"] == "info");
