@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ropelens/rule.hpp"
+#include "ropelens/text.hpp"
 
 namespace ropelens::rules {
 
@@ -13,7 +14,6 @@ namespace ropelens::rules {
 void report_problems(const Context& cx, Sink& out, std::string_view help);
 
 // "0–2, 4" from sorted indices.
-std::string index_ranges(const std::vector<int>& sorted);
 
 // A setup's short label for messages: "setup full_attention (layers 5, 11, …)".
 std::string setup_label(const Model& model, int setup);

@@ -11,7 +11,6 @@
 namespace ropelens {
 namespace {
 
-using render_detail::ranges;
 
 std::string position(const FileResult& file, const Diagnostic& d) {
   if (d.where.line) return fmt::format("{}:{}:{}", file.path, *d.where.line, d.where.column.value_or(1));
@@ -36,9 +35,9 @@ bool render_audit(const FileResult& file, std::ostream& out) {
     if (a.out_of_range_pairs.empty()) continue;
     const RopeSetup& s = file.model.setups[static_cast<std::size_t>(a.setup)];
     const PairAudit& worst = a.pairs[static_cast<std::size_t>(*a.worst_pair)];
-    out << fmt::format("  {:<20} {:<12} {:>9} {:>9}  {:<22} pair {}: {} → {}\n", s.name, ranges(s.layers),
+    out << fmt::format("  {:<20} {:<12} {:>9} {:>9}  {:<22} pair {}: {} → {}\n", s.name, index_ranges(s.layers),
                        a.extension_tokens > 0 ? a.extension_tokens : a.pretrain_tokens, a.attended_tokens,
-                       fmt::format("{} ({})", ranges(a.out_of_range_pairs), a.out_of_range_pairs.size()), worst.pair,
+                       fmt::format("{} ({})", index_ranges(a.out_of_range_pairs), a.out_of_range_pairs.size()), worst.pair,
                        render_detail::fixed(worst.seen_deg, 4), render_detail::fixed(worst.needed_deg, 4));
   }
   return true;

@@ -13,7 +13,6 @@ namespace ropelens {
 namespace {
 
 using render_detail::fixed;
-using render_detail::ranges;
 
 constexpr int kColumn = 13;
 
@@ -199,7 +198,7 @@ bool same_in_every_view(const EngineReport& report, std::size_t a, std::size_t b
 void render_setup(const Model& model, const EngineReport& report, std::size_t setup, std::ostream& out) {
   const RopeSetup& s = model.setups[setup];
   out << fmt::format("\nsetup {}: layers {}, {} attention{}, {} with rope_theta {}, rotary_dim {}\n", s.name,
-                     ranges(s.layers), to_string(s.attention),
+                     index_ranges(s.layers), to_string(s.attention),
                      s.window_tokens ? fmt::format(" within {} tokens", s.window_tokens->value) : "", to_string(s.type),
                      render_detail::number(s.rope_theta.value), s.rotary_dim);
   for (std::size_t earlier = 0; earlier < setup; ++earlier)

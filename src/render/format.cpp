@@ -6,18 +6,6 @@
 
 namespace ropelens::render_detail {
 
-std::string ranges(const std::vector<int>& sorted) {
-  std::string out;
-  for (std::size_t i = 0; i < sorted.size();) {
-    std::size_t j = i;
-    while (j + 1 < sorted.size() && sorted[j + 1] == sorted[j] + 1) ++j;
-    if (!out.empty()) out += ", ";
-    out += j == i ? fmt::format("{}", sorted[i]) : fmt::format("{}–{}", sorted[i], sorted[j]);
-    i = j + 1;
-  }
-  return out;
-}
-
 std::string number(double value) { return fmt::format("{}", value); }
 
 std::string fixed(double value, int significant) {

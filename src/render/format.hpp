@@ -1,4 +1,4 @@
-// Internal to renderers: fixed, deterministic text forms of numbers and index lists.
+// Internal to renderers: fixed, deterministic text forms of numbers (index lists: ropelens/text.hpp).
 #pragma once
 
 #include <cstdint>
@@ -6,9 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "ropelens/text.hpp"
+
 namespace ropelens::render_detail {
 
-std::string ranges(const std::vector<int>& sorted_indices);  // "0–2, 4, 6–9"
 std::string number(double value);                            // shortest round-trip form
 std::string fixed(double value, int significant);            // e.g. 3 significant digits, no exponent below 1e6
 std::string tokens(std::int64_t value);                      // 131072

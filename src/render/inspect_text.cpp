@@ -6,7 +6,6 @@
 namespace ropelens {
 namespace {
 
-using render_detail::ranges;
 
 void line(std::ostream& out, std::string_view indent, std::string_view name, const std::string& value,
           const Provenance& from) {
@@ -16,7 +15,7 @@ void line(std::ostream& out, std::string_view indent, std::string_view name, con
 template <class T> std::string show(const T& value) { return fmt::format("{}", value); }
 
 void render_setup(const Model& model, const RopeSetup& s, std::ostream& out) {
-  out << fmt::format("\nsetup {}: layers {} ({} layers), {} attention", s.name, ranges(s.layers), s.layers.size(),
+  out << fmt::format("\nsetup {}: layers {} ({} layers), {} attention", s.name, index_ranges(s.layers), s.layers.size(),
                      to_string(s.attention));
   if (s.window_tokens) out << fmt::format(" within {} tokens", s.window_tokens->value);
   out << "\n";
@@ -90,7 +89,7 @@ void render_inspect_text(const Model& model, const SchemeReport& schemes, std::o
          model.qk_nope_head_dim->from);
   if (!model.layers.empty()) out << fmt::format("{:<34} {}\n", "schedule", model.schedule_summary());
   auto nope = model.nope_layers();
-  if (!nope.empty()) out << fmt::format("{:<34} {}\n", "NoPE layers", ranges(nope));
+  if (!nope.empty()) out << fmt::format("{:<34} {}\n", "NoPE layers", index_ranges(nope));
   for (const auto& setup : model.setups) render_setup(model, setup, out);
   render_scheme_text(schemes, out);
   if (!model.notes.empty()) {

@@ -7,7 +7,6 @@ namespace ropelens {
 namespace {
 
 using render_detail::fixed;
-using render_detail::ranges;
 
 std::string span_text(const T5BucketSpan& s) {
   if (!s.last_distance_tokens) return fmt::format("{}:{}+", s.bucket, s.first_distance_tokens);
@@ -43,7 +42,7 @@ void t5_text(const T5Facts& t, std::ostream& out) {
 }
 
 void nope_text(const NopeFacts& n, std::ostream& out) {
-  out << fmt::format("NoPE layers ({}): {}\n", n.layers.size(), ranges(n.layers));
+  out << fmt::format("NoPE layers ({}): {}\n", n.layers.size(), index_ranges(n.layers));
   if (n.temperature_tuning && n.temperature_at_target)
     out << fmt::format("  query temperature at the target's last position: {}\n", fixed(*n.temperature_at_target, 6));
   if (!n.temperature_tuning) out << "  no attention temperature tuning\n";
@@ -71,7 +70,7 @@ void render_scheme_text(const SchemeReport& r, std::ostream& out) {
       (m.axis_of_pair[p] == MropeAxis::temporal ? t : m.axis_of_pair[p] == MropeAxis::height ? h : w)
           .push_back(static_cast<int>(p));
     out << fmt::format("M-RoPE section [{}]{}: temporal pairs {}; height pairs {}; width pairs {}\n",
-                       fmt::join(m.section, ", "), m.interleaved ? " interleaved" : "", ranges(t), ranges(h), ranges(w));
+                       fmt::join(m.section, ", "), m.interleaved ? " interleaved" : "", index_ranges(t), index_ranges(h), index_ranges(w));
   }
   if (r.learned && r.learned->target_has_row && !*r.learned->target_has_row)
     out << fmt::format("learned positions: the target's last position has no row in the {}-row table\n",

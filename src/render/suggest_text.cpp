@@ -9,7 +9,6 @@ namespace ropelens {
 namespace {
 
 using render_detail::fixed;
-using render_detail::ranges;
 
 std::string engine_name(Engine engine) {
   switch (engine) {
@@ -40,7 +39,7 @@ void render_suggestion(const SuggestReport& report, std::size_t index, std::ostr
     out << fmt::format("   verified: every pair within the angles seen in {} tokens at {} tokens\n",
                        report.original_tokens, report.target_tokens);
   else
-    out << fmt::format("   NOT verified: pairs {} stay out of range at {} tokens\n", ranges(s.still_out_of_range),
+    out << fmt::format("   NOT verified: pairs {} stay out of range at {} tokens\n", index_ranges(s.still_out_of_range),
                        report.target_tokens);
   out << fmt::format("   short inputs: {}\n", short_input_text(s, report.original_tokens));
   if (!s.engine_limits.empty()) {
@@ -64,7 +63,7 @@ void render_suggest_text(const SuggestReport& report, std::ostream& out) {
     return;
   }
   out << fmt::format("{} pairs out of range now (pairs {}); trained length {} ({})\n",
-                     report.out_of_range_before.size(), ranges(report.out_of_range_before), report.original_tokens,
+                     report.out_of_range_before.size(), index_ranges(report.out_of_range_before), report.original_tokens,
                      report.original_from);
   for (const auto& note : report.notes) out << fmt::format("note: {}\n", note);
   for (std::size_t i = 0; i < report.suggestions.size(); ++i) render_suggestion(report, i, out);

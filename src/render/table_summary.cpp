@@ -23,7 +23,7 @@ std::string band_summary(const SetupTable& st) {
       auto [lo, hi] = std::minmax_element(s.interpolated_scales.begin(), s.interpolated_scales.end());
       scales = fmt::format("×{:.2f}–×{:.2f}", *lo, *hi);
     }
-    parts.push_back(fmt::format("{} interpolated (pairs {}: {})", s.interpolated, ranges(s.interpolated_pairs), scales));
+    parts.push_back(fmt::format("{} interpolated (pairs {}: {})", s.interpolated, index_ranges(s.interpolated_pairs), scales));
   }
   if (s.zero > 0) parts.push_back(fmt::format("{} with frequency 0 (no position)", s.zero));
   std::string out;
@@ -34,7 +34,7 @@ std::string band_summary(const SetupTable& st) {
 std::string setup_heading(const Model& model, const SetupTable& st) {
   const RopeSetup& s = model.setups[static_cast<std::size_t>(st.setup)];
   std::string window = s.window_tokens ? fmt::format(" within {} tokens", s.window_tokens->value) : "";
-  std::string head = fmt::format("setup {}: layers {} ({} layers), {} attention{}\n", s.name, ranges(s.layers),
+  std::string head = fmt::format("setup {}: layers {} ({} layers), {} attention{}\n", s.name, index_ranges(s.layers),
                                  s.layers.size(), to_string(s.attention), window);
   head += fmt::format("{}, rope_theta {}, rotary_dim {} of head_dim {} ({} pairs)", to_string(s.type),
                       number(s.rope_theta.value), s.rotary_dim, s.head_dim.value, st.table.inv_freq.size());
@@ -67,7 +67,7 @@ std::string audit_summary(const SetupTable& st) {
                        phases);
   const PairAudit& worst = a.pairs[static_cast<std::size_t>(*a.worst_pair)];
   return fmt::format("at {} tokens{}: {} pairs out of range (pairs {}; {}); worst pair {}: {}° seen, {}° needed",
-                     a.target_tokens, attended, a.out_of_range_pairs.size(), ranges(a.out_of_range_pairs), phases,
+                     a.target_tokens, attended, a.out_of_range_pairs.size(), index_ranges(a.out_of_range_pairs), phases,
                      worst.pair, fixed(worst.seen_deg, 3), fixed(worst.needed_deg, 3));
 }
 

@@ -20,22 +20,12 @@ double yarn_magnitude(const RopeSetup& setup) {
 }
 
 EngineSetupView yarn_view(const Model& model, const RopeSetup& setup, int index) {
-  RopeSetup run = setup;
   if (is_mla(model))
-    run.yarn.truncate = {true, Provenance::by_default("DeepseekScalingRotaryEmbedding always truncates")};
-  EngineSetupView view = from_table(index, compute_rope_table(run));
+    return deepseek_yarn_view(model, setup, index,
+                              "MLA models run deepseek_yarn: magnitude gm(f, mscale)/gm(f, mscale_all_dim); "
+                              "model_config.py scales the softmax by gm(f, mscale_all_dim)²");
+  EngineSetupView view = from_table(index, compute_rope_table(setup));
   view.method = RopeType::yarn;
-  if (is_mla(model)) {
-    const double factor = stated_factor(setup);
-    const double mscale = setup.yarn.mscale ? setup.yarn.mscale->value : 1.0;
-    const double all_dim = setup.yarn.mscale_all_dim ? setup.yarn.mscale_all_dim->value : 0.0;
-    view.rope_magnitude = yarn_mscale(factor, mscale) / yarn_mscale(factor, all_dim);
-    view.softmax_multiplier = mla_softmax(model, setup);
-    view.notes.push_back(
-        "MLA models run deepseek_yarn: magnitude gm(f, mscale)/gm(f, mscale_all_dim); "
-        "model_config.py scales the softmax by gm(f, mscale_all_dim)²");
-    return view;
-  }
   if (!setup.mrope_section.empty()) {
     view.rope_magnitude = yarn_mscale(stated_factor(setup));
     view.notes.push_back(

@@ -53,19 +53,9 @@ EngineSetupView dynamic_view(const RopeSetup& setup, int index, EngineVersion ve
 }
 
 EngineSetupView mla_yarn_view(const Model& model, const RopeSetup& setup, int index) {
-  RopeSetup deepseek = setup;
-  deepseek.yarn.truncate = {true, Provenance::by_default("DeepseekScalingRotaryEmbedding always truncates")};
-  EngineSetupView view = from_table(index, compute_rope_table(deepseek));
-  view.method = RopeType::yarn;
-  const double factor = stated_factor(setup);
-  const double mscale = setup.yarn.mscale ? setup.yarn.mscale->value : 1.0;
-  const double all_dim = setup.yarn.mscale_all_dim ? setup.yarn.mscale_all_dim->value : 0.0;
-  view.rope_magnitude = yarn_mscale(factor, mscale) / yarn_mscale(factor, all_dim);
-  view.softmax_multiplier = mla_softmax(model, setup);
-  view.notes.push_back(
-      "deepseek_v2.py runs rope_type deepseek_yarn (DeepseekScalingRotaryEmbedding @7bc8d408): "
-      "magnitude gm(f, mscale)/gm(f, mscale_all_dim), softmax scale × gm(f, mscale_all_dim)²");
-  return view;
+  return deepseek_yarn_view(model, setup, index,
+                            "deepseek_v2.py runs rope_type deepseek_yarn (DeepseekScalingRotaryEmbedding @7bc8d408): "
+                            "magnitude gm(f, mscale)/gm(f, mscale_all_dim), softmax scale × gm(f, mscale_all_dim)²");
 }
 
 EngineSetupView mrope_yarn_view(const RopeSetup& setup, int index) {
