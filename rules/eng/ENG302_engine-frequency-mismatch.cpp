@@ -1,7 +1,6 @@
 #include <algorithm>
 #include <functional>
 #include <map>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -10,6 +9,13 @@
 
 namespace ropelens::rules {
 namespace {
+
+// Sorts the list and drops repeats (the same pair differs between several views).
+std::vector<int>& distinct(std::vector<int>& list) {
+  std::sort(list.begin(), list.end());
+  list.erase(std::unique(list.begin(), list.end()), list.end());
+  return list;
+}
 
 // One finding per RoPE dict: a dict shared by sliding and full layers differs the same way in both.
 std::map<std::string, std::vector<PairDifference>> by_dict(const Model& model, const EngineComparison& comparison) {
@@ -52,11 +58,11 @@ const PairDifference* worst_of(const std::vector<EngineView>& views, const std::
 // "llama.cpp (GGUF) 9 pairs, transformers 4.4x 19 pairs": views that differ from the reference view 0.
 std::string differing_from_reference(const std::vector<EngineView>& views,
                                      const std::vector<PairDifference>& differences) {
-  std::map<std::size_t, std::set<int>> pairs;
+  std::map<std::size_t, std::vector<int>> pairs;
   for (const auto& d : differences)
-    if (d.view_a == 0) pairs[d.view_b].insert(d.pair);
+    if (d.view_a == 0) pairs[d.view_b].push_back(d.pair);
   std::vector<std::string> parts;
-  for (const auto& [view, set] : pairs) parts.push_back(fmt::format("{} {} pairs", views[view].label, set.size()));
+  for (auto& [view, list] : pairs) parts.push_back(fmt::format("{} {} pairs", views[view].label, distinct(list).size()));
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
@@ -68,12 +74,13 @@ static void check(const Context& cx, Sink& out) {
   const EngineComparison& comparison = cx.engine_comparison();
   for (const auto& [pointer, differences] : by_dict(cx.model, comparison)) {
     const PairDifference& worst = *worst_of(views, differences);
-    std::set<int> pairs;
+    std::vector<int> pairs;
     std::map<std::pair<std::size_t, std::size_t>, std::vector<int>> pairs_by_views;
     for (const auto& d : differences) {
-      pairs.insert(d.pair);
+      pairs.push_back(d.pair);
       pairs_by_views[{d.view_a, d.view_b}].push_back(d.pair);
     }
+    distinct(pairs);
     nlohmann::json facts = nlohmann::json::object();
     for (const auto& [compared, differing] : pairs_by_views)
       facts[fmt::format("{} vs {}", views[compared.first].label, views[compared.second].label)] = differing;

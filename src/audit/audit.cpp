@@ -60,6 +60,7 @@ SetupAudit audit_setup(const Model& model, int index, const AuditOptions& option
   if (audit.extension_tokens > 0) extension = compute_rope_table(setup, audit.extension_tokens);
   audit.at_target = compute_rope_table(setup, options.target_tokens);
 
+  audit.pairs.reserve(audit.at_target.inv_freq.size());
   for (std::size_t i = 0; i < audit.at_target.inv_freq.size(); ++i) {
     PairAudit pair;
     pair.pair = static_cast<int>(i);

@@ -187,19 +187,4 @@ Document read_config(const std::string& path) {
   return parse_config(std::move(input.shown), std::move(input.text));
 }
 
-std::vector<std::string> expand_paths(const std::string& path) {
-  std::error_code ec;
-  if (path == "-" || !fs::is_directory(path, ec)) return {path};
-  if (fs::exists(fs::path(path) / "config.json", ec)) return {(fs::path(path) / "config.json").string()};
-  std::vector<std::string> found;
-  auto options = fs::directory_options::skip_permission_denied;
-  for (fs::recursive_directory_iterator it(path, options, ec), end; it != end; it.increment(ec)) {
-    if (ec) break;
-    if (it->is_regular_file(ec) && it->path().filename() == "config.json") found.push_back(it->path().string());
-  }
-  if (found.empty()) throw InputError(path, "directory has no config.json (searched recursively)");
-  std::sort(found.begin(), found.end());
-  return found;
-}
-
 }  // namespace ropelens

@@ -17,28 +17,30 @@ std::string position(const FileResult& file, const Diagnostic& d) {
   return file.path;
 }
 
-void render_finding(const FileResult& file, const Diagnostic& d, std::ostream& out) {
-  out << fmt::format("{}: {} {} [{}] {}\n", position(file, d), d.code, to_string(d.severity), d.name, d.message);
-  out << fmt::format("  at {}\n", d.where.pointer.empty() ? "(document)" : d.where.pointer);
-  for (const auto& r : d.related) out << fmt::format("  see {}\n", r.pointer.empty() ? "(document)" : r.pointer);
-  if (!d.help.empty()) out << fmt::format("  help: {}\n", d.help);
+void render_finding(const FileResult& file, const Diagnostic& d, std::string& out) {
+  auto to = std::back_inserter(out);
+  fmt::format_to(to, "{}: {} {} [{}] {}\n", position(file, d), d.code, to_string(d.severity), d.name, d.message);
+  fmt::format_to(to, "  at {}\n", d.where.pointer.empty() ? "(document)" : d.where.pointer);
+  for (const auto& r : d.related) fmt::format_to(to, "  see {}\n", r.pointer.empty() ? "(document)" : r.pointer);
+  if (!d.help.empty()) fmt::format_to(to, "  help: {}\n", d.help);
 }
 
-bool render_audit(const FileResult& file, std::ostream& out) {
+bool render_audit(const FileResult& file, std::string& out) {
   bool any = false;
   for (const auto& a : file.audit.setups) any = any || !a.out_of_range_pairs.empty();
   if (!any) return false;
-  out << fmt::format("audit of {} at {} tokens (pairs out of range):\n", file.path, file.target_tokens);
-  out << fmt::format("  {:<20} {:<12} {:>9} {:>9}  {:<22} {}\n", "setup", "layers", "trained", "attended",
-                     "pairs out of range", "worst (seen° → needed°)");
+  auto to = std::back_inserter(out);
+  fmt::format_to(to, "audit of {} at {} tokens (pairs out of range):\n", file.path, file.target_tokens);
+  fmt::format_to(to, "  {:<20} {:<12} {:>9} {:>9}  {:<22} {}\n", "setup", "layers", "trained", "attended",
+                 "pairs out of range", "worst (seen° → needed°)");
   for (const auto& a : file.audit.setups) {
     if (a.out_of_range_pairs.empty()) continue;
     const RopeSetup& s = file.model.setups[static_cast<std::size_t>(a.setup)];
     const PairAudit& worst = a.pairs[static_cast<std::size_t>(*a.worst_pair)];
-    out << fmt::format("  {:<20} {:<12} {:>9} {:>9}  {:<22} pair {}: {} → {}\n", s.name, index_ranges(s.layers),
-                       a.extension_tokens > 0 ? a.extension_tokens : a.pretrain_tokens, a.attended_tokens,
-                       fmt::format("{} ({})", index_ranges(a.out_of_range_pairs), a.out_of_range_pairs.size()), worst.pair,
-                       render_detail::fixed(worst.seen_deg, 4), render_detail::fixed(worst.needed_deg, 4));
+    fmt::format_to(to, "  {:<20} {:<12} {:>9} {:>9}  {:<22} pair {}: {} → {}\n", s.name, index_ranges(s.layers),
+                   a.extension_tokens > 0 ? a.extension_tokens : a.pretrain_tokens, a.attended_tokens,
+                   fmt::format("{} ({})", index_ranges(a.out_of_range_pairs), a.out_of_range_pairs.size()), worst.pair,
+                   render_detail::fixed(worst.seen_deg, 4), render_detail::fixed(worst.needed_deg, 4));
   }
   return true;
 }
@@ -48,16 +50,18 @@ class TextCheckRenderer : public CheckRenderer {
   explicit TextCheckRenderer(std::ostream& out) : out_(out) {}
 
   std::string render_file(const FileResult& file) const override {
-    if (file.error) return "";
-    std::ostringstream part;
+    std::string part;
+    if (file.error) return part;
     for (const auto& d : file.diagnostics) render_finding(file, d, part);
     bool audited = render_audit(file, part);
     if (file.engines) {
-      render_engines_text(file.model, *file.engines, part);
+      std::ostringstream engines;
+      render_engines_text(file.model, *file.engines, engines);
+      part += engines.str();
       audited = true;
     }
-    if (!file.diagnostics.empty() || audited) part << "\n";
-    return std::move(part).str();
+    if (!file.diagnostics.empty() || audited) part += '\n';
+    return part;
   }
 
   void write_file(const std::string& part) override { out_ << part; }

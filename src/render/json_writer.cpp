@@ -1,5 +1,6 @@
 #include "json_writer.hpp"
 
+#include <array>
 #include <cassert>
 #include <cmath>
 
@@ -62,8 +63,16 @@ JsonWriter& JsonWriter::value(std::int64_t number) {
 
 JsonWriter& JsonWriter::value(double number) {
   before_value();
-  // nlohmann's own number formatting (shortest round trip, "1.0" for integral values, null for NaN/Inf).
-  out_ += nlohmann::json(number).dump();
+  if (!std::isfinite(number)) {
+    out_ += "null";
+    return *this;
+  }
+  // The function nlohmann's serializer prints doubles with (its Grisu2, "1.0" for integral values), called
+  // directly: json(number).dump() cost an allocation and a serializer per number. The writer's test compares
+  // whole documents with dump(2), so a change in it would show.
+  std::array<char, 64> digits{};
+  char* end = nlohmann::detail::to_chars(digits.data(), digits.data() + digits.size(), number);
+  out_.append(digits.data(), static_cast<std::size_t>(end - digits.data()));
   return *this;
 }
 
@@ -86,9 +95,14 @@ JsonWriter& JsonWriter::value(const nlohmann::json& document) {
     case nlohmann::json::value_t::string: return value(document.get_ref<const std::string&>());
     case nlohmann::json::value_t::number_float: return value(document.get<double>());
     case nlohmann::json::value_t::boolean: return value(document.get<bool>());
+    case nlohmann::json::value_t::number_integer: return value(document.get<std::int64_t>());
+    case nlohmann::json::value_t::number_unsigned:
+      before_value();
+      fmt::format_to(std::back_inserter(out_), "{}", document.get<std::uint64_t>());
+      return *this;
     default:
       before_value();
-      out_ += document.dump();  // integers and null
+      out_ += document.dump();  // null (and binary, which configs never hold)
       return *this;
   }
 }
@@ -117,10 +131,31 @@ void JsonWriter::close(char bracket) {
   out_ += bracket;
 }
 
+namespace {
+
+// How many bytes from `from` on need no escaping and are ASCII (appended in one piece).
+std::size_t plain_run(std::string_view text, std::size_t from) {
+  std::size_t end = from;
+  while (end < text.size()) {
+    const auto byte = static_cast<unsigned char>(text[end]);
+    if (byte < 0x20 || byte >= 0x80 || byte == '"' || byte == '\\') break;
+    ++end;
+  }
+  return end - from;
+}
+
+}  // namespace
+
 // As nlohmann escapes with ensure_ascii off; a byte that is not UTF-8 (nlohmann would throw) becomes U+FFFD.
 void JsonWriter::write_string(std::string_view text) {
   out_ += '"';
   for (std::size_t i = 0; i < text.size(); ++i) {
+    const std::size_t plain = plain_run(text, i);
+    if (plain > 0) {
+      out_.append(text.substr(i, plain));
+      i += plain - 1;
+      continue;
+    }
     const auto byte = static_cast<unsigned char>(text[i]);
     switch (byte) {
       case '"': out_ += "\\\""; continue;
