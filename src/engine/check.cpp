@@ -55,8 +55,14 @@ FileResult check_file(const std::string& file, const CheckOptions& options) {
 }
 
 RenderedFile render_result(const FileResult& result, const std::function<std::string(const FileResult&)>& render) {
-  RenderedFile rendered{result.path, result.error, {}, render(result)};
+  RenderedFile rendered{result.path, result.error, {}, {}};
   rendered.counts.add(result);
+  try {
+    rendered.part = render(result);
+  } catch (const std::exception& e) {  // a defect; on a worker thread it would otherwise end the process
+    rendered.error = InputError(result.path, std::string("internal error while rendering: ") + e.what()).what();
+    rendered.counts.unreadable_files += result.error ? 0 : 1;
+  }
   return rendered;
 }
 
