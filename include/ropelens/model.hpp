@@ -119,6 +119,7 @@ struct T5Buckets {
 
 struct NopeTemperature {
   bool enabled = false;
+  Provenance enabled_from;  // where attn_temperature_tuning was read, or whose default
   Field<double> floor_scale;
   Field<double> attn_scale;
 };

@@ -74,6 +74,7 @@ void read_nope_temperature(Normalizing& n) {
                                                             describe_json(v)));
     enabled_from = Provenance::at(hit->pointer);
   }
+  t.enabled_from = enabled_from;
   t.floor_scale = {8192.0, Provenance::by_default("transformers Llama4TextConfig default floor_scale 8192")};
   t.attn_scale = {0.1, Provenance::by_default("transformers Llama4TextConfig default attn_scale 0.1")};
   if (auto hit = n.view.find_value({"floor_scale"}))

@@ -65,6 +65,10 @@ TEST_CASE("check exit codes: 0 clean, 1 findings at --fail-on, 2 for input and u
                           ": not valid JSON at byte 20: syntax error while parsing object key - unexpected end of "
                           "input; expected string literal\n");
   CHECK(run_cli("check " + kQwen3 + " --format xml").exit_code == 2);
+
+  auto piped = run_cli("check - --target 131072", read_file(source_path(kQwen3)));
+  CHECK(piped.exit_code == 1);
+  CHECK_THAT(piped.out, Catch::StartsWith("<stdin>:14:30: CTX201 error [unseen-angles]"));
 }
 
 TEST_CASE("check selects and ignores rules by code, name and prefix", "[cli][check]") {
