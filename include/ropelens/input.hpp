@@ -46,7 +46,8 @@ InputFile read_input_file(const std::string& path);
 // Parses text already in memory (used by read_config, tests and the fuzzer).
 Document parse_config(std::string display_path, std::string text);
 
-// Every config.json under a directory (sorted), or the path itself when it is a file or "-".
+// The path itself when it is a file or "-"; for a model folder its config.json; otherwise every config.json
+// and *.gguf file below the directory, sorted.
 std::vector<std::string> expand_paths(const std::string& path);
 
 // Line and column (1-based) of the value a JSON pointer names, found by scanning the text.

@@ -82,7 +82,7 @@ void setup_check(CLI::App& app, Outcome& outcome) {
   auto options = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("check", "Lint configs and audit them at a target length (exit 0 clean, 1 findings, "
                                           "2 errors)");
-  cmd->add_option("PATH", options->paths, "files, model folders, directories (searched for config.json), or -")
+  cmd->add_option("PATH", options->paths, "files (config.json or .gguf), model folders, directories (searched for both), or -")
       ->required();
   add_format_option(*cmd, options->format, {"text", "json", "sarif", "github"});
   cmd->add_option("--target", options->target, "target context length in tokens (default: each model's declared length)")

@@ -16,7 +16,7 @@ void setup_inspect(CLI::App& app, Outcome& outcome) {
   };
   auto options = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("inspect", "Print the normalized model: every value with where it came from");
-  cmd->add_option("PATH", options->path, "config.json, a model folder, or - for stdin")->required();
+  cmd->add_option("PATH", options->path, "config.json, a model folder, a .gguf file, or - for stdin")->required();
   add_format_option(*cmd, options->format, {"text", "json"});
   add_set_option(*cmd, options->edits);
   cmd->callback([options, &outcome] {

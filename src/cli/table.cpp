@@ -23,7 +23,7 @@ void setup_table(CLI::App& app, Outcome& outcome) {
   };
   auto options = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("table", "Print per-pair RoPE frequencies, scales, wavelengths and turns");
-  cmd->add_option("PATH", options->path, "config.json, a model folder, or - for stdin")->required();
+  cmd->add_option("PATH", options->path, "config.json, a model folder, a .gguf file, or - for stdin")->required();
   add_format_option(*cmd, options->format, {"text", "json", "csv", "markdown"});
   cmd->add_option("--target", options->target, "audit every pair at a sequence of N tokens")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000'000}));

@@ -1,4 +1,4 @@
-// Finds the config.json files a check path stands for. A scan of thousands of model folders spends its
+// Finds the model files (config.json, *.gguf) a check path stands for. A scan of thousands of model folders spends its
 // first moments here, before any worker starts, so the walk uses readdir's d_type instead of a stat per entry.
 #include <dirent.h>
 #include <sys/stat.h>
@@ -14,6 +14,12 @@ namespace ropelens {
 namespace {
 
 constexpr std::string_view kConfigName = "config.json";
+constexpr std::string_view kGgufSuffix = ".gguf";
+
+bool is_model_file_name(std::string_view name) {
+  return name == kConfigName ||
+         (name.size() > kGgufSuffix.size() && name.substr(name.size() - kGgufSuffix.size()) == kGgufSuffix);
+}
 
 class OpenDirectory {
  public:
@@ -44,9 +50,9 @@ unsigned char type_of(const dirent& entry, const std::string& path) {
   return S_ISREG(info.st_mode) ? DT_REG : DT_UNKNOWN;
 }
 
-// Every config.json below `root` (a symlink to a file counts). Directory symlinks are not followed, so a link
-// cycle cannot loop, and directories that cannot be read are skipped.
-std::vector<std::string> find_configs(const std::string& root) {
+// Every config.json and *.gguf below `root` (a symlink to a file counts). Directory symlinks are not followed,
+// so a link cycle cannot loop, and directories that cannot be read are skipped.
+std::vector<std::string> find_model_files(const std::string& root) {
   std::vector<std::string> found;
   std::vector<std::string> pending{root};
   while (!pending.empty()) {
@@ -61,7 +67,7 @@ std::vector<std::string> find_configs(const std::string& root) {
       const unsigned char type = type_of(*entry, path);
       if (type == DT_DIR) {
         pending.push_back(std::move(path));
-      } else if (name == kConfigName && (type == DT_REG || (type == DT_LNK && is_regular_file(path)))) {
+      } else if (is_model_file_name(name) && (type == DT_REG || (type == DT_LNK && is_regular_file(path)))) {
         found.push_back(std::move(path));
       }
     }
@@ -77,8 +83,8 @@ std::vector<std::string> expand_paths(const std::string& path) {
   std::error_code ec;
   if (path == "-" || !fs::is_directory(path, ec)) return {path};
   if (fs::exists(fs::path(path) / kConfigName, ec)) return {(fs::path(path) / kConfigName).string()};
-  std::vector<std::string> found = find_configs(path);
-  if (found.empty()) throw InputError(path, "directory has no config.json (searched recursively)");
+  std::vector<std::string> found = find_model_files(path);
+  if (found.empty()) throw InputError(path, "directory has no config.json or .gguf file (searched recursively)");
   return found;
 }
 

@@ -153,3 +153,12 @@ TEST_CASE("a scan of many files is emitted in sorted order and goes on past a ba
   const auto m5 = std::find(paths.begin(), paths.end(), dir.file("m5/config.json")) - paths.begin();
   CHECK(out["files"][static_cast<std::size_t>(m5)] == alone["files"][0]);
 }
+
+TEST_CASE("a directory scan checks GGUF files beside configs", "[cli][check]") {
+  auto r = run_cli("check testdata/rules/GGUF001 --format json --exit-zero");
+  const json out = json::parse(r.out);
+  REQUIRE(out["files"].size() == 2);
+  CHECK(out["files"][0]["path"] == "testdata/rules/GGUF001/bad-context-beyond-original-without-scaling/model.gguf");
+  CHECK(out["files"][0]["diagnostics"][0]["code"] == "GGUF001");
+  CHECK(out["files"][1]["path"] == "testdata/rules/GGUF001/ok-llama31-rope-freqs/model.gguf");
+}

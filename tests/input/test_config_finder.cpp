@@ -12,7 +12,7 @@ using ropelens::expand_paths;
 using ropelens::InputError;
 using ropelens::test::write_file;
 
-TEST_CASE("a directory scan finds every config.json below it, sorted, without following directory links",
+TEST_CASE("a directory scan finds every config.json and GGUF file below it, sorted, without following links",
           "[input]") {
   const fs::path root = fs::temp_directory_path() / ("ropelens-finder-" + std::to_string(::getpid()));
   fs::remove_all(root);
@@ -20,6 +20,8 @@ TEST_CASE("a directory scan finds every config.json below it, sorted, without fo
   write_file((root / "a/deep/er/config.json").string(), "{}");
   write_file((root / ".hidden/config.json").string(), "{}");
   write_file((root / "a/other.json").string(), "{}");
+  write_file((root / "q/model-Q4_K_M.gguf").string(), "GGUF");
+  write_file((root / "q/notes.gguf.txt").string(), "");
   fs::create_directories(root / "c/config.json");  // a directory named config.json is not a config
   write_file((root / "target.json").string(), "{}");
   fs::create_directories(root / "d");
@@ -28,7 +30,8 @@ TEST_CASE("a directory scan finds every config.json below it, sorted, without fo
 
   const std::string r = root.string();
   CHECK(expand_paths(r) == std::vector<std::string>{r + "/.hidden/config.json", r + "/a/deep/er/config.json",
-                                                    r + "/b/config.json", r + "/d/config.json"});
+                                                    r + "/b/config.json", r + "/d/config.json",
+                                                    r + "/q/model-Q4_K_M.gguf"});
   CHECK(expand_paths(r + "/b") == std::vector<std::string>{r + "/b/config.json"});  // a model folder
   CHECK(expand_paths(r + "/a/other.json") == std::vector<std::string>{r + "/a/other.json"});
   CHECK_THROWS_AS(expand_paths(r + "/c/config.json"), InputError);  // no config below it
