@@ -92,6 +92,10 @@ Document parse_config(std::string display_path, std::string text) {
 
 namespace {
 
+// Opening a FIFO for reading would wait for a writer; with O_NONBLOCK it opens at once and fstat refuses it
+// (regular files ignore the flag).
+constexpr int kNoWaitForWriter = O_NONBLOCK;
+
 // Closes the descriptor on every path out of read_input_file.
 class FileDescriptor {
  public:
@@ -166,13 +170,13 @@ InputFile read_opened(InputFile input, int fd, const struct stat& info) {
 InputFile read_input_file(const std::string& path) {
   InputFile input;
   input.shown = path;
-  FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | kNoWaitForWriter));
   if (fd.get() < 0) throw InputError(path, errno == ENOENT ? std::string("no such file") : "cannot open file: " + reason(errno));
   struct stat info {};
   if (::fstat(fd.get(), &info) != 0) throw InputError(path, "cannot read size: " + reason(errno));
   if (S_ISDIR(info.st_mode)) {
     input.shown = (fs::path(path) / "config.json").string();
-    FileDescriptor inner(::open(input.shown.c_str(), O_RDONLY | O_CLOEXEC));
+    FileDescriptor inner(::open(input.shown.c_str(), O_RDONLY | O_CLOEXEC | kNoWaitForWriter));
     if (inner.get() < 0) throw InputError(path, "directory has no config.json");
     if (::fstat(inner.get(), &info) != 0) throw InputError(input.shown, "cannot read size: " + reason(errno));
     return read_opened(std::move(input), inner.get(), info);

@@ -2,6 +2,7 @@
 // config, a problem with a JSON pointer. Never a crash, a hang or a huge allocation.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -50,6 +51,16 @@ TEST_CASE("a missing file is one line naming it, exit 2") {
   CHECK(r.exit_code == 2);
   CHECK(r.err == "ropelens: error: /nonexistent/config.json: no such file\n");
   CHECK(r.out.empty());
+}
+
+TEST_CASE("a named pipe is refused at once, not waited on") {
+  auto path = write_temp("pipe.json", "");
+  std::filesystem::remove(path);
+  REQUIRE(::mkfifo(path.c_str(), 0600) == 0);
+  auto r = test::run_cli("check " + path);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "ropelens: error: " + path + ": not a regular file\n");
+  std::filesystem::remove(path);
 }
 
 TEST_CASE("non-JSON is reported with the byte offset") {
