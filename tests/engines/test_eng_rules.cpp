@@ -6,6 +6,7 @@
 #include "ropelens/model_loader.hpp"
 #include "ropelens/normalize.hpp"
 #include "ropelens/rule.hpp"
+#include "model_support.hpp"
 #include "support.hpp"
 
 namespace ropelens::rules {
@@ -17,6 +18,8 @@ extern const Rule ENG305;
 }  // namespace ropelens::rules
 
 using namespace ropelens;
+using ropelens::test::load;
+using ropelens::test::qwen3_yarn4;
 using nlohmann::json;
 using ropelens::test::source_path;
 
@@ -32,16 +35,6 @@ std::vector<Diagnostic> run(const Rule& rule, const Model& model, std::int64_t t
   Sink sink(rule.meta);
   rule.check(context, sink);
   return sink.take();
-}
-
-Model load(const std::string& relative, const std::vector<Edit>& edits = {}) {
-  return load_model(source_path(relative), edits).model;
-}
-
-Model qwen3_yarn4() {
-  return load(
-      "testdata/configs/qwen/qwen3-8b.json",
-      {{"/rope_scaling", json{{"rope_type", "yarn"}, {"factor", 4.0}, {"original_max_position_embeddings", 32768}}}});
 }
 
 const std::string kLlama31 = "testdata/configs/synthetic/llama3.json";

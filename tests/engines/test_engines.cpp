@@ -9,23 +9,16 @@
 #include "ropelens/engines.hpp"
 #include "ropelens/model_loader.hpp"
 #include "ropelens/normalize.hpp"
+#include "model_support.hpp"
 #include "support.hpp"
 
 using namespace ropelens;
+using ropelens::test::load;
+using ropelens::test::qwen3_yarn4;
 using nlohmann::json;
 using ropelens::test::source_path;
 
 namespace {
-
-Model load(const std::string& relative, const std::vector<Edit>& edits = {}) {
-  return load_model(source_path(relative), edits).model;
-}
-
-Model qwen3_yarn4() {
-  return load(
-      "testdata/configs/qwen/qwen3-8b.json",
-      {{"/rope_scaling", json{{"rope_type", "yarn"}, {"factor", 4.0}, {"original_max_position_embeddings", 32768}}}});
-}
 
 const EngineSetupView& only_setup(const EngineView& view) {
   REQUIRE(view.setups.size() == 1);

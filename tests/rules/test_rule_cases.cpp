@@ -11,22 +11,14 @@
 #include "ropelens/engine.hpp"
 #include "ropelens/model_loader.hpp"
 #include "rules/rule_case.hpp"
+#include "model_support.hpp"
 #include "support.hpp"
 
 using namespace ropelens;
+using ropelens::test::contains;
+using ropelens::test::findings;
 
 namespace {
-
-std::vector<Diagnostic> findings(const std::string& config, const std::string& code,
-                                 std::optional<std::int64_t> target = std::nullopt) {
-  LoadedModel loaded = load_model(test::source_path(config));
-  CheckOptions options;
-  options.target_tokens = target;
-  options.selection.select = {code};
-  return check_model(std::move(loaded.model), loaded.text, options).diagnostics;
-}
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 std::vector<int> range(int first, int last) {
   std::vector<int> out(static_cast<std::size_t>(last - first + 1));

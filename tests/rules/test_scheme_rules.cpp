@@ -12,20 +12,14 @@
 #include "ropelens/engine.hpp"
 #include "ropelens/model_loader.hpp"
 #include "ropelens/rule.hpp"
+#include "model_support.hpp"
 #include "support.hpp"
 
 using namespace ropelens;
+using ropelens::test::contains;
+using ropelens::test::findings;
 
 namespace {
-
-std::vector<Diagnostic> findings(const std::string& config, const std::string& code,
-                                 std::optional<std::int64_t> target = std::nullopt) {
-  LoadedModel loaded = load_model(test::source_path(config));
-  CheckOptions options;
-  options.target_tokens = target;
-  options.selection.select = {code};
-  return check_model(std::move(loaded.model), loaded.text, options).diagnostics;
-}
 
 // Runs one rule on a hand-built model, without a config file.
 std::vector<Diagnostic> run_rule(const std::string& code, const Model& model, std::int64_t target) {
@@ -38,8 +32,6 @@ std::vector<Diagnostic> run_rule(const std::string& code, const Model& model, st
   rule->check(context, sink);
   return sink.take();
 }
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 Approx tight(double expected) { return Approx(expected).epsilon(1e-12); }
 

@@ -1,0 +1,25 @@
+// Shared test helpers that need the library: loading testdata configs and running single rules on them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ropelens/diagnostic.hpp"
+#include "ropelens/model.hpp"
+#include "ropelens/model_loader.hpp"
+
+namespace ropelens::test {
+
+// A config under testdata/, normalized after the given --set edits.
+Model load(const std::string& relative, const std::vector<Edit>& edits = {});
+// Qwen3-8B with yarn factor 4 over original_max_position_embeddings 32768.
+Model qwen3_yarn4();
+// The findings of one rule (only `code` selected) for a config under testdata/ at a target (default: declared).
+std::vector<Diagnostic> findings(const std::string& config, const std::string& code,
+                                 std::optional<std::int64_t> target = std::nullopt);
+
+bool contains(const std::string& text, const std::string& part);
+
+}  // namespace ropelens::test
