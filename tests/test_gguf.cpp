@@ -16,6 +16,7 @@
 #include "gguf_writer.hpp"
 #include "ropelens/gguf.hpp"
 #include "ropelens/input.hpp"
+#include "ropelens/normalize.hpp"
 #include "ropelens/rope.hpp"
 
 using ropelens::GgufFile;

@@ -6,8 +6,9 @@
 
 #include "commands.hpp"
 #include "options.hpp"
-#include "ropelens/engine.hpp"
-#include "ropelens/exit_codes.hpp"
+#include "ropelens/check.hpp"
+#include "ropelens/project_settings.hpp"
+#include "exit_codes.hpp"
 #include "ropelens/render.hpp"
 
 namespace ropelens::cli {
@@ -52,8 +53,7 @@ void run_check(const Options& options, Outcome& outcome) {
   ProjectSettings settings = load_project_settings(std::filesystem::current_path().string());
   CheckOptions check;
   check.target_tokens = options.target ? options.target : settings.target_tokens;
-  check.audit.trained_length = options.trained_length;
-  check.audit.extended_length = options.extended_length;
+  check.training = {options.trained_length, options.extended_length};
   check.selection = settings.selection;
   if (!options.select.empty()) check.selection.select = options.select;
   for (const auto& code : options.ignore) check.selection.ignore.push_back(code);

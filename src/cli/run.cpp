@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
-#include "ropelens/exit_codes.hpp"
+#include "exit_codes.hpp"
 #include "ropelens/input.hpp"
 
 namespace ropelens::cli {

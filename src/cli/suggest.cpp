@@ -3,7 +3,8 @@
 
 #include "commands.hpp"
 #include "options.hpp"
-#include "ropelens/exit_codes.hpp"
+#include "exit_codes.hpp"
+#include "ropelens/render.hpp"
 #include "ropelens/suggest.hpp"
 
 namespace ropelens::cli {

@@ -3,9 +3,9 @@
 
 #include "commands.hpp"
 #include "options.hpp"
-#include "ropelens/engines.hpp"
+#include "ropelens/engine_report.hpp"
 #include "ropelens/render.hpp"
-#include "ropelens/report.hpp"
+#include "ropelens/table_report.hpp"
 
 namespace ropelens::cli {
 
@@ -39,7 +39,7 @@ void setup_table(CLI::App& app, Outcome& outcome) {
   cmd->callback([options, &outcome] {
     LoadedModel loaded = load_model(options->path, parse_edits(options->edits));
     if (!options->engine.empty()) {
-      auto target = options->target.value_or(loaded.model.max_position_embeddings.value);
+      auto target = resolve_target(options->target, loaded.model);
       auto report = build_engine_report(loaded.model, parse_engine_selection(options->engine), target);
       if (options->format == "json") render_engines_json(loaded.model, report, std::cout);
       else render_engines_text(loaded.model, report, std::cout);
@@ -49,8 +49,8 @@ void setup_table(CLI::App& app, Outcome& outcome) {
     TableRequest request;
     request.target_tokens = options->target;
     request.seq_len = options->seq_len;
-    request.audit.trained_length = options->trained_length;
-    request.audit.extended_length = options->extended_length;
+    request.training = {loaded.as_trained ? &*loaded.as_trained : nullptr,
+                        {options->trained_length, options->extended_length}};
     if (!options->pairs.empty()) request.pairs = parse_pair_list(options->pairs);
     TableReport report = build_table_report(loaded.model, request);
     if (options->format == "json") render_table_json(report, std::cout);

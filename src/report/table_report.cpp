@@ -1,6 +1,6 @@
 #include <cmath>
 
-#include "ropelens/report.hpp"
+#include "ropelens/table_report.hpp"
 
 namespace ropelens {
 namespace {
@@ -72,9 +72,8 @@ TableReport build_table_report(const Model& model, const TableRequest& request) 
   report.seq_len = request.seq_len;
   std::optional<Audit> audit;
   if (request.target_tokens) {
-    AuditOptions options = request.audit;
-    options.target_tokens = *request.target_tokens;
-    audit = audit_model(model, options);
+    audit = audit_model(model, *request.target_tokens, request.training);
+    report.target_tokens = audit->target_tokens;
   }
   report.schemes = build_scheme_report(model, request.target_tokens);
   for (std::size_t s = 0; s < model.setups.size(); ++s) {

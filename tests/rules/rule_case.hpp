@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "ropelens/engine.hpp"
+#include "ropelens/check.hpp"
 
 namespace ropelens::test {
 

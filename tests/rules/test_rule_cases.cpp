@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "ropelens/engine.hpp"
+#include "ropelens/check.hpp"
 #include "ropelens/model_loader.hpp"
 #include "rules/rule_case.hpp"
 #include "model_support.hpp"

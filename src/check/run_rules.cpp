@@ -1,6 +1,6 @@
 #include <algorithm>
 
-#include "ropelens/engine.hpp"
+#include "ropelens/check.hpp"
 
 namespace ropelens {
 

@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "ropelens/engine.hpp"
+#include "ropelens/project_settings.hpp"
 
 namespace ropelens {
 namespace fs = std::filesystem;
