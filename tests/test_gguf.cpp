@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gguf_writer.hpp"
+#include "support.hpp"
 #include "ropelens/gguf.hpp"
 #include "ropelens/input.hpp"
 #include "ropelens/normalize.hpp"
@@ -26,29 +27,11 @@ using ropelens::read_gguf;
 using ropelens::read_gguf_bytes;
 using ropelens::test::GgufWriter;
 using ropelens::test::TensorSpec;
+using ropelens::test::TempDir;
 using Catch::Matchers::Contains;
 
 namespace {
 
-class TempDir {
- public:
-  TempDir() {
-    std::random_device seed;
-    path_ = std::filesystem::temp_directory_path() / ("ropelens-gguf-" + std::to_string(::getpid()) + "-" +
-                                                      std::to_string(seed()));
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
 
 nlohmann::json golden(const std::string& name) {
   std::ifstream in(std::string(ROPELENS_SOURCE_DIR) + "/testdata/gguf/" + name + ".golden.json");

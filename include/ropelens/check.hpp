@@ -26,6 +26,9 @@ struct RuleSelection {
 
 bool rule_matches(const RuleMeta& meta, const std::string& selector);
 bool rule_selected(const RuleMeta& meta, const RuleSelection& selection);
+// "" when the selector names a rule (code or name), a prefix of a code, or ALL; else why not, with the
+// nearest code or name ("unknown rule code, name or prefix 'CTX2O1' (did you mean 'CTX201'?)").
+std::string selector_problem(const std::string& selector);
 
 // Runs every selected rule on one context; findings sorted by pointer then code.
 std::vector<Diagnostic> run_rules(const Context& context, const RuleSelection& selection);

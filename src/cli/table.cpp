@@ -25,14 +25,10 @@ void setup_table(CLI::App& app, Outcome& outcome) {
   auto* cmd = app.add_subcommand("table", "Print per-pair RoPE frequencies, scales, wavelengths and turns");
   cmd->add_option("PATH", options->path, "config.json, a model folder, a .gguf file, or - for stdin")->required();
   add_format_option(*cmd, options->format, {"text", "json", "csv", "markdown"});
-  cmd->add_option("--target", options->target, "audit every pair at a sequence of N tokens")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000'000}));
-  cmd->add_option("--seq-len", options->seq_len, "evaluate length-dependent methods (dynamic, longrope) at N tokens")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000'000}));
-  cmd->add_option("--trained-length", options->trained_length, "override the pretraining length L_P")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000'000}));
-  cmd->add_option("--extended-length", options->extended_length, "override the extension length L_E (0: none)")
-      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1'000'000'000'000}));
+  add_tokens_option(*cmd, "--target", options->target, "audit every pair at a sequence of N tokens", 1);
+  add_tokens_option(*cmd, "--seq-len", options->seq_len, "evaluate length-dependent methods (dynamic, longrope) at N tokens", 1);
+  add_tokens_option(*cmd, "--trained-length", options->trained_length, "override the pretraining length L_P", 1);
+  add_tokens_option(*cmd, "--extended-length", options->extended_length, "override the extension length L_E (0: none)", 0);
   cmd->add_option("--pairs", options->pairs, "rows to print: 0,16,32 or 29-34");
   add_engine_option(*cmd, options->engine);
   add_set_option(*cmd, options->edits);

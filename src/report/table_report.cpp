@@ -1,4 +1,8 @@
+#include <algorithm>
 #include <cmath>
+#include <stdexcept>
+
+#include <fmt/format.h>
 
 #include "ropelens/table_report.hpp"
 
@@ -65,7 +69,23 @@ PairRow make_row(const SetupTable& st, const RopeSetup& setup, int pair, std::op
 
 }  // namespace
 
+namespace {
+
+// Every requested pair must exist in some setup: a pair past the last one is a mistake, not an empty table.
+void require_pairs_exist(const Model& model, const std::vector<int>& requested) {
+  if (requested.empty()) return;
+  int pairs = 0;
+  for (const auto& setup : model.setups) pairs = std::max(pairs, setup.rotary_dim / 2);
+  if (pairs == 0) throw std::invalid_argument("--pairs: the model has no rotary pairs");
+  for (int p : requested)
+    if (p >= pairs)
+      throw std::invalid_argument(fmt::format("--pairs: pair {} does not exist; the model's pairs are 0–{}", p, pairs - 1));
+}
+
+}  // namespace
+
 TableReport build_table_report(const Model& model, const TableRequest& request) {
+  require_pairs_exist(model, request.pairs);
   TableReport report;
   report.model = &model;
   report.target_tokens = request.target_tokens;

@@ -23,6 +23,7 @@ const std::map<std::string, std::string> kHeaderLayer = {
     {"model.hpp", "model"},
     {"diagnostic.hpp", "model"},
     {"text.hpp", "model"},
+    {"units.hpp", "model"},
     {"input.hpp", "input"},
     {"gguf.hpp", "input"},
     {"normalize.hpp", "normalize"},
