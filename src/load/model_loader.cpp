@@ -52,6 +52,10 @@ LoadedModel load_model(const std::string& path, const std::vector<Edit>& edits) 
     }
     document = parse_config(std::move(input.shown), std::move(input.text));
   }
+  return load_document(std::move(document), edits);
+}
+
+LoadedModel load_document(Document document, const std::vector<Edit>& edits) {
   LoadedModel loaded;
   if (!edits.empty()) loaded.as_trained = normalize(document);
   for (const auto& edit : edits) apply_edit(document.root, edit, document.path);
