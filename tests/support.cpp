@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 namespace ropelens::test {
@@ -28,14 +29,14 @@ void write_file(const std::string& path, const std::string& text) {
 
 namespace {
 
-RunResult run_command(const std::string& prefix, const std::string& arguments, const std::string& stdin_text) {
+RunResult run_command(const std::string& command_line, const std::string& stdin_text) {
   static int counter = 0;
   auto dir = std::filesystem::temp_directory_path() / ("ropelens-test-" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
   auto base = dir / std::to_string(counter++);
   std::string in = base.string() + ".in", out = base.string() + ".out", err = base.string() + ".err";
   write_file(in, stdin_text);
-  std::string command = prefix + std::string(ROPELENS_BINARY) + " " + arguments + " <" + in + " >" + out + " 2>" + err;
+  std::string command = "{ " + command_line + "; } <" + in + " >" + out + " 2>" + err;
   int status = std::system(command.c_str());
   RunResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -47,14 +48,45 @@ RunResult run_command(const std::string& prefix, const std::string& arguments, c
   return result;
 }
 
+// Output is compared byte for byte: the caller's colour settings must not reach the binary.
+const std::string kPlainBinary = "env -u FORCE_COLOR -u NO_COLOR " + std::string(ROPELENS_BINARY);
+
 }  // namespace
 
 RunResult run_cli(const std::string& arguments, const std::string& stdin_text) {
-  return run_command("", arguments, stdin_text);
+  return run_command(kPlainBinary + " " + arguments, stdin_text);
 }
 
 RunResult run_cli_in(const std::string& directory, const std::string& arguments) {
-  return run_command("cd '" + directory + "' && ", arguments, "");
+  return run_command("cd '" + directory + "' && " + kPlainBinary + " " + arguments, "");
+}
+
+RunResult run_shell(const std::string& command) { return run_command(command, ""); }
+
+std::string binary() { return ROPELENS_BINARY; }
+
+std::string xml_parse_error(const std::string& text) {
+  static int counter = 0;
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("ropelens-xml-" + std::to_string(getpid()) + "-" + std::to_string(counter++) + ".xml");
+  write_file(path.string(), text);
+  RunResult parsed = run_command(
+      "python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' '" + path.string() + "'", "");
+  std::filesystem::remove(path);
+  return parsed.exit_code == 0 ? std::string() : "not well-formed XML: " + parsed.err;
+}
+
+int occurrences(const std::string& text, const std::string& part) {
+  int n = 0;
+  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+std::vector<double> chart_values(const std::string& svg, const std::string& series) {
+  std::vector<double> out;
+  const std::regex point("<circle class=\"pt " + series + "[^>]* data-value=\"([^\"]+)\"");
+  for (std::sregex_iterator it(svg.begin(), svg.end(), point), end; it != end; ++it) out.push_back(std::stod((*it)[1]));
+  return out;
 }
 
 std::string compare_snapshot(const std::string& relative_path, const std::string& actual) {

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace ropelens::test {
 
@@ -19,6 +20,19 @@ struct RunResult {
 RunResult run_cli(const std::string& arguments, const std::string& stdin_text = "");
 // The same, with `directory` as the working directory (where .ropelens.json is looked up).
 RunResult run_cli_in(const std::string& directory, const std::string& arguments);
+
+// Runs a shell command line (e.g. under `script` for a pseudo-terminal), capturing stdout and stderr.
+RunResult run_shell(const std::string& command);
+// The path of the built ropelens binary.
+std::string binary();
+
+// "" when `text` parses as XML (Python's xml.etree, a second parser beside the writer), else the parse error.
+std::string xml_parse_error(const std::string& text);
+
+// How often `part` occurs in `text`.
+int occurrences(const std::string& text, const std::string& part);
+// The data-value of every chart point of a series (<circle class="pt SERIES …" data-value="…">), in order.
+std::vector<double> chart_values(const std::string& svg, const std::string& series);
 
 // Compares with a snapshot file; UPDATE_SNAPSHOTS=1 rewrites it. Returns "" or a description of the difference.
 std::string compare_snapshot(const std::string& relative_path, const std::string& actual);
