@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string_view>
 
@@ -10,11 +11,20 @@
 #include "ropelens/model.hpp"
 #include "ropelens/engine_report.hpp"
 #include "ropelens/check.hpp"
+#include "ropelens/report_data.hpp"
 #include "ropelens/table_report.hpp"
 #include "ropelens/scheme_report.hpp"
 #include "ropelens/suggest.hpp"
 
 namespace ropelens {
+
+// How text meets the terminal. The command line decides (TTY, NO_COLOR, --color, the window width); renderers
+// never look at the terminal themselves.
+struct TextOptions {
+  bool color = false;        // fmt text styles on severities, headings and out-of-range rows
+  std::optional<int> width;  // a terminal's columns: fit tables and wrap prose; none keeps every column
+  bool quiet = false;        // check: only the findings and the summary
+};
 
 nlohmann::json model_to_json(const Model& model);
 
@@ -23,10 +33,15 @@ void render_inspect_json(const Model& model, const SchemeReport& schemes, std::o
 nlohmann::json scheme_report_json(const SchemeReport& schemes);
 void render_scheme_text(const SchemeReport& schemes, std::ostream& out);
 
-void render_table_text(const TableReport& report, std::ostream& out);
+void render_table_text(const TableReport& report, std::ostream& out, const TextOptions& options = {});
 void render_table_json(const TableReport& report, std::ostream& out);
 void render_table_csv(const TableReport& report, std::ostream& out);
 void render_table_markdown(const TableReport& report, std::ostream& out);
+// The wavelength chart of every setup as one SVG document.
+void render_table_svg(const TableReport& report, std::ostream& out);
+
+// `report`: one self-contained HTML page (inline CSS and SVG; no scripts, nothing fetched).
+void render_report_html(const ReportDocument& document, std::ostream& out);
 
 // Check output is streamed: begin, one part per file in path order, then end with the counts.
 class CheckRenderer {
@@ -42,7 +57,8 @@ class CheckRenderer {
 
   void file(const FileResult& file) { write_file(render_file(file)); }
 };
-std::unique_ptr<CheckRenderer> make_check_renderer(std::string_view format, std::ostream& out);
+std::unique_ptr<CheckRenderer> make_check_renderer(std::string_view format, std::ostream& out,
+                                                   const TextOptions& text = {});
 
 void render_check_text(const CheckReport& report, std::ostream& out);
 void render_check_json(const CheckReport& report, std::ostream& out);

@@ -21,6 +21,7 @@ struct PairRow {
   double base_inv_freq = 0.0;
   double inv_freq = 0.0;
   std::optional<double> scale;  // base / effective; none for zero-frequency pairs
+  std::optional<double> base_wavelength_tokens;  // 2*pi / base, before scaling
   std::optional<double> wavelength_tokens;  // 2*pi / effective
   double turns_original = 0.0;  // (L - 1) * theta' / 2pi within the original (pre-extension) length
   double turns_declared = 0.0;
@@ -61,6 +62,8 @@ struct TableRequest {
   std::optional<std::int64_t> seq_len;
   std::vector<int> pairs;  // empty: all
   TrainingHistory training;  // used when target_tokens is set
+  // An audit already made at target_tokens (check_model's): the rows show it rather than auditing again.
+  const Audit* audit = nullptr;
 };
 
 TableReport build_table_report(const Model& model, const TableRequest& request);

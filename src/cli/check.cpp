@@ -6,6 +6,7 @@
 
 #include "commands.hpp"
 #include "options.hpp"
+#include "output.hpp"
 #include "ropelens/check.hpp"
 #include "ropelens/project_settings.hpp"
 #include "exit_codes.hpp"
@@ -27,6 +28,7 @@ struct Options {
   std::vector<std::string> severity;
   std::vector<std::string> edits;
   std::string engine;
+  OutputOptions output;
 };
 
 // A typo in a selector would silently switch a rule off (or select nothing): it is a usage error instead.
@@ -71,7 +73,8 @@ void run_check(const Options& options, Outcome& outcome) {
 
   check.edits = parse_edits(options.edits);
   if (!options.engine.empty()) check.engines = parse_engine_selection(options.engine);
-  auto renderer = make_check_renderer(options.format, std::cout);
+  Output output(options.output.path);
+  auto renderer = make_check_renderer(options.format, output.stream(), text_options(options.output, output));
   renderer->begin();
   const CheckRenderer& render_only = *renderer;
   CheckCounts counts = check_paths_streaming(
@@ -81,6 +84,7 @@ void run_check(const Options& options, Outcome& outcome) {
         if (file.error) print_error(*file.error);
       });
   renderer->end(counts);
+  output.close();
   outcome.exit_code = exit_code_for(counts, fail_on, options.exit_zero);
 }
 
@@ -106,6 +110,9 @@ void setup_check(CLI::App& app, Outcome& outcome) {
       ->delimiter(',');
   add_engine_option(*cmd, options->engine);
   add_set_option(*cmd, options->edits);
+  add_output_option(*cmd, options->output);
+  add_color_option(*cmd, options->output);
+  add_quiet_option(*cmd, options->output, "text: print only the findings and the summary (no audit or engine tables)");
   cmd->callback([options, &outcome] { run_check(*options, outcome); });
 }
 

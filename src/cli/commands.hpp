@@ -19,6 +19,7 @@ void setup_check(CLI::App& app, Outcome& outcome);
 void setup_explain(CLI::App& app, Outcome& outcome);
 void setup_rules(CLI::App& app, Outcome& outcome);
 void setup_suggest(CLI::App& app, Outcome& outcome);
+void setup_report(CLI::App& app, Outcome& outcome);
 
 int run(int argc, char** argv);
 

@@ -6,6 +6,7 @@
 
 #include "commands.hpp"
 #include "options.hpp"
+#include "output.hpp"
 #include "exit_codes.hpp"
 #include "ropelens/rule.hpp"
 #include "ropelens/rule_docs.hpp"
@@ -16,11 +17,13 @@ void setup_explain(CLI::App& app, Outcome& outcome) {
   struct Options {
     std::string code;
     std::string format = "text";
+    OutputOptions output;
   };
   auto options = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("explain", "Print a rule's documentation");
   cmd->add_option("CODE", options->code, "a rule code or name, e.g. CTX201 or unseen-angles")->required();
   add_format_option(*cmd, options->format, {"text", "json"});
+  add_output_option(*cmd, options->output);
   cmd->callback([options, &outcome] {
     const Rule* rule = find_rule(options->code);
     if (rule == nullptr) {
@@ -29,16 +32,18 @@ void setup_explain(CLI::App& app, Outcome& outcome) {
       return;
     }
     auto doc = rule_doc(rule->meta.code);
+    Output output(options->output.path);
     if (options->format == "json") {
       nlohmann::json out = {{"code", rule->meta.code},
                             {"name", rule->meta.name},
                             {"severity", to_string(rule->meta.default_severity)},
                             {"summary", rule->meta.summary},
                             {"doc", doc}};
-      std::cout << out.dump(2) << "\n";
+      output.stream() << out.dump(2) << "\n";
     } else {
-      std::cout << doc;
+      output.stream() << doc;
     }
+    output.close();
     outcome.exit_code = 0;
   });
 }

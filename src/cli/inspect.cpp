@@ -3,6 +3,7 @@
 
 #include "commands.hpp"
 #include "options.hpp"
+#include "output.hpp"
 #include "ropelens/model_loader.hpp"
 #include "ropelens/render.hpp"
 
@@ -13,17 +14,21 @@ void setup_inspect(CLI::App& app, Outcome& outcome) {
     std::string path;
     std::string format = "text";
     std::vector<std::string> edits;
+    OutputOptions output;
   };
   auto options = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("inspect", "Print the normalized model: every value with where it came from");
   cmd->add_option("PATH", options->path, "config.json, a model folder, a .gguf file, or - for stdin")->required();
   add_format_option(*cmd, options->format, {"text", "json"});
   add_set_option(*cmd, options->edits);
+  add_output_option(*cmd, options->output);
   cmd->callback([options, &outcome] {
     LoadedModel loaded = load_model(options->path, parse_edits(options->edits));
     SchemeReport schemes = build_scheme_report(loaded.model, std::nullopt);
-    if (options->format == "json") render_inspect_json(loaded.model, schemes, std::cout);
-    else render_inspect_text(loaded.model, schemes, std::cout);
+    Output output(options->output.path);
+    if (options->format == "json") render_inspect_json(loaded.model, schemes, output.stream());
+    else render_inspect_text(loaded.model, schemes, output.stream());
+    output.close();
     outcome.exit_code = 0;
   });
 }

@@ -3,18 +3,23 @@
 
 #include "commands.hpp"
 #include "options.hpp"
+#include "output.hpp"
 #include "ropelens/render.hpp"
 
 namespace ropelens::cli {
 
 void setup_rules(CLI::App& app, Outcome& outcome) {
   auto format = std::make_shared<std::string>("text");
+  auto output_options = std::make_shared<OutputOptions>();
   auto* cmd = app.add_subcommand("rules", "List the rule catalog");
   add_format_option(*cmd, *format, {"text", "json", "markdown"});
-  cmd->callback([format, &outcome] {
-    if (*format == "json") render_rules_json(std::cout);
-    else if (*format == "markdown") render_rules_markdown(std::cout);
-    else render_rules_text(std::cout);
+  add_output_option(*cmd, *output_options);
+  cmd->callback([format, output_options, &outcome] {
+    Output output(output_options->path);
+    if (*format == "json") render_rules_json(output.stream());
+    else if (*format == "markdown") render_rules_markdown(output.stream());
+    else render_rules_text(output.stream());
+    output.close();
     outcome.exit_code = 0;
   });
 }

@@ -121,6 +121,7 @@ int run(int argc, char** argv) {
   setup_explain(app, outcome);
   setup_rules(app, outcome);
   setup_suggest(app, outcome);
+  setup_report(app, outcome);
   setup_help(app, outcome);
   return guarded([&] { return parse_and_run(app, outcome, argc, argv); });
 }

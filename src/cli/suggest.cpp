@@ -3,6 +3,7 @@
 
 #include "commands.hpp"
 #include "options.hpp"
+#include "output.hpp"
 #include "exit_codes.hpp"
 #include "ropelens/render.hpp"
 #include "ropelens/suggest.hpp"
@@ -16,6 +17,7 @@ void setup_suggest(CLI::App& app, Outcome& outcome) {
     std::optional<std::int64_t> original;
     std::string engine = "all";
     std::string format = "text";
+    OutputOptions output;
   };
   auto options = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("suggest",
@@ -30,16 +32,19 @@ void setup_suggest(CLI::App& app, Outcome& outcome) {
   cmd->add_option("--engine", options->engine, "snippets for: transformers, vllm, sglang, llama.cpp or all")
       ->check(CLI::IsMember({"transformers", "vllm", "sglang", "llama.cpp", "all"}));
   add_format_option(*cmd, options->format, {"text", "json"});
+  add_output_option(*cmd, options->output);
   cmd->callback([options, &outcome] {
     SuggestRequest request;
     request.target_tokens = options->target;
     request.original_tokens = options->original;
     request.engines = parse_engine_selection(options->engine);
     const SuggestReport report = suggest_changes(options->path, request);
+    Output output(options->output.path);
     if (options->format == "json")
-      render_suggest_json(report, std::cout);
+      render_suggest_json(report, output.stream());
     else
-      render_suggest_text(report, std::cout);
+      render_suggest_text(report, output.stream());
+    output.close();
     outcome.exit_code = kExitClean;
   });
 }

@@ -3,6 +3,7 @@
 
 #include "commands.hpp"
 #include "options.hpp"
+#include "output.hpp"
 #include "ropelens/engine_report.hpp"
 #include "ropelens/render.hpp"
 #include "ropelens/table_report.hpp"
@@ -20,11 +21,12 @@ void setup_table(CLI::App& app, Outcome& outcome) {
     std::string pairs;
     std::string engine;
     std::vector<std::string> edits;
+    OutputOptions output;
   };
   auto options = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("table", "Print per-pair RoPE frequencies, scales, wavelengths and turns");
   cmd->add_option("PATH", options->path, "config.json, a model folder, a .gguf file, or - for stdin")->required();
-  add_format_option(*cmd, options->format, {"text", "json", "csv", "markdown"});
+  add_format_option(*cmd, options->format, {"text", "json", "csv", "markdown", "svg"});
   add_tokens_option(*cmd, "--target", options->target, "audit every pair at a sequence of N tokens", 1);
   add_tokens_option(*cmd, "--seq-len", options->seq_len, "evaluate length-dependent methods (dynamic, longrope) at N tokens", 1);
   add_tokens_option(*cmd, "--trained-length", options->trained_length, "override the pretraining length L_P", 1);
@@ -32,13 +34,19 @@ void setup_table(CLI::App& app, Outcome& outcome) {
   cmd->add_option("--pairs", options->pairs, "rows to print: 0,16,32 or 29-34");
   add_engine_option(*cmd, options->engine);
   add_set_option(*cmd, options->edits);
+  add_output_option(*cmd, options->output);
+  add_color_option(*cmd, options->output);
+  add_wide_option(*cmd, options->output);
   cmd->callback([options, &outcome] {
     LoadedModel loaded = load_model(options->path, parse_edits(options->edits));
+    Output output(options->output.path);
+    std::ostream& out = output.stream();
     if (!options->engine.empty()) {
       auto target = resolve_target(options->target, loaded.model);
       auto report = build_engine_report(loaded.model, parse_engine_selection(options->engine), target);
-      if (options->format == "json") render_engines_json(loaded.model, report, std::cout);
-      else render_engines_text(loaded.model, report, std::cout);
+      if (options->format == "json") render_engines_json(loaded.model, report, out);
+      else render_engines_text(loaded.model, report, out);
+      output.close();
       outcome.exit_code = 0;
       return;
     }
@@ -49,10 +57,12 @@ void setup_table(CLI::App& app, Outcome& outcome) {
                         {options->trained_length, options->extended_length}};
     if (!options->pairs.empty()) request.pairs = parse_pair_list(options->pairs);
     TableReport report = build_table_report(loaded.model, request);
-    if (options->format == "json") render_table_json(report, std::cout);
-    else if (options->format == "csv") render_table_csv(report, std::cout);
-    else if (options->format == "markdown") render_table_markdown(report, std::cout);
-    else render_table_text(report, std::cout);
+    if (options->format == "json") render_table_json(report, out);
+    else if (options->format == "csv") render_table_csv(report, out);
+    else if (options->format == "markdown") render_table_markdown(report, out);
+    else if (options->format == "svg") render_table_svg(report, out);
+    else render_table_text(report, out, text_options(options->output, output));
+    output.close();
     outcome.exit_code = 0;
   });
 }

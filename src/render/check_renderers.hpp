@@ -9,7 +9,7 @@
 
 namespace ropelens::render_detail {
 
-std::unique_ptr<CheckRenderer> make_text_check_renderer(std::ostream& out);
+std::unique_ptr<CheckRenderer> make_text_check_renderer(std::ostream& out, const TextOptions& options);
 std::unique_ptr<CheckRenderer> make_json_check_renderer(std::ostream& out);
 std::unique_ptr<CheckRenderer> make_sarif_check_renderer(std::ostream& out);
 std::unique_ptr<CheckRenderer> make_github_check_renderer(std::ostream& out);

@@ -7,6 +7,7 @@
 #include "format.hpp"
 #include "ropelens/engine_report.hpp"
 #include "ropelens/render.hpp"
+#include "terminal_text.hpp"
 
 namespace ropelens {
 namespace {
@@ -17,20 +18,38 @@ std::string position(const FileResult& file, const Diagnostic& d) {
   return file.path;
 }
 
-void render_finding(const FileResult& file, const Diagnostic& d, std::string& out) {
-  auto to = std::back_inserter(out);
-  fmt::format_to(to, "{}: {} {} [{}] {}\n", position(file, d), d.code, to_string(d.severity), d.name, d.message);
-  fmt::format_to(to, "  at {}\n", d.where.pointer.empty() ? "(document)" : d.where.pointer);
-  for (const auto& r : d.related) fmt::format_to(to, "  see {}\n", r.pointer.empty() ? "(document)" : r.pointer);
-  if (!d.help.empty()) fmt::format_to(to, "  help: {}\n", d.help);
+fmt::text_style severity_style(Severity severity) {
+  using namespace render_detail;
+  return severity == Severity::error ? error_style() : severity == Severity::warning ? warning_style() : info_style();
 }
 
-bool render_audit(const FileResult& file, std::string& out) {
+// On a terminal the message and help wrap to its width; the path and code stay on the first line.
+std::string fitted(const std::string& line, std::size_t unbreakable_prefix, int indent, const TextOptions& options) {
+  return options.width ? render_detail::wrapped(line, *options.width, indent, unbreakable_prefix) : line;
+}
+
+void render_finding(const FileResult& file, const Diagnostic& d, const TextOptions& options, std::string& out) {
+  using render_detail::styled;
+  auto to = std::back_inserter(out);
+  const std::string head =
+      fmt::format("{}: {} {} [{}]", styled(position(file, d), fmt::emphasis::bold, options.color),
+                  styled(d.code, fmt::emphasis::bold, options.color),
+                  styled(to_string(d.severity), severity_style(d.severity), options.color), d.name);
+  fmt::format_to(to, "{}\n", fitted(head + " " + d.message, head.size(), 4, options));
+  fmt::format_to(to, "  at {}\n", d.where.pointer.empty() ? "(document)" : d.where.pointer);
+  for (const auto& r : d.related) fmt::format_to(to, "  see {}\n", r.pointer.empty() ? "(document)" : r.pointer);
+  if (!d.help.empty()) fmt::format_to(to, "{}\n", fitted("  help: " + d.help, 0, 8, options));
+}
+
+bool render_audit(const FileResult& file, const TextOptions& options, std::string& out) {
   bool any = false;
   for (const auto& a : file.audit.setups) any = any || !a.out_of_range_pairs.empty();
   if (!any) return false;
   auto to = std::back_inserter(out);
-  fmt::format_to(to, "audit of {} at {} tokens (pairs out of range):\n", file.path, file.audit.target_tokens);
+  fmt::format_to(to, "{}\n",
+                 render_detail::styled(fmt::format("audit of {} at {} tokens (pairs out of range):", file.path,
+                                                   file.audit.target_tokens),
+                                       render_detail::heading_style(), options.color));
   fmt::format_to(to, "  {:<20} {:<12} {:>9} {:>9}  {:<22} {}\n", "setup", "layers", "trained", "attended",
                  "pairs out of range", "worst (seen° → needed°)");
   for (const auto& a : file.audit.setups) {
@@ -47,13 +66,14 @@ bool render_audit(const FileResult& file, std::string& out) {
 
 class TextCheckRenderer : public CheckRenderer {
  public:
-  explicit TextCheckRenderer(std::ostream& out) : out_(out) {}
+  TextCheckRenderer(std::ostream& out, const TextOptions& options) : out_(out), options_(options) {}
 
   std::string render_file(const FileResult& file) const override {
     std::string part;
     if (file.error) return part;
-    for (const auto& d : file.diagnostics) render_finding(file, d, part);
-    bool audited = render_audit(file, part);
+    for (const auto& d : file.diagnostics) render_finding(file, d, options_, part);
+    if (options_.quiet) return part;
+    bool audited = render_audit(file, options_, part);
     if (file.engines) {
       std::ostringstream engines;
       render_engines_text(file.model, *file.engines, engines);
@@ -68,22 +88,25 @@ class TextCheckRenderer : public CheckRenderer {
 
   void end(const CheckCounts& c) override {
     const int findings = c.errors + c.warnings + c.infos;
-    out_ << fmt::format("{} finding{} ({} error{}, {} warning{}, {} info) in {} file{}", findings,
-                        findings == 1 ? "" : "s", c.errors, c.errors == 1 ? "" : "s", c.warnings,
-                        c.warnings == 1 ? "" : "s", c.infos, c.files, c.files == 1 ? "" : "s");
-    if (c.unreadable_files > 0) out_ << fmt::format("; {} could not be read", c.unreadable_files);
-    out_ << "\n";
+    std::string summary = fmt::format("{} finding{} ({} error{}, {} warning{}, {} info) in {} file{}", findings,
+                                      findings == 1 ? "" : "s", c.errors, c.errors == 1 ? "" : "s", c.warnings,
+                                      c.warnings == 1 ? "" : "s", c.infos, c.files, c.files == 1 ? "" : "s");
+    if (c.unreadable_files > 0) summary += fmt::format("; {} could not be read", c.unreadable_files);
+    const auto style = c.errors > 0 ? render_detail::error_style()
+                                    : c.warnings > 0 ? render_detail::warning_style() : render_detail::heading_style();
+    out_ << render_detail::styled(summary, style, options_.color) << "\n";
   }
 
  private:
   std::ostream& out_;
+  TextOptions options_;
 };
 
 }  // namespace
 
 namespace render_detail {
-std::unique_ptr<CheckRenderer> make_text_check_renderer(std::ostream& out) {
-  return std::make_unique<TextCheckRenderer>(out);
+std::unique_ptr<CheckRenderer> make_text_check_renderer(std::ostream& out, const TextOptions& options) {
+  return std::make_unique<TextCheckRenderer>(out, options);
 }
 }  // namespace render_detail
 

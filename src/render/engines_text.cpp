@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "engine_text.hpp"
 #include "format.hpp"
 #include "ropelens/engine_report.hpp"
 
@@ -13,29 +14,18 @@ namespace ropelens {
 namespace {
 
 using render_detail::fixed;
+using render_detail::limit_text;
+using render_detail::view_title;
 
 constexpr int kColumn = 13;
 
 std::string column_tag(std::size_t view) { return fmt::format("[{}]", view + 1); }
-
-std::string view_title(const EngineView& view) {
-  if (view.same_as.empty()) return view.label;
-  return fmt::format("{} (same: {})", view.label, fmt::join(view.same_as, ", "));
-}
 
 void render_legend(const EngineReport& report, std::ostream& out) {
   out << "views\n";
   for (std::size_t v = 0; v < report.views.size(); ++v)
     out << fmt::format("  {:<4} {}\n       follows {}\n", column_tag(v), view_title(report.views[v]),
                        report.views[v].follows);
-}
-
-std::string limit_text(const LengthLimit& limit) {
-  if (!limit.limit_tokens) return "no limit";
-  std::string text = fmt::format("{}", *limit.limit_tokens);
-  if (limit.default_tokens && limit.default_tokens != limit.limit_tokens)
-    text += fmt::format(" (default {})", *limit.default_tokens);
-  return text;
 }
 
 void render_lengths(const EngineReport& report, std::ostream& out) {

@@ -14,6 +14,7 @@ json row_json(const PairRow& row) {
               {"base_inv_freq", row.base_inv_freq},
               {"inv_freq", row.inv_freq},
               {"scale", optional_json(row.scale)},
+              {"base_wavelength_tokens", optional_json(row.base_wavelength_tokens)},
               {"wavelength_tokens", optional_json(row.wavelength_tokens)},
               {"turns_original", row.turns_original},
               {"turns_declared", row.turns_declared},

@@ -53,6 +53,7 @@ PairRow make_row(const SetupTable& st, const RopeSetup& setup, int pair, std::op
   row.base_inv_freq = st.table.base_inv_freq[i];
   row.inv_freq = st.table.inv_freq[i];
   row.band = st.table.bands[i];
+  if (row.base_inv_freq > 0.0) row.base_wavelength_tokens = kTwoPi / row.base_inv_freq;
   if (row.inv_freq > 0.0) {
     row.scale = row.base_inv_freq / row.inv_freq;
     row.wavelength_tokens = kTwoPi / row.inv_freq;
@@ -91,11 +92,13 @@ TableReport build_table_report(const Model& model, const TableRequest& request) 
   report.target_tokens = request.target_tokens;
   report.seq_len = request.seq_len;
   std::optional<Audit> audit;
-  if (request.target_tokens) {
+  if (request.audit) {
+    audit = *request.audit;
+  } else if (request.target_tokens) {
     audit = audit_model(model, *request.target_tokens, request.training);
-    report.target_tokens = audit->target_tokens;
   }
-  report.schemes = build_scheme_report(model, request.target_tokens);
+  if (audit) report.target_tokens = audit->target_tokens;
+  report.schemes = build_scheme_report(model, report.target_tokens);
   for (std::size_t s = 0; s < model.setups.size(); ++s) {
     const RopeSetup& setup = model.setups[s];
     SetupTable st;
@@ -106,10 +109,10 @@ TableReport build_table_report(const Model& model, const TableRequest& request) 
     if (audit) st.audit = audit->setups[s];
     const int pairs = static_cast<int>(st.table.inv_freq.size());
     if (request.pairs.empty()) {
-      for (int p = 0; p < pairs; ++p) st.rows.push_back(make_row(st, setup, p, request.target_tokens));
+      for (int p = 0; p < pairs; ++p) st.rows.push_back(make_row(st, setup, p, report.target_tokens));
     } else {
       for (int p : request.pairs)
-        if (p >= 0 && p < pairs) st.rows.push_back(make_row(st, setup, p, request.target_tokens));
+        if (p >= 0 && p < pairs) st.rows.push_back(make_row(st, setup, p, report.target_tokens));
     }
     report.setups.push_back(std::move(st));
   }

@@ -42,6 +42,7 @@ const std::map<std::string, std::string> kHeaderLayer = {
     {"rule_docs.hpp", "rules"},
     {"check.hpp", "check"},
     {"project_settings.hpp", "check"},
+    {"report_data.hpp", "check"},
     {"suggest.hpp", "suggest"},
     {"render.hpp", "render"},
 };

@@ -1,0 +1,35 @@
+#include "ropelens/report_data.hpp"
+
+#include <set>
+
+#include "ropelens/rule_docs.hpp"
+
+namespace ropelens {
+
+std::unique_ptr<ModelReport> model_report(FileResult&& checked) {
+  auto report = std::make_unique<ModelReport>();
+  report->check = std::move(checked);
+  report->counts.add(report->check);
+  if (report->check.error) return report;
+  TableRequest request;
+  request.target_tokens = report->check.audit.target_tokens;
+  request.audit = &report->check.audit;
+  report->table = build_table_report(report->check.model, request);
+  for (const auto& setup : report->check.audit.setups)
+    report->out_of_range_pairs += static_cast<int>(setup.out_of_range_pairs.size());
+  return report;
+}
+
+ReportDocument build_report(const std::vector<std::string>& paths, const CheckOptions& options) {
+  ReportDocument document;
+  std::set<std::string> codes;
+  document.counts = check_paths_streaming(paths, options, [&](FileResult&& file) {
+    for (const auto& d : file.diagnostics) codes.insert(d.code);
+    document.models.push_back(model_report(std::move(file)));
+  });
+  for (const auto& code : codes)
+    if (const Rule* rule = find_rule(code)) document.rule_docs.push_back({rule->meta.code, rule->meta.name, rule_doc(code)});
+  return document;
+}
+
+}  // namespace ropelens

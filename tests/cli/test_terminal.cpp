@@ -1,0 +1,129 @@
+// Text output on a terminal: colour only on a TTY (NO_COLOR, FORCE_COLOR and --color decide otherwise), `table`
+// fitted to the window with the rest named, `check` help wrapped, and -q. A pseudo-terminal comes from
+// `script`, its size from `stty`.
+#include <sstream>
+
+#include <catch2/catch.hpp>
+
+#include "render/terminal_text.hpp"
+#include "support.hpp"
+
+using ropelens::render_detail::display_width;
+using ropelens::test::binary;
+using ropelens::test::occurrences;
+using ropelens::test::run_cli;
+using ropelens::test::run_shell;
+
+namespace {
+
+const std::string kLlama31 = "testdata/configs/llama/llama-3.1-8b-instruct-bnb8bit-finetune.json";
+const std::string kQwen3 = "testdata/configs/qwen/qwen3-8b.json";
+
+// Runs ropelens on a pseudo-terminal of `columns` columns (0: a terminal that reports no size), with the
+// environment given; returns stdout without the terminal's carriage returns.
+std::string on_terminal(int columns, const std::string& environment, const std::string& arguments) {
+  const auto run = run_shell("cd '" + ropelens::test::source_path("") + "' && script -qec \"stty cols " +
+                             std::to_string(columns) + " rows 50; env -u NO_COLOR -u FORCE_COLOR -u COLUMNS " +
+                             environment + " " + binary() + " " + arguments + "\" /dev/null");
+  std::string out;
+  for (char c : run.out)
+    if (c != '\r') out += c;
+  return out;
+}
+
+bool has_colour(const std::string& text) { return text.find("\x1b[") != std::string::npos; }
+
+int widest_line(const std::string& text) {
+  std::istringstream lines(text);
+  int widest = 0;
+  for (std::string line; std::getline(lines, line);) widest = std::max(widest, display_width(line));
+  return widest;
+}
+
+const std::string kCheck = "check " + kLlama31 + " --target 262144";
+
+}  // namespace
+
+TEST_CASE("check: colour on a terminal only, unless NO_COLOR, FORCE_COLOR or --color say otherwise", "[cli][terminal]") {
+  const std::string tty = on_terminal(80, "", kCheck);
+  CHECK(has_colour(tty));
+  CHECK(tty.find("\x1b[1m\x1b[91merror\x1b[0m") != std::string::npos);  // fmt's bold bright red
+  CHECK_FALSE(has_colour(on_terminal(80, "NO_COLOR=1", kCheck)));
+  CHECK_FALSE(has_colour(on_terminal(80, "", kCheck + " --color never")));
+  CHECK_FALSE(has_colour(on_terminal(80, "TERM=dumb", kCheck)));
+  CHECK(has_colour(on_terminal(80, "NO_COLOR=", kCheck)));  // an empty NO_COLOR does not count (no-color.org)
+
+  const std::string piped = " " + binary() + " " + kCheck + " | cat";
+  const std::string in_source = "cd '" + ropelens::test::source_path("") + "' && env -u NO_COLOR -u FORCE_COLOR ";
+  CHECK_FALSE(has_colour(run_shell(in_source + piped).out));
+  CHECK(has_colour(run_shell(in_source + "FORCE_COLOR=1" + piped).out));
+  CHECK_FALSE(has_colour(run_shell(in_source + "FORCE_COLOR=0" + piped).out));
+  CHECK_FALSE(has_colour(run_shell(in_source + "FORCE_COLOR=1 NO_COLOR=1" + piped).out));
+  CHECK(has_colour(run_shell(in_source + piped + " --color always").out) == false);  // the flag went to cat
+  CHECK(has_colour(run_cli(kCheck + " --color always").out));
+  CHECK_FALSE(has_colour(run_cli(kCheck).out));
+}
+
+TEST_CASE("table on an 80-column terminal prints no line wider than 80 and names what it left out", "[cli][terminal]") {
+  for (const std::string& arguments : std::vector<std::string>{
+           kLlama31 + " --target 262144", kQwen3 + " --target 131072", "testdata/configs/gemma/medgemma-27b-it.json",
+           "testdata/configs/gemma/gemma-4-31b-it.json --target 1000000",
+           "testdata/configs/gpt-oss/gpt-oss-20b.json --target 131072",
+           "testdata/configs/phi/phi-3-mini-128k-instruct.json --target 131072"}) {
+    INFO(arguments);
+    const std::string out = on_terminal(80, "", "table " + arguments);
+    CHECK(widest_line(out) <= 80);
+    CHECK(widest_line(out) >= 60);
+  }
+  const std::string llama = on_terminal(80, "NO_COLOR=1", "table " + kLlama31 + " --target 262144");
+  CHECK(llama.find("pair scale wavelength turns@train turns@target band           seen°   needed°\n"
+                   "                             8192       262144\n") != std::string::npos);
+  CHECK(llama.find("  63 8.000  2.047e+07    0.000400       0.0128 scaled         2.305     4.609 !\n") !=
+        std::string::npos);
+
+  const std::string wide = on_terminal(80, "", "table " + kLlama31 + " --target 262144 --wide");
+  CHECK(widest_line(wide) > 80);
+  CHECK(wide.find("--wide prints") == std::string::npos);
+  // No window size: COLUMNS, else 80.
+  CHECK(widest_line(on_terminal(0, "COLUMNS=60", "table " + kQwen3 + " --target 131072")) <= 60);
+  CHECK(widest_line(on_terminal(0, "", "table " + kQwen3 + " --target 131072")) <= 80);
+}
+
+TEST_CASE("table piped keeps every column, each header named once", "[cli][terminal]") {
+  const std::string llama = run_cli("table " + kLlama31 + " --target 262144").out;
+  const auto header_at = llama.find("\npair  ");
+  REQUIRE(header_at != std::string::npos);
+  const std::string header = llama.substr(header_at + 1, llama.find('\n', header_at + 1) - header_at - 1);
+  CHECK(header == "pair       base θ  effective θ  scale  wavelength  turns@train 8192  turns@declared 131072  "
+                  "turns@target 262144  band            seen°    needed°  unseen°");
+  CHECK(llama.find("--wide") == std::string::npos);
+  // Declared and original length are the same for Qwen3-8B: one column, not two named 40960.
+  const std::string qwen = run_cli("table " + kQwen3 + " --target 131072").out;
+  CHECK(occurrences(qwen, "turns@train 40960") == 1);
+  CHECK(occurrences(qwen, "turns@target 131072") == 1);
+  CHECK(occurrences(qwen, "turns@declared") == 0);
+}
+
+TEST_CASE("check on a terminal wraps messages and help; path and code stay on the first line", "[cli][terminal]") {
+  const std::string out = on_terminal(80, "NO_COLOR=1", kCheck);
+  CHECK(out.find(kLlama31 + ":19:30: CTX201 error [unseen-angles]\n"
+                            "    at 262144 tokens pairs 39–63 (25 of 64) rotate beyond the angles seen in\n") == 0);
+  CHECK(out.find("  help: keep inputs within 131072 tokens, or raise the scaling to cover 262144\n"
+                 "        tokens and evaluate at that length\n") != std::string::npos);
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    INFO(line);
+    if (line.rfind("testdata/", 0) != 0 && line.rfind("audit of", 0) != 0 && line.rfind("  setup ", 0) != 0)
+      CHECK(display_width(line) <= 80);
+  }
+}
+
+TEST_CASE("check -q prints only the findings and the summary", "[cli][terminal]") {
+  const std::string full = run_cli(kCheck).out;
+  const std::string quiet = run_cli(kCheck + " -q").out;
+  CHECK(full.find("audit of ") != std::string::npos);
+  CHECK(quiet.find("audit of ") == std::string::npos);
+  CHECK(occurrences(quiet, ": CTX2") == 4);
+  CHECK(quiet.find("4 findings (1 error, 2 warnings, 1 info) in 1 file\n") != std::string::npos);
+  CHECK(run_cli(kCheck + " -q --engine all").out == quiet);
+}
