@@ -6,10 +6,14 @@ JOBS       ?= $(shell nproc)
 EXAMPLE    ?= testdata/configs/qwen/qwen3-8b.json
 FUZZ_SECONDS ?= 60
 
-.PHONY: deps build run test test-sanitize golden fuzz bench docs format clean
+.PHONY: deps deps-browser build run test test-sanitize golden fuzz bench docs format clean
 
 deps:
-	@bash cmake/install-deps.sh
+	@bash cmake/install-deps.sh build
+
+# Headless Chromium for the report's browser test (ctest -L browser); `make run` does not need it.
+deps-browser:
+	@bash cmake/install-deps.sh browser
 
 $(BUILD)/CMakeCache.txt: | deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" -DROPELENS_WERROR=ON
@@ -20,10 +24,10 @@ build: deps $(BUILD)/CMakeCache.txt
 run: build
 	./$(BUILD)/ropelens check $(EXAMPLE) --target 131072 --exit-zero
 
-test: build
+test: build deps-browser
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-test-sanitize: deps
+test-sanitize: deps deps-browser
 	cmake -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DROPELENS_WERROR=ON -DROPELENS_SANITIZE=ON
 	cmake --build $(SAN_BUILD) -j $(JOBS)
 	cd $(SAN_BUILD) && ctest --output-on-failure -j $(JOBS)

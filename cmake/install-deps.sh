@@ -1,7 +1,18 @@
 #!/usr/bin/env bash
 # Installs the Debian packages ropelens builds with, skipping those already installed.
+# Usage: install-deps.sh [build] [browser]   (default: build)
+#   build    the compiler, CMake and the libraries (what `make run` needs)
+#   browser  headless Chromium and a font, for the report's browser test (`make test` adds it)
 set -euo pipefail
-packages=(cmake g++ make libcli11-dev nlohmann-json3-dev libfmt-dev libspdlog-dev catch2 python3)
+groups=("${@:-build}")
+packages=()
+for group in "${groups[@]}"; do
+  case "$group" in
+    build) packages+=(cmake g++ make libcli11-dev nlohmann-json3-dev libfmt-dev libspdlog-dev catch2 python3) ;;
+    browser) packages+=(chromium fonts-dejavu-core) ;;
+    *) echo "ropelens: unknown dependency group '$group' (expected build or browser)" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
