@@ -207,7 +207,7 @@ void model_section(std::size_t index, const ModelReport& m, std::ostream& out) {
   const Model& model = file.model;
   out << fmt::format("<p>{} · positional scheme {} · {} layers · declared {} tokens · audited at {} tokens · {}</p>\n",
                      h(model.model_type.value), to_string(model.scheme), model.num_layers.value,
-                     model.max_position_embeddings.value, file.audit.target_tokens, kSemantics);
+                     model.max_position_embeddings.value, file.audit.target_tokens, h(kSemantics));
   settings_details(model, out);
   std::ostringstream schemes;
   render_scheme_text(m.table.schemes, schemes);
