@@ -128,8 +128,11 @@ std::vector<int> pairs_of(const Audit& audit, const std::vector<int>& setups) {
 }  // namespace suggest_detail
 
 SuggestReport suggest_changes(const std::string& path, const SuggestRequest& request) {
+  return suggest_changes(read_config(path), request);
+}
+
+SuggestReport suggest_changes(const Document& document, const SuggestRequest& request) {
   using namespace suggest_detail;
-  const Document document = read_config(path);
   const Model model = normalize(document);
   if (model.model_type.from.pointer.rfind("gguf:", 0) == 0)
     throw std::invalid_argument(
