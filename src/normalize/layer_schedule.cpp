@@ -1,6 +1,5 @@
 // Which layers use which attention kind and whether they rotate at all.
 #include <algorithm>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -13,11 +12,6 @@ namespace {
 constexpr std::string_view kFull = "full_attention";
 constexpr std::string_view kSliding = "sliding_attention";
 constexpr std::string_view kChunked = "chunked_attention";
-
-bool is_known_layer_type(std::string_view type) {
-  static const std::set<std::string_view> known = {kFull, kSliding, kChunked, "linear_attention", "conv", "mamba"};
-  return known.count(type) > 0;
-}
 
 int read_num_layers(Normalizing& n) {
   auto hit = n.view.find_value({"num_hidden_layers", "n_layer", "n_layers", "num_layers"});
@@ -147,9 +141,10 @@ AttentionKind kind_of(std::string_view type) {
 void read_layer_schedule(Normalizing& n) {
   Model& model = n.model;
   int num_layers = read_num_layers(n);
-  if (model.scheme != PositionScheme::rope) return;
-  auto uses_rope = read_no_rope_layers(n, num_layers);
+  if (model.scheme != PositionScheme::rope) return read_attention_only_schedule(n, num_layers);
   auto explicit_types = read_layer_types(n, num_layers);
+  if (!explicit_types) explicit_types = read_hybrid_schedule(n, num_layers);
+  auto uses_rope = read_no_rope_layers(n, num_layers);
   auto types = explicit_types ? *explicit_types : derive_layer_types(n, num_layers, uses_rope);
 
   for (int i = 0; i < num_layers; ++i) {
@@ -157,7 +152,8 @@ void read_layer_schedule(Normalizing& n) {
     layer.index = i;
     layer.layer_type = types[static_cast<std::size_t>(i)];
     layer.attention = kind_of(layer.layer_type);
-    layer.uses_rope = uses_rope.empty() || uses_rope[static_cast<std::size_t>(i)] == 1;
+    layer.attends = layer_type_attends(layer.layer_type);
+    layer.uses_rope = layer.attends && (uses_rope.empty() || uses_rope[static_cast<std::size_t>(i)] == 1);
     if (layer.attention == AttentionKind::sliding) {
       if (model.sliding_window) layer.window_tokens = model.sliding_window->value;
       else layer.attention = AttentionKind::global;  // a sliding layer type without a window attends globally

@@ -55,11 +55,13 @@ Model normalize_json(const nlohmann::json& root, const std::string& source) {
 
   Normalizing n{view, family, model, problems, {}, {}, false};
   read_scheme(n);
+  read_hybrid_scheme(n);
   read_dims(n);
   read_lengths(n);
   read_layer_schedule(n);
   read_rope_setups(n);
   check_setup_shapes(n);
+  read_kv_shape(n);
   return model;
 }
 
