@@ -31,6 +31,7 @@ const std::map<std::string, std::string> kHeaderLayer = {
     {"rope.hpp", "math"},
     {"schemes.hpp", "math"},
     {"analysis.hpp", "math"},
+    {"kv_cache.hpp", "math"},
     {"engine_views.hpp", "engines"},
     {"engine_comparison.hpp", "engines"},
     {"engine_report.hpp", "engines"},
@@ -50,7 +51,8 @@ const std::map<std::string, std::string> kHeaderLayer = {
 const std::vector<std::pair<std::string, std::string>> kFolderLayer = {
     {"src/model/", "model"},       {"src/input/", "input"},   {"src/normalize/", "normalize"},
     {"src/load/", "load"},         {"src/rope/engines/", "engines"}, {"src/rope/", "math"},
-    {"src/schemes/", "math"},      {"src/analysis/", "math"}, {"src/audit/", "audit"},
+    {"src/schemes/", "math"},      {"src/analysis/", "math"}, {"src/memory/", "math"},
+    {"src/audit/", "audit"},
     {"src/report/", "report"},     {"rules/", "rules"},       {"src/check/", "check"},
     {"src/suggest/", "suggest"},   {"src/render/", "render"}, {"src/cli/", "cli"},
 };
