@@ -43,7 +43,7 @@ enum : std::uint32_t {
 };
 
 // ggml tensor type ids used by the tests.
-enum : std::uint32_t { kGgmlF32 = 0, kGgmlF16 = 1, kGgmlQ4_0 = 2 };
+enum : std::uint32_t { kGgmlF32 = 0, kGgmlF16 = 1, kGgmlQ4_0 = 2, kGgmlQ4_K = 12, kGgmlQ6_K = 14 };
 
 struct TensorSpec {
   std::string name;

@@ -5,11 +5,8 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <string>
 #include <vector>
-
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -17,6 +14,7 @@
 #include "support.hpp"
 #include "ropelens/gguf.hpp"
 #include "ropelens/input.hpp"
+#include "ropelens/kv_cache.hpp"
 #include "ropelens/normalize.hpp"
 #include "ropelens/rope.hpp"
 
@@ -867,4 +865,81 @@ TEST_CASE("gguf: write the rule case files", "[.write-rule-cases]") {
     std::filesystem::create_directories(root + name);
     writer.write(root + name + "/model.gguf");
   }
+}
+
+namespace {
+
+// llama31_fixture with two block-quantized weights and a short vocabulary.
+GgufWriter quantized_fixture() {
+  GgufWriter w = llama31_fixture();
+  w.str("tokenizer.ggml.model", "gpt2")
+      .string_array("tokenizer.ggml.tokens", {"a", "b", "c", "d", "e"})
+      .tensor({"blk.0.attn_q.weight", {256, 2}, ropelens::test::kGgmlQ4_K, std::string(288, '\x02'), std::nullopt})
+      .tensor({"output.weight", {256}, ropelens::test::kGgmlQ6_K, std::string(210, '\x03'), std::nullopt});
+  return w;
+}
+
+}  // namespace
+
+TEST_CASE("gguf metadata: what gguf-parser-go shows, from the header", "[gguf][metadata]") {
+  const GgufFile file = read_gguf_bytes("quantized.gguf", quantized_fixture().bytes());
+  const ropelens::GgufMetadata meta = ropelens::gguf_metadata(file);
+  CHECK(meta.architecture == "llama");
+  CHECK(meta.name == "fixture llama");
+  CHECK(meta.file_type == 15);
+  CHECK(meta.quantization == "Q4_K_M");
+  CHECK(meta.tensor_count == 4);
+  CHECK(meta.parameters == 64 + 32 + 512 + 256);                // rope_freqs, token_embd, Q4_K, Q6_K elements
+  CHECK(meta.tensor_bytes == 64 * 4 + 32 * 2 + 2 * 144 + 210);  // F32, F16, two Q4_K blocks, one Q6_K block
+  CHECK(meta.size_bytes == 256 + 64 + 288 + 224);               // the data section, the last tensor padded to 32
+  CHECK(meta.bits_per_weight == Approx(832.0 * 8 / 864));
+  CHECK(meta.context_length == 131072);
+  CHECK(meta.embedding_length == 4096);
+  CHECK(meta.block_count == 32);
+  CHECK(meta.head_count == 32);
+  CHECK(meta.head_count_kv == 8);
+  CHECK(meta.tokenizer_model == "gpt2");
+  CHECK(meta.vocabulary_size == 128256);
+  CHECK(meta.vocabulary_from == "llama.vocab_size");
+
+  // Without vocab_size the vocabulary is the length of the token list, counted without keeping the strings.
+  const ropelens::GgufMetadata counted = ropelens::gguf_metadata(read_gguf_bytes("vocab.gguf", vocabulary_fixture(150000).bytes()));
+  CHECK(counted.vocabulary_size == 150000);
+  CHECK(counted.vocabulary_from == "tokenizer.ggml.tokens");
+  CHECK(counted.quantization.empty());  // no general.file_type
+}
+
+TEST_CASE("gguf metadata: llama.cpp's file type names and ggml block sizes", "[gguf][metadata]") {
+  CHECK(ropelens::llama_ftype_name(15) == "Q4_K_M");
+  CHECK(ropelens::llama_ftype_name(32) == "BF16");
+  CHECK(ropelens::llama_ftype_name(1024 | 7) == "Q8_0 (guessed)");
+  CHECK(ropelens::llama_ftype_name(99) == "ftype 99");
+  CHECK(ropelens::ggml_tensor_bytes(8, 64) == 68);     // Q8_0: 34 bytes per 32
+  CHECK(ropelens::ggml_tensor_bytes(39, 64) == 34);    // MXFP4: 17 bytes per 32
+  CHECK_FALSE(ropelens::ggml_tensor_bytes(43, 64));    // beyond GGML_TYPE_COUNT
+  CHECK(ropelens::ggml_type_name(23) == "IQ4_XS");
+}
+
+TEST_CASE("gguf: the KV-cache shape, and the weights from the tensor sizes", "[gguf][kv]") {
+  const Model model = model_of(quantized_fixture());
+  CHECK(model.kv.num_kv_heads->value == 8);
+  CHECK(model.kv.head_dim->value == 128);  // embedding_length 4096 / head_count 32
+  CHECK(model.kv.dtype->value == "f16");   // llama.cpp's default cache type
+  CHECK(model.weights_bytes->value == 818);
+  const auto kv = ropelens::kv_cache_at(model, {131072, std::nullopt});
+  CHECK(kv.cache.total_bytes == 17'179'869'184ULL);
+}
+
+TEST_CASE("gguf: layers with no key/value heads are recurrent layers without attention", "[gguf][hybrid]") {
+  GgufWriter w = llama_like("jamba", 4096, 4, 512, 4);
+  w.i32_array("jamba.attention.head_count_kv", {0, 0, 2, 0});
+  const Model model = model_of(w);
+  CHECK(model.attention_layers() == std::vector<int>{2});
+  REQUIRE(model.setups.size() == 1);
+  CHECK(model.setups[0].layers == std::vector<int>{2});
+  CHECK(model.layers[0].setup == -1);
+  CHECK(model.layers[2].setup == 0);
+  CHECK(model.hybrid_schedule_from->pointer == "gguf:jamba.attention.head_count_kv");
+  CHECK(model.schedule_summary() == "4 layers: 3 recurrent (no attention), 1 RoPE global");
+  CHECK(ropelens::kv_cache_at(model, {1024, std::nullopt}).cache.total_bytes == 1024ULL * 2 * 128 * 2 * 2);
 }

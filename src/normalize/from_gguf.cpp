@@ -12,6 +12,7 @@
 #include "ropelens/gguf.hpp"
 #include "ropelens/input.hpp"
 #include "ropelens/normalize.hpp"
+#include "gguf_kv_shape.hpp"
 
 namespace ropelens {
 namespace {
@@ -727,7 +728,9 @@ std::string read_architecture(const GgufFile& file) {
 
 Model model_from_gguf(const GgufFile& file) {
   Model model;
-  GgufNormalizer(file, model, read_architecture(file)).run();
+  const std::string arch = read_architecture(file);
+  GgufNormalizer(file, model, arch).run();
+  normalize_detail::read_gguf_kv_shape(file, arch, model);
   return model;
 }
 
