@@ -68,6 +68,7 @@ struct CheckOptions {
   TrainingOverrides training;
   RuleSelection selection;
   std::vector<Edit> edits;  // --set, applied to every file
+  std::optional<std::string> revision;  // --revision, for Hugging Face ids
   std::vector<Engine> engines;  // --engine: add each file's engine views to the report
 };
 

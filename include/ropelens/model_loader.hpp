@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ropelens/gguf.hpp"
 #include "ropelens/input.hpp"
 #include "ropelens/model.hpp"
 
@@ -16,6 +17,7 @@ struct LoadedModel {
   Model model;                      // the configuration that runs: the file with the edits applied
   std::optional<Model> as_trained;  // the same file before its edits (only when there are edits)
   std::string text;                 // the source text, for line/column lookups ("" for binary inputs)
+  std::optional<GgufMetadata> gguf;  // the header facts of a GGUF input
 
   // The configuration the weights were trained with: what the training history is read from.
   const Model& trained() const { return as_trained ? *as_trained : model; }
@@ -26,9 +28,12 @@ struct Edit {
   nlohmann::json value;
 };
 
-// Reads the file once and normalizes it with the edits applied (and, when there are edits, without them).
-// Throws InputError for files that cannot be read as a model description.
-LoadedModel load_model(const std::string& path, const std::vector<Edit>& edits = {});
+// Reads the file once and normalizes it with the edits applied (and, when there are edits, without them). `path` may
+// also be a model id (locate_model); `revision` picks a Hugging Face revision. The weights' size comes from the GGUF
+// tensors or the model.safetensors.index.json beside a config. Throws InputError for files that cannot be read as a
+// model description.
+LoadedModel load_model(const std::string& path, const std::vector<Edit>& edits = {},
+                       const std::optional<std::string>& revision = std::nullopt);
 
 // The same for a file already read (read_input_file, read_stdin): GGUF by its magic, else JSON.
 LoadedModel load_input(InputFile input, const std::vector<Edit>& edits);

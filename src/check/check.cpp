@@ -45,7 +45,7 @@ FileResult unreadable(const InputError& e) {
 
 FileResult check_file(const std::string& file, const CheckOptions& options) {
   try {
-    LoadedModel loaded = load_model(file, options.edits);
+    LoadedModel loaded = load_model(file, options.edits, options.revision);
     if (loaded.as_trained) record_method_overrides(loaded.model, *loaded.as_trained);
     return check_model(std::move(loaded), options);
   } catch (const InputError& e) {

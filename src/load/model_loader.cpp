@@ -1,12 +1,14 @@
 #include "ropelens/model_loader.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "ropelens/gguf.hpp"
 #include "ropelens/input.hpp"
+#include "ropelens/model_locator.hpp"
 #include "ropelens/normalize.hpp"
 
 namespace ropelens {
@@ -49,10 +51,38 @@ void apply_edit(nlohmann::json& root, const Edit& edit, const std::string& file)
   }
 }
 
+// A model named by id is shown by its id and revision; the file read stays in Model::reference.
+void name_model(LoadedModel& loaded, const LocatedModel& located) {
+  if (!located.reference) return;
+  for (Model* model : {&loaded.model, loaded.as_trained ? &*loaded.as_trained : nullptr}) {
+    if (model == nullptr) continue;
+    model->source = located.shown;
+    model->reference = located.reference;
+  }
+}
+
+// The weights beside a config.json: metadata.total_size of model.safetensors.index.json.
+void read_weights_beside(Model& model, const std::string& config_path) {
+  const auto index = read_safetensors_index(std::filesystem::path(config_path).parent_path().string());
+  if (!index) return;
+  if (!index->total_size) {
+    model.notes.push_back(index->problem);
+    return;
+  }
+  model.weights_bytes = Field<std::uint64_t>{
+      *index->total_size, Provenance::derived(fmt::format("metadata.total_size of {}", index->path), "/metadata/total_size")};
+}
+
 }  // namespace
 
-LoadedModel load_model(const std::string& path, const std::vector<Edit>& edits) {
-  return load_input(path == "-" ? read_stdin() : read_input_file(path), edits);
+LoadedModel load_model(const std::string& path, const std::vector<Edit>& edits,
+                       const std::optional<std::string>& revision) {
+  const LocatedModel located = locate_model(path, revision);
+  const bool from_stdin = located.path == "-";
+  LoadedModel loaded = load_input(from_stdin ? read_stdin() : read_input_file(located.path), edits);
+  if (!from_stdin && !loaded.gguf) read_weights_beside(loaded.model, loaded.model.source);
+  name_model(loaded, located);
+  return loaded;
 }
 
 LoadedModel load_input(InputFile input, const std::vector<Edit>& edits) {
@@ -61,6 +91,7 @@ LoadedModel load_input(InputFile input, const std::vector<Edit>& edits) {
     GgufFile gguf = input.text.empty() ? read_gguf(input.shown) : read_gguf_bytes(input.shown, input.text);
     LoadedModel loaded;
     loaded.model = model_from_gguf(gguf);
+    loaded.gguf = gguf_metadata(gguf);
     return loaded;
   }
   if (has_gguf_extension(input.shown))

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "ropelens/engine_comparison.hpp"
+#include "ropelens/model_locator.hpp"
 #include "ropelens/normalize.hpp"
 #include "suggesting.hpp"
 
@@ -128,7 +129,10 @@ std::vector<int> pairs_of(const Audit& audit, const std::vector<int>& setups) {
 }  // namespace suggest_detail
 
 SuggestReport suggest_changes(const std::string& path, const SuggestRequest& request) {
-  return suggest_changes(read_config(path), request);
+  const LocatedModel located = locate_model(path, request.revision);
+  Document document = read_config(located.path);
+  if (located.reference) document.path = located.shown;
+  return suggest_changes(document, request);
 }
 
 SuggestReport suggest_changes(const Document& document, const SuggestRequest& request) {

@@ -26,6 +26,7 @@ const std::map<std::string, std::string> kHeaderLayer = {
     {"units.hpp", "model"},
     {"input.hpp", "input"},
     {"gguf.hpp", "input"},
+    {"model_locator.hpp", "input"},
     {"normalize.hpp", "normalize"},
     {"model_loader.hpp", "load"},
     {"rope.hpp", "math"},
