@@ -10,6 +10,7 @@
 #include "ropelens/model.hpp"
 #include "ropelens/engine_report.hpp"
 #include "ropelens/check.hpp"
+#include "ropelens/inspect_report.hpp"
 #include "ropelens/table_report.hpp"
 #include "ropelens/scheme_report.hpp"
 #include "ropelens/suggest.hpp"
@@ -18,8 +19,13 @@ namespace ropelens {
 
 nlohmann::json model_to_json(const Model& model);
 
-void render_inspect_text(const Model& model, const SchemeReport& schemes, std::ostream& out);
-void render_inspect_json(const Model& model, const SchemeReport& schemes, std::ostream& out);
+void render_inspect_text(const InspectReport& report, std::ostream& out);
+void render_inspect_json(const InspectReport& report, std::ostream& out);
+// Deployment facts, shared by inspect and table: the KV cache at the target, and a GGUF file's header.
+void render_kv_cache_text(const KvCacheReport& kv, std::ostream& out);
+nlohmann::json kv_cache_json(const KvCacheReport& kv);
+void render_gguf_metadata_text(const GgufMetadata& metadata, std::ostream& out);
+nlohmann::json gguf_metadata_json(const GgufMetadata& metadata);
 nlohmann::json scheme_report_json(const SchemeReport& schemes);
 void render_scheme_text(const SchemeReport& schemes, std::ostream& out);
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ropelens/audit.hpp"
+#include "ropelens/kv_cache.hpp"
 #include "ropelens/model.hpp"
 #include "ropelens/rope.hpp"
 #include "ropelens/scheme_report.hpp"
@@ -54,6 +55,7 @@ struct TableReport {
   std::optional<std::int64_t> seq_len;
   std::vector<SetupTable> setups;
   SchemeReport schemes;
+  std::optional<KvCacheReport> kv_cache;  // at the target
 };
 
 struct TableRequest {
@@ -61,6 +63,7 @@ struct TableRequest {
   std::optional<std::int64_t> seq_len;
   std::vector<int> pairs;  // empty: all
   TrainingHistory training;  // used when target_tokens is set
+  std::optional<KvDtype> kv_dtype;  // none: the config's dtype
 };
 
 TableReport build_table_report(const Model& model, const TableRequest& request);

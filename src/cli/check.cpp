@@ -27,6 +27,7 @@ struct Options {
   std::vector<std::string> severity;
   std::vector<std::string> edits;
   std::string engine;
+  std::optional<std::string> revision;
 };
 
 // A typo in a selector would silently switch a rule off (or select nothing): it is a usage error instead.
@@ -70,6 +71,7 @@ void run_check(const Options& options, Outcome& outcome) {
   if (!options.fail_on.empty()) fail_on = *parse_severity(options.fail_on);
 
   check.edits = parse_edits(options.edits);
+  check.revision = options.revision;
   if (!options.engine.empty()) check.engines = parse_engine_selection(options.engine);
   auto renderer = make_check_renderer(options.format, std::cout);
   renderer->begin();
@@ -90,7 +92,9 @@ void setup_check(CLI::App& app, Outcome& outcome) {
   auto options = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("check", "Lint configs and audit them at a target length (exit 0 clean, 1 findings, "
                                           "2 errors)");
-  cmd->add_option("PATH", options->paths, "files (config.json or .gguf), model folders, directories (searched for both), or -")
+  cmd->add_option("PATH", options->paths,
+                  "files (config.json or .gguf), model folders, directories (searched for both), -, Hugging Face ids "
+                  "(Org/Name[@REV]) in the local cache, or ollama:NAME[:TAG]")
       ->required();
   add_format_option(*cmd, options->format, {"text", "json", "sarif", "github"});
   add_tokens_option(*cmd, "--target", options->target, "target context length in tokens (default: each model's declared length)", 1);
@@ -105,6 +109,7 @@ void setup_check(CLI::App& app, Outcome& outcome) {
   cmd->add_option("--severity", options->severity, "CODE=error|warning|info: override a rule's severity")
       ->delimiter(',');
   add_engine_option(*cmd, options->engine);
+  add_revision_option(*cmd, options->revision);
   add_set_option(*cmd, options->edits);
   cmd->callback([options, &outcome] { run_check(*options, outcome); });
 }

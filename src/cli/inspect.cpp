@@ -3,6 +3,7 @@
 
 #include "commands.hpp"
 #include "options.hpp"
+#include "ropelens/inspect_report.hpp"
 #include "ropelens/model_loader.hpp"
 #include "ropelens/render.hpp"
 
@@ -13,17 +14,24 @@ void setup_inspect(CLI::App& app, Outcome& outcome) {
     std::string path;
     std::string format = "text";
     std::vector<std::string> edits;
+    std::optional<std::int64_t> target;
+    std::string kv_dtype;
+    std::optional<std::string> revision;
   };
   auto options = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("inspect", "Print the normalized model: every value with where it came from");
-  cmd->add_option("PATH", options->path, "config.json, a model folder, a .gguf file, or - for stdin")->required();
+  cmd->add_option("PATH", options->path, kPathHelp)->required();
   add_format_option(*cmd, options->format, {"text", "json"});
+  add_tokens_option(*cmd, "--target", options->target, "also report the KV cache a sequence of N tokens needs");
+  add_kv_dtype_option(*cmd, options->kv_dtype);
+  add_revision_option(*cmd, options->revision);
   add_set_option(*cmd, options->edits);
   cmd->callback([options, &outcome] {
-    LoadedModel loaded = load_model(options->path, parse_edits(options->edits));
-    SchemeReport schemes = build_scheme_report(loaded.model, std::nullopt);
-    if (options->format == "json") render_inspect_json(loaded.model, schemes, std::cout);
-    else render_inspect_text(loaded.model, schemes, std::cout);
+    LoadedModel loaded = load_model(options->path, parse_edits(options->edits), options->revision);
+    const InspectReport report =
+        build_inspect_report(loaded, {options->target, parse_kv_dtype_option(options->kv_dtype)});
+    if (options->format == "json") render_inspect_json(report, std::cout);
+    else render_inspect_text(report, std::cout);
     outcome.exit_code = 0;
   });
 }

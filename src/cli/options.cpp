@@ -28,6 +28,22 @@ void add_engine_option(CLI::App& cmd, std::string& engine) {
       ->check(CLI::IsMember({"transformers", "vllm", "sglang", "llama.cpp", "all"}));
 }
 
+void add_revision_option(CLI::App& cmd, std::optional<std::string>& revision) {
+  cmd.add_option("--revision", revision, "the branch, tag or commit of a Hugging Face id (default main)");
+}
+
+void add_kv_dtype_option(CLI::App& cmd, std::string& dtype) {
+  cmd.add_option("--kv-dtype", dtype,
+                 "KV-cache dtype for the memory figures: bf16, f16, f32, fp8, q8_0 or q4_0 (default: the config's "
+                 "torch_dtype, else bf16)")
+      ->check(CLI::IsMember({"bf16", "f16", "f32", "fp8", "q8_0", "q4_0"}));
+}
+
+std::optional<KvDtype> parse_kv_dtype_option(const std::string& dtype) {
+  if (dtype.empty()) return std::nullopt;
+  return parse_kv_dtype(dtype);
+}
+
 std::vector<Edit> parse_edits(const std::vector<std::string>& specs) {
   std::vector<Edit> edits;
   for (const auto& spec : specs) edits.push_back(parse_edit(spec));

@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "ropelens/kv_cache.hpp"
 #include "ropelens/model_loader.hpp"
 
 namespace ropelens::cli {
@@ -15,7 +16,15 @@ namespace ropelens::cli {
 void add_format_option(CLI::App& cmd, std::string& format, std::vector<std::string> choices);
 void add_set_option(CLI::App& cmd, std::vector<std::string>& edits);
 void add_engine_option(CLI::App& cmd, std::string& engine);
+void add_revision_option(CLI::App& cmd, std::optional<std::string>& revision);
+void add_kv_dtype_option(CLI::App& cmd, std::string& dtype);
 std::vector<Edit> parse_edits(const std::vector<std::string>& specs);
+std::optional<KvDtype> parse_kv_dtype_option(const std::string& dtype);  // "" = the config's dtype
+
+// The PATH argument's help: files, folders and model ids.
+inline constexpr const char* kPathHelp =
+    "config.json, a model folder, a .gguf file, - for stdin, a Hugging Face id (Org/Name[@REV]) in the local cache, "
+    "or ollama:NAME[:TAG]";
 
 // A length in tokens: 131072, 128k or 1M (powers of 1024). A value that is not one says "not an integer",
 // one out of range says so.

@@ -20,10 +20,12 @@ void setup_table(CLI::App& app, Outcome& outcome) {
     std::string pairs;
     std::string engine;
     std::vector<std::string> edits;
+    std::string kv_dtype;
+    std::optional<std::string> revision;
   };
   auto options = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("table", "Print per-pair RoPE frequencies, scales, wavelengths and turns");
-  cmd->add_option("PATH", options->path, "config.json, a model folder, a .gguf file, or - for stdin")->required();
+  cmd->add_option("PATH", options->path, kPathHelp)->required();
   add_format_option(*cmd, options->format, {"text", "json", "csv", "markdown"});
   add_tokens_option(*cmd, "--target", options->target, "audit every pair at a sequence of N tokens", 1);
   add_tokens_option(*cmd, "--seq-len", options->seq_len, "evaluate length-dependent methods (dynamic, longrope) at N tokens", 1);
@@ -31,9 +33,11 @@ void setup_table(CLI::App& app, Outcome& outcome) {
   add_tokens_option(*cmd, "--extended-length", options->extended_length, "override the extension length L_E (0: none)", 0);
   cmd->add_option("--pairs", options->pairs, "rows to print: 0,16,32 or 29-34");
   add_engine_option(*cmd, options->engine);
+  add_kv_dtype_option(*cmd, options->kv_dtype);
+  add_revision_option(*cmd, options->revision);
   add_set_option(*cmd, options->edits);
   cmd->callback([options, &outcome] {
-    LoadedModel loaded = load_model(options->path, parse_edits(options->edits));
+    LoadedModel loaded = load_model(options->path, parse_edits(options->edits), options->revision);
     if (!options->engine.empty()) {
       auto target = resolve_target(options->target, loaded.model);
       auto report = build_engine_report(loaded.model, parse_engine_selection(options->engine), target);
@@ -48,6 +52,7 @@ void setup_table(CLI::App& app, Outcome& outcome) {
     request.training = {loaded.as_trained ? &*loaded.as_trained : nullptr,
                         {options->trained_length, options->extended_length}};
     if (!options->pairs.empty()) request.pairs = parse_pair_list(options->pairs);
+    request.kv_dtype = parse_kv_dtype_option(options->kv_dtype);
     TableReport report = build_table_report(loaded.model, request);
     if (options->format == "json") render_table_json(report, std::cout);
     else if (options->format == "csv") render_table_csv(report, std::cout);

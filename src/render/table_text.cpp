@@ -51,6 +51,7 @@ void render_table_text(const TableReport& report, std::ostream& out) {
     out << "\n";
     render_rows(report, st, out);
   }
+  if (report.kv_cache) render_kv_cache_text(*report.kv_cache, out);
 }
 
 }  // namespace ropelens

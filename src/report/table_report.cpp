@@ -94,6 +94,7 @@ TableReport build_table_report(const Model& model, const TableRequest& request) 
   if (request.target_tokens) {
     audit = audit_model(model, *request.target_tokens, request.training);
     report.target_tokens = audit->target_tokens;
+    report.kv_cache = kv_cache_at(model, {audit->target_tokens, request.kv_dtype});
   }
   report.schemes = build_scheme_report(model, request.target_tokens);
   for (std::size_t s = 0; s < model.setups.size(); ++s) {

@@ -40,6 +40,7 @@ const std::map<std::string, std::string> kHeaderLayer = {
     {"audit.hpp", "audit"},
     {"table_report.hpp", "report"},
     {"scheme_report.hpp", "report"},
+    {"inspect_report.hpp", "report"},
     {"rule.hpp", "rules"},
     {"rule_docs.hpp", "rules"},
     {"check.hpp", "check"},
