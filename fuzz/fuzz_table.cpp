@@ -46,8 +46,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   bounded([&](std::ostream& o) { render_engines_text(model, engines, o); }, size, "engines text", false);
   bounded([&](std::ostream& o) { render_engines_json(model, engines, o); }, size, "engines json", true);
 
-  const SchemeReport schemes = build_scheme_report(model, std::nullopt);
-  bounded([&](std::ostream& o) { render_inspect_text(model, schemes, o); }, size, "inspect text", false);
-  bounded([&](std::ostream& o) { render_inspect_json(model, schemes, o); }, size, "inspect json", true);
+  const InspectReport inspected = build_inspect_report(loaded, {request.target_tokens, std::nullopt});
+  bounded([&](std::ostream& o) { render_inspect_text(inspected, o); }, size, "inspect text", false);
+  bounded([&](std::ostream& o) { render_inspect_json(inspected, o); }, size, "inspect json", true);
   return 0;
 }

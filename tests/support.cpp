@@ -49,19 +49,6 @@ RunResult run_command(const std::string& prefix, const std::string& arguments, c
 
 }  // namespace
 
-TempDir::TempDir() {
-  static int counter = 0;
-  path_ = std::filesystem::temp_directory_path() /
-          ("ropelens-tmp-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
-  std::filesystem::remove_all(path_);
-  std::filesystem::create_directories(path_);
-}
-
-TempDir::~TempDir() {
-  std::error_code ignored;
-  std::filesystem::remove_all(path_, ignored);
-}
-
 RunResult run_cli(const std::string& arguments, const std::string& stdin_text) {
   return run_command("", arguments, stdin_text);
 }

@@ -20,20 +20,6 @@ RunResult run_cli(const std::string& arguments, const std::string& stdin_text = 
 // The same, with `directory` as the working directory (where .ropelens.json is looked up).
 RunResult run_cli_in(const std::string& directory, const std::string& arguments);
 
-// A fresh folder under the system temp directory, removed with everything in it when the object goes.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string file(const std::string& relative) const { return (path_ / relative).string(); }
-  std::string path() const { return path_.string(); }
-
- private:
-  std::filesystem::path path_;
-};
-
 // Compares with a snapshot file; UPDATE_SNAPSHOTS=1 rewrites it. Returns "" or a description of the difference.
 std::string compare_snapshot(const std::string& relative_path, const std::string& actual);
 

@@ -4,12 +4,16 @@
 
 #include "format.hpp"
 #include "ropelens/render.hpp"
+#include "ropelens/units.hpp"
 
 namespace ropelens {
 namespace {
 
 using render_detail::fixed;
 using render_detail::number;
+
+// Cache and weight sizes stay far below 2^63 bytes.
+std::string bytes_text(std::uint64_t bytes) { return format_bytes(static_cast<std::int64_t>(bytes)); }
 
 // "52 layers × 1023 tokens × 4096 values, 10 layers × 131072 tokens × 4096 values"
 std::string groups_text(const KvCacheView& view) {
@@ -28,7 +32,7 @@ void group_line(const KvGroup& g, std::ostream& out) {
     return;
   }
   out << fmt::format("  {}: {}: {} tokens ({}) × (K {} + V {}) values = {}\n", g.name, layers, g.tokens_held, g.holds,
-                     g.row.k, g.row.v, format_bytes(g.bytes));
+                     g.row.k, g.row.v, bytes_text(g.bytes));
 }
 
 void weights_text(const KvCacheReport& kv, std::ostream& out) {
@@ -37,8 +41,8 @@ void weights_text(const KvCacheReport& kv, std::ostream& out) {
     return;
   }
   const std::uint64_t weights = kv.weights_bytes->value;
-  out << fmt::format("weights {} ({}); weights + KV cache {} ({} bytes)\n", format_bytes(weights),
-                     kv.weights_bytes->from.describe(), format_bytes(weights + kv.cache.total_bytes),
+  out << fmt::format("weights {} ({}); weights + KV cache {} ({} bytes)\n", bytes_text(weights),
+                     kv.weights_bytes->from.describe(), bytes_text(weights + kv.cache.total_bytes),
                      group_thousands(weights + kv.cache.total_bytes));
 }
 
@@ -52,11 +56,11 @@ void render_kv_cache_text(const KvCacheReport& kv, std::ostream& out) {
   }
   out << fmt::format("KV cache at {} tokens, {} ({} bytes per value; {}): {} ({} bytes)\n", kv.tokens,
                      to_string(kv.dtype), number(bytes_per_element(kv.dtype)), kv.dtype_from.describe(),
-                     format_bytes(kv.cache.total_bytes), group_thousands(kv.cache.total_bytes));
+                     bytes_text(kv.cache.total_bytes), group_thousands(kv.cache.total_bytes));
   for (const auto& g : kv.cache.groups) group_line(g, out);
   out << "  by engine, one sequence:\n";
   for (const auto& engine : kv.engines) {
-    out << fmt::format("    {:<13} {:>10}  {}\n", engine.engine, format_bytes(engine.total_bytes), groups_text(engine));
+    out << fmt::format("    {:<13} {:>10}  {}\n", engine.engine, bytes_text(engine.total_bytes), groups_text(engine));
     out << fmt::format("    {:<13} {:>10}  {}\n", "", "", engine.summary);
   }
   weights_text(kv, out);
@@ -73,9 +77,9 @@ void render_gguf_metadata_text(const GgufMetadata& g, std::ostream& out) {
   row("file type", g.file_type ? fmt::format("{} (general.file_type {})", g.quantization, *g.file_type) : "-");
   row("tensors", std::to_string(g.tensor_count));
   row("parameters", group_thousands(g.parameters));
-  row("size", fmt::format("{} of tensor data, {} bits per weight{}", format_bytes(g.size_bytes),
+  row("size", fmt::format("{} of tensor data, {} bits per weight{}", bytes_text(g.size_bytes),
                           fixed(g.bits_per_weight, 4),
-                          g.tensor_bytes ? fmt::format("; tensors {}", format_bytes(*g.tensor_bytes)) : ""));
+                          g.tensor_bytes ? fmt::format("; tensors {}", bytes_text(*g.tensor_bytes)) : ""));
   if (g.split_count && *g.split_count > 1)
     row("split", fmt::format("part of {} files: tensors and sizes are this file's only", *g.split_count));
   row("context length", or_dash(g.context_length));
