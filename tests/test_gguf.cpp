@@ -26,6 +26,8 @@ using ropelens::Model;
 using ropelens::read_gguf;
 using ropelens::read_gguf_bytes;
 using ropelens::test::GgufWriter;
+using ropelens::test::llama_like;
+using ropelens::test::qwen_yarn_fixture;
 using ropelens::test::TensorSpec;
 using ropelens::test::TempDir;
 using Catch::Matchers::Contains;
@@ -52,20 +54,6 @@ std::vector<float> as_floats(const nlohmann::json& values) {
   std::vector<float> out;
   for (const auto& v : values) out.push_back(static_cast<float>(v.get<double>()));
   return out;
-}
-
-// The keys every llama-style file carries.
-GgufWriter llama_like(const std::string& arch, std::uint32_t context, std::uint32_t layers, std::uint32_t embedding,
-                      std::uint32_t heads) {
-  GgufWriter w;
-  w.str("general.architecture", arch)
-      .str("general.name", "fixture " + arch)
-      .u32(arch + ".context_length", context)
-      .u32(arch + ".embedding_length", embedding)
-      .u32(arch + ".block_count", layers)
-      .u32(arch + ".attention.head_count", heads)
-      .f32(arch + ".attention.layer_norm_rms_epsilon", 1e-5f);
-  return w;
 }
 
 GgufWriter minimal_llama() { return llama_like("llama", 4096, 4, 512, 4); }
@@ -100,16 +88,6 @@ GgufWriter phi3_fixture() {
       .tensor(small_weight("token_embd.weight"))
       .f32_tensor("rope_factors_long.weight", as_floats(params["long_factor"]))
       .f32_tensor("rope_factors_short.weight", as_floats(params["short_factor"]));
-  return w;
-}
-
-GgufWriter qwen_yarn_fixture() {
-  GgufWriter w = llama_like("qwen2", 32768, 64, 5120, 40);
-  w.u32("qwen2.attention.head_count_kv", 8)
-      .f32("qwen2.rope.freq_base", 1000000.0f)
-      .str("qwen2.rope.scaling.type", "yarn")
-      .f32("qwen2.rope.scaling.factor", 4.0f)
-      .u32("qwen2.rope.scaling.original_context_length", 32768);
   return w;
 }
 

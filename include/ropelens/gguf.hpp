@@ -71,6 +71,10 @@ struct GgufFile {
   std::map<std::string, GgufValue, std::less<>> kv;
   // rope_freqs.weight, rope_factors_long.weight and rope_factors_short.weight, when present.
   std::map<std::string, std::vector<float>, std::less<>> rope_tensors;
+  std::map<std::string, std::uint64_t, std::less<>> rope_tensor_info_offsets;  // where each one's info entry starts
+
+  // Where a key-value pair or a RoPE tensor's info entry starts in the file, by its name.
+  std::optional<std::uint64_t> offset_of(std::string_view name) const;
 
   const GgufValue* find(std::string_view key) const;
 };

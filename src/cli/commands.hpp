@@ -19,6 +19,7 @@ void setup_check(CLI::App& app, Outcome& outcome);
 void setup_explain(CLI::App& app, Outcome& outcome);
 void setup_rules(CLI::App& app, Outcome& outcome);
 void setup_suggest(CLI::App& app, Outcome& outcome);
+void setup_diff(CLI::App& app, Outcome& outcome);
 
 int run(int argc, char** argv);
 
@@ -28,5 +29,7 @@ int guarded(const std::function<int()>& body);
 
 // Prints "ropelens: error: …" on stderr.
 void print_error(const std::string& message);
+// Prints "ropelens: warning: …" on stderr.
+void print_warning(const std::string& message);
 
 }  // namespace ropelens::cli

@@ -13,6 +13,8 @@ namespace ropelens::cli {
 
 void print_error(const std::string& message) { std::cerr << "ropelens: error: " << terminal_safe(message) << "\n"; }
 
+void print_warning(const std::string& message) { std::cerr << "ropelens: warning: " << terminal_safe(message) << "\n"; }
+
 int guarded(const std::function<int()>& body) {
   try {
     return body();
@@ -121,6 +123,7 @@ int run(int argc, char** argv) {
   setup_explain(app, outcome);
   setup_rules(app, outcome);
   setup_suggest(app, outcome);
+  setup_diff(app, outcome);
   setup_help(app, outcome);
   return guarded([&] { return parse_and_run(app, outcome, argc, argv); });
 }

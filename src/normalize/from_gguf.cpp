@@ -58,7 +58,7 @@ ArchTraits traits_of(std::string_view arch) {
   return {PositionScheme::rope, RopeMode::unknown};
 }
 
-std::string pointer_of(std::string_view key) { return fmt::format("gguf:{}", key); }
+std::string pointer_of(std::string_view key) { return gguf_pointer(key); }
 
 // Values read from float32 keys carry float32 precision: 0.1f / 0.1 is 1, not 1.0000000149.
 double to_float32_precision(double value) {
@@ -724,6 +724,8 @@ std::string read_architecture(const GgufFile& file) {
 }
 
 }  // namespace
+
+std::string gguf_pointer(std::string_view key) { return fmt::format("gguf:{}", key); }
 
 Model model_from_gguf(const GgufFile& file) {
   Model model;

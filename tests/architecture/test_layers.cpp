@@ -16,8 +16,8 @@ using ropelens::test::source_path;
 namespace {
 
 // Bottom first. A layer may use the layers listed before it, never one after it.
-const std::vector<std::string> kLayers = {"model",  "input", "normalize", "load",  "math", "engines", "audit",
-                                          "report", "rules", "check",     "suggest", "render", "cli"};
+const std::vector<std::string> kLayers = {"model", "input",   "normalize", "load",  "math",   "engines", "audit",
+                                          "report", "rules", "check",   "suggest", "diff",  "render", "cli"};
 
 const std::map<std::string, std::string> kHeaderLayer = {
     {"model.hpp", "model"},
@@ -26,6 +26,7 @@ const std::map<std::string, std::string> kHeaderLayer = {
     {"units.hpp", "model"},
     {"input.hpp", "input"},
     {"gguf.hpp", "input"},
+    {"git.hpp", "input"},
     {"normalize.hpp", "normalize"},
     {"model_loader.hpp", "load"},
     {"rope.hpp", "math"},
@@ -42,7 +43,9 @@ const std::map<std::string, std::string> kHeaderLayer = {
     {"rule_docs.hpp", "rules"},
     {"check.hpp", "check"},
     {"project_settings.hpp", "check"},
+    {"baseline.hpp", "check"},
     {"suggest.hpp", "suggest"},
+    {"diff.hpp", "diff"},
     {"render.hpp", "render"},
 };
 
@@ -52,7 +55,8 @@ const std::vector<std::pair<std::string, std::string>> kFolderLayer = {
     {"src/load/", "load"},         {"src/rope/engines/", "engines"}, {"src/rope/", "math"},
     {"src/schemes/", "math"},      {"src/analysis/", "math"}, {"src/audit/", "audit"},
     {"src/report/", "report"},     {"rules/", "rules"},       {"src/check/", "check"},
-    {"src/suggest/", "suggest"},   {"src/render/", "render"}, {"src/cli/", "cli"},
+    {"src/suggest/", "suggest"},   {"src/diff/", "diff"},     {"src/render/", "render"},
+    {"src/cli/", "cli"},
 };
 
 int rank(const std::string& layer) {
