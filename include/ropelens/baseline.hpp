@@ -21,6 +21,8 @@ struct BaselineEntry {
 };
 
 BaselineEntry baseline_entry(const std::string& path, const Diagnostic& finding);
+// {"code", "fingerprint", "message", "path", "pointer", "severity"}: as a baseline file, JSON and SARIF hold it.
+nlohmann::json to_json(const BaselineEntry& entry);
 
 // What a baseline did to one file's findings.
 struct BaselineMatch {

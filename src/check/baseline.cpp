@@ -59,6 +59,11 @@ BaselineEntry baseline_entry(const std::string& path, const Diagnostic& finding)
   return {path, finding.code, finding.where.pointer, finding_fingerprint(finding), finding.message, finding.severity};
 }
 
+nlohmann::json to_json(const BaselineEntry& entry) {
+  return {{"code", entry.code},       {"fingerprint", entry.fingerprint}, {"message", entry.message},
+          {"path", entry.path},       {"pointer", entry.pointer},         {"severity", to_string(entry.severity)}};
+}
+
 Baseline Baseline::read(const std::string& file) {
   const Document document = read_config(file);
   const nlohmann::json& root = document.root;
@@ -136,13 +141,7 @@ std::string baseline_document(const std::string& file, std::vector<BaselineEntry
     return std::tie(a.path, a.pointer, a.code, a.fingerprint) < std::tie(b.path, b.pointer, b.code, b.fingerprint);
   });
   nlohmann::json findings = nlohmann::json::array();
-  for (const auto& entry : entries)
-    findings.push_back({{"code", entry.code},
-                        {"fingerprint", entry.fingerprint},
-                        {"message", entry.message},
-                        {"path", entry.path},
-                        {"pointer", entry.pointer},
-                        {"severity", to_string(entry.severity)}});
+  for (const auto& entry : entries) findings.push_back(to_json(entry));
   const nlohmann::json document = {{"findings", findings}, {"schema_version", kBaselineSchemaVersion}, {"tool", "ropelens"}};
   return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }

@@ -91,7 +91,8 @@ ProjectSettings load_project_settings(const std::string& start_directory) {
 ProjectSettings parse_project_settings(const Document& doc) {
   ProjectSettings settings;
   settings.path = doc.path;
-  settings.directory = file->parent_path().string();
+  settings.directory = fs::path(doc.path).parent_path().string();
+  if (settings.directory.empty()) settings.directory = ".";
   const auto& root = doc.root;
   if (!root.is_object()) throw InputError(doc.path, "must be a JSON object of settings");
   require_known_keys(root, doc.path);

@@ -28,12 +28,6 @@ struct Options {
   std::string engine;
 };
 
-int exit_code_for(const CheckCounts& counts, Severity fail_on, bool exit_zero) {
-  if (counts.unreadable_files > 0) return kExitError;
-  if (exit_zero) return kExitClean;
-  return fails_at(fail_on, counts.errors, counts.warnings, counts.infos) ? kExitFindings : kExitClean;
-}
-
 void write_text_file(const std::string& path, const std::string& text) {
   std::error_code ignored;  // a folder that cannot be made shows as the write failing below
   if (auto folder = std::filesystem::path(path).parent_path(); !folder.empty())
@@ -78,7 +72,8 @@ void run_check(const Options& options, Outcome& outcome) {
     outcome.exit_code = counts.unreadable_files > 0 ? kExitError : kExitClean;
     return;
   }
-  outcome.exit_code = exit_code_for(counts, resolved.fail_on, options.exit_zero);
+  outcome.exit_code = exit_code_for(counts.unreadable_files > 0, {counts.errors, counts.warnings, counts.infos},
+                                    resolved.fail_on, options.exit_zero);
 }
 
 }  // namespace

@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
-#include "exit_codes.hpp"
 #include "options.hpp"
 #include "ropelens/diff.hpp"
 #include "ropelens/project_settings.hpp"
@@ -51,13 +50,6 @@ void render(const DiffReport& report, const std::string& format) {
   else render_diff_text(report, std::cout);
 }
 
-int exit_code_for(const DiffCounts& counts, Severity fail_on, bool exit_zero) {
-  if (counts.unreadable > 0) return kExitError;
-  if (exit_zero) return kExitClean;
-  return fails_at(fail_on, counts.introduced_errors, counts.introduced_warnings, counts.introduced_infos) ? kExitFindings
-                                                                                                         : kExitClean;
-}
-
 void run_diff(const Options& options, Outcome& outcome) {
   const ProjectSettings settings = load_project_settings(std::filesystem::current_path().string());
   const ResolvedRuleOptions resolved = resolve_rule_options(options.rules, settings);
@@ -73,7 +65,9 @@ void run_diff(const Options& options, Outcome& outcome) {
   render(report, options.format);
   for (const auto& model : report.models)
     if (model.error) print_error(*model.error);
-  outcome.exit_code = exit_code_for(report.counts, resolved.fail_on, options.exit_zero);
+  const DiffCounts& c = report.counts;
+  outcome.exit_code = exit_code_for(c.unreadable > 0, {c.introduced_errors, c.introduced_warnings, c.introduced_infos},
+                                    resolved.fail_on, options.exit_zero);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "exit_codes.hpp"
 #include "ropelens/units.hpp"
 
 namespace ropelens::cli {
@@ -103,8 +104,12 @@ ResolvedRuleOptions resolve_rule_options(const RuleOptions& options, const Proje
   return resolved;
 }
 
-bool fails_at(Severity fail_on, int errors, int warnings, int infos) {
-  return errors > 0 || (fail_on <= Severity::warning && warnings > 0) || (fail_on == Severity::info && infos > 0);
+int exit_code_for(bool unreadable, FindingCounts findings, Severity fail_on, bool exit_zero) {
+  if (unreadable) return kExitError;
+  if (exit_zero) return kExitClean;
+  const bool failing = findings.errors > 0 || (fail_on <= Severity::warning && findings.warnings > 0) ||
+                       (fail_on == Severity::info && findings.infos > 0);
+  return failing ? kExitFindings : kExitClean;
 }
 
 namespace {

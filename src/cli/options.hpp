@@ -49,8 +49,14 @@ struct ResolvedRuleOptions {
 // Validates every selector (a typo is a usage error naming the nearest rule) and merges the settings.
 ResolvedRuleOptions resolve_rule_options(const RuleOptions& options, const ProjectSettings& settings);
 
-// Whether findings at these counts fail the run at `fail_on`.
-bool fails_at(Severity fail_on, int errors, int warnings, int infos);
+// The exit code of a run: 2 when a file could not be read, else 1 when findings at these counts reach
+// `fail_on` (unless --exit-zero), else 0.
+struct FindingCounts {
+  int errors = 0;
+  int warnings = 0;
+  int infos = 0;
+};
+int exit_code_for(bool unreadable, FindingCounts findings, Severity fail_on, bool exit_zero);
 
 // "0,16,32" and ranges "29-34"; throws std::invalid_argument.
 std::vector<int> parse_pair_list(const std::string& text);

@@ -75,15 +75,7 @@ void write_audit(JsonWriter& w, const FileResult& file) {
 
 void write_baseline_entries(JsonWriter& w, const std::vector<BaselineEntry>& entries) {
   w.begin_array();
-  for (const auto& e : entries)
-    w.begin_object()
-        .member("code", e.code)
-        .member("fingerprint", e.fingerprint)
-        .member("message", e.message)
-        .member("path", e.path)
-        .member("pointer", e.pointer)
-        .member("severity", to_string(e.severity))
-        .end_object();
+  for (const auto& e : entries) w.value(to_json(e));
   w.end_array();
 }
 

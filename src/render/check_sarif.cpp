@@ -12,20 +12,12 @@ namespace {
 using nlohmann::json;
 using render_detail::JsonWriter;
 
-json baseline_entry_json(const BaselineEntry& entry) {
-  return {{"code", entry.code},
-          {"fingerprint", entry.fingerprint},
-          {"message", entry.message},
-          {"path", entry.path},
-          {"pointer", entry.pointer}};
-}
-
 // What the run adds beyond its results: the baseline's effect, and config.json files that are no model's.
 json run_properties(const CheckCounts& counts) {
   json properties = json::object();
   if (counts.baseline_used) {
     json fixed = json::array();
-    for (const auto& entry : counts.baseline_fixed) fixed.push_back(baseline_entry_json(entry));
+    for (const auto& entry : counts.baseline_fixed) fixed.push_back(to_json(entry));
     properties["baseline"] = {{"fixed", fixed}, {"suppressed", counts.baseline_suppressed}};
   }
   if (counts.skipped_files > 0) properties["skipped_files"] = counts.skipped_files;
