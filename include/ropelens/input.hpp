@@ -46,9 +46,18 @@ InputFile read_input_file(const std::string& path);
 // Parses text already in memory (used by read_config, tests and the fuzzer).
 Document parse_config(std::string display_path, std::string text);
 
+// An entry a directory scan passed over, and why (for the -v log).
+struct SkippedPath {
+  enum class Why { unreadable_directory, directory_link, not_a_regular_file, other_name };
+  std::string path;
+  Why why = Why::other_name;
+  std::string detail;  // the system's error for an unreadable directory
+};
+std::string describe(const SkippedPath& skipped);
+
 // The path itself when it is a file or "-"; for a model folder its config.json; otherwise every config.json
-// and *.gguf file below the directory, sorted.
-std::vector<std::string> expand_paths(const std::string& path);
+// and *.gguf file below the directory, sorted. `skipped`, when given, receives every entry the scan passed over.
+std::vector<std::string> expand_paths(const std::string& path, std::vector<SkippedPath>* skipped = nullptr);
 
 // Line and column (1-based) of the value a JSON pointer names, found by scanning the text.
 struct TextPosition {

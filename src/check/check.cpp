@@ -1,5 +1,7 @@
 // The check pipeline: each path read, normalized, audited at its target, and run through the catalog.
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <condition_variable>
 #include <map>
 #include <mutex>
@@ -9,7 +11,9 @@
 
 #include "ropelens/check.hpp"
 #include "ropelens/engine_report.hpp"
+#include "ropelens/log.hpp"
 #include "ropelens/method_override.hpp"
+#include "ropelens/model_log.hpp"
 #include "ropelens/normalize.hpp"
 
 namespace ropelens {
@@ -43,11 +47,35 @@ FileResult unreadable(const InputError& e) {
   return failed;
 }
 
-FileResult check_file(const std::string& file, const CheckOptions& options) {
+// Time spent per phase, summed over the worker threads; kept only when the -v log is on.
+class PhaseTimes {
+ public:
+  enum Phase { load, check, render, kPhases };
+
+  void add(Phase phase, double ms) { ns_[phase].fetch_add(static_cast<std::int64_t>(ms * 1e6), std::memory_order_relaxed); }
+  double ms(Phase phase) const { return static_cast<double>(ns_[phase].load(std::memory_order_relaxed)) / 1e6; }
+
+ private:
+  std::array<std::atomic<std::int64_t>, kPhases> ns_{};
+};
+
+// Runs `work`, adding its time to `phase` when there are times to keep.
+template <class Work> auto timed(PhaseTimes* times, PhaseTimes::Phase phase, const Work& work) {
+  if (times == nullptr) return work();
+  const logging::Stopwatch clock;
+  auto result = work();
+  times->add(phase, clock.elapsed_ms());
+  return result;
+}
+
+FileResult check_file(const std::string& file, const CheckOptions& options, PhaseTimes* times) {
   try {
-    LoadedModel loaded = load_model(file, options.edits);
+    LoadedModel loaded = timed(times, PhaseTimes::load, [&] { return load_model(file, options.edits); });
+    log_loaded_model(loaded);
     if (loaded.as_trained) record_method_overrides(loaded.model, *loaded.as_trained);
-    return check_model(std::move(loaded), options);
+    FileResult result = timed(times, PhaseTimes::check, [&] { return check_model(std::move(loaded), options); });
+    log_audit_target(result, options.target_tokens.has_value());
+    return result;
   } catch (const InputError& e) {
     return unreadable(e);
   } catch (const std::exception& e) {  // a defect, reported per file rather than ending the scan
@@ -55,11 +83,12 @@ FileResult check_file(const std::string& file, const CheckOptions& options) {
   }
 }
 
-RenderedFile render_result(const FileResult& result, const std::function<std::string(const FileResult&)>& render) {
+RenderedFile render_result(const FileResult& result, const std::function<std::string(const FileResult&)>& render,
+                           PhaseTimes* times) {
   RenderedFile rendered{result.path, result.error, {}, {}};
   rendered.counts.add(result);
   try {
-    rendered.part = render(result);
+    rendered.part = timed(times, PhaseTimes::render, [&] { return render(result); });
   } catch (const std::exception& e) {  // a defect; on a worker thread it would otherwise end the process
     rendered.error = InputError(result.path, std::string("internal error while rendering: ") + e.what()).what();
     rendered.counts.unreadable_files += result.error ? 0 : 1;
@@ -191,13 +220,24 @@ FileResult check_model(LoadedModel loaded, const CheckOptions& options) {
 
 namespace {
 
+void log_skipped(const std::vector<SkippedPath>& skipped) {
+  for (const auto& entry : skipped)
+    logging::log(entry.why == SkippedPath::Why::other_name ? logging::Level::debug : logging::Level::info, "skipped {}",
+                 describe(entry));
+}
+
 // Every config under the paths, sorted and without duplicates; paths that cannot be expanded become
 // unreadable results.
 std::vector<std::string> files_under(const std::vector<std::string>& paths, std::vector<FileResult>& unreadable_paths) {
+  logging::Stopwatch walk_time;
+  const bool logging_skips = logging::enabled(logging::Level::info);
   std::vector<std::string> files;
   for (const auto& path : paths) {
     try {
-      auto found = expand_paths(path);
+      std::vector<SkippedPath> skipped;
+      auto found = expand_paths(path, logging_skips ? &skipped : nullptr);
+      log_skipped(skipped);
+      logging::debug("{}: {} file(s) to check", path, found.size());
       files.insert(files.end(), found.begin(), found.end());
     } catch (const InputError& e) {
       unreadable_paths.push_back(unreadable(e));
@@ -205,7 +245,21 @@ std::vector<std::string> files_under(const std::vector<std::string>& paths, std:
   }
   std::sort(files.begin(), files.end());
   files.erase(std::unique(files.begin(), files.end()), files.end());
+  logging::info("found {} file(s) under {} path(s) in {:.1f} ms", files.size(), paths.size(), walk_time.elapsed_ms());
   return files;
+}
+
+void log_phase_times(const PhaseTimes* times, std::size_t files, const logging::Stopwatch& check_time) {
+  if (times == nullptr) return;
+  logging::info("checked {} file(s) in {:.1f} ms on {} thread(s); summed over threads: read+normalize {:.1f} ms, "
+                "audit+rules {:.1f} ms, render {:.1f} ms",
+                files, check_time.elapsed_ms(), std::max(1u, worker_count_for(files)), times->ms(PhaseTimes::load),
+                times->ms(PhaseTimes::check), times->ms(PhaseTimes::render));
+}
+
+// Phase times are kept only when the log will print them.
+std::unique_ptr<PhaseTimes> phase_times_if_logging() {
+  return logging::enabled(logging::Level::info) ? std::make_unique<PhaseTimes>() : nullptr;
 }
 
 template <class Item>
@@ -230,9 +284,13 @@ CheckCounts check_paths_streaming(const std::vector<std::string>& paths, const C
   };
   std::vector<FileResult> unreadable_paths;
   const std::vector<std::string> files = files_under(paths, unreadable_paths);
-  for (const auto& failed : unreadable_paths) emit(render_result(failed, render));
+  const auto times = phase_times_if_logging();
+  const logging::Stopwatch check_time;
+  for (const auto& failed : unreadable_paths) emit(render_result(failed, render, times.get()));
   check_in_order<RenderedFile>(
-      files, [&](const std::string& file) { return render_result(check_file(file, options), render); }, emit);
+      files, [&](const std::string& file) { return render_result(check_file(file, options, times.get()), render, times.get()); },
+      emit);
+  log_phase_times(times.get(), files.size(), check_time);
   return counts;
 }
 
@@ -245,8 +303,11 @@ CheckCounts check_paths_streaming(const std::vector<std::string>& paths, const C
   };
   std::vector<FileResult> unreadable_paths;
   const std::vector<std::string> files = files_under(paths, unreadable_paths);
+  const auto times = phase_times_if_logging();
+  const logging::Stopwatch check_time;
   for (auto& failed : unreadable_paths) emit(std::move(failed));
-  check_in_order<FileResult>(files, [&](const std::string& file) { return check_file(file, options); }, emit);
+  check_in_order<FileResult>(files, [&](const std::string& file) { return check_file(file, options, times.get()); }, emit);
+  log_phase_times(times.get(), files.size(), check_time);
   return counts;
 }
 

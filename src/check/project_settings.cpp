@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "ropelens/log.hpp"
 #include "ropelens/project_settings.hpp"
 #include "ropelens/text.hpp"
 #include "ropelens/units.hpp"
@@ -73,7 +74,11 @@ Severity severity_of(const nlohmann::json& value, const std::string& file, const
 ProjectSettings load_project_settings(const std::string& start_directory) {
   ProjectSettings settings;
   auto file = find_settings_file(start_directory);
-  if (!file) return settings;
+  if (!file) {
+    logging::debug("no .ropelens.json in {} or its parents", start_directory);
+    return settings;
+  }
+  logging::info("project settings from {}", file->string());
   Document doc = read_config(file->string());
   settings.path = doc.path;
   const auto& root = doc.root;
