@@ -40,6 +40,13 @@ std::vector<OptionReference> without(const std::vector<OptionReference>& options
   return kept;
 }
 
+// The values a positional argument takes, when it names them (`help COMMAND`).
+std::vector<std::string> positional_choices(const std::vector<OptionReference>& options) {
+  for (const auto& option : options)
+    if (option.names.empty() && !option.choices.empty()) return option.choices;
+  return {};
+}
+
 // A command's options, then the global options it does not shadow (the parser accepts them after the command).
 std::vector<OptionReference> options_after(const CommandReference& command, const CliReference& cli) {
   std::vector<OptionReference> all = command.options;
@@ -156,7 +163,10 @@ void write_bash_completion(const CliReference& cli, std::ostream& out) {
     out << "    " << command.name << ")\n"
         << "      if [[ $cur == -* ]]; then\n"
         << "        COMPREPLY=($(compgen -W \"" << join(option_names(options_after(command, cli))) << "\" -- \"$cur\"))\n";
-    if (takes_files(command.options)) out << "      else\n        COMPREPLY=($(compgen -f -- \"$cur\"))\n";
+    if (takes_files(command.options))
+      out << "      else\n        COMPREPLY=($(compgen -f -- \"$cur\"))\n";
+    else if (const auto choices = positional_choices(command.options); !choices.empty())
+      out << "      else\n        COMPREPLY=($(compgen -W \"" << join(choices) << "\" -- \"$cur\"))\n";
     out << "      fi ;;\n";
   }
   out << "  esac\n"
@@ -207,6 +217,8 @@ void write_fish_completion(const CliReference& cli, std::ostream& out) {
   for (const auto& command : cli.commands) {
     const std::string seen = "__fish_seen_subcommand_from " + command.name;
     if (takes_files(command.options)) out << "complete -c ropelens -n " << fish_quoted(seen) << " -F\n";
+    if (const auto choices = positional_choices(command.options); !choices.empty())
+      out << "complete -c ropelens -n " << fish_quoted(seen) << " -a " << fish_quoted(join(choices)) << "\n";
     write_fish_options(seen, own_options(command, cli), out);
   }
 }

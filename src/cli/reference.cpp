@@ -23,7 +23,7 @@ OptionReference describe_option(const CLI::Option& option) {
   for (const auto& name : option.get_snames()) out.names.push_back("-" + name);
   for (const auto& name : option.get_lnames()) out.names.push_back("--" + name);
   if (option.get_positional() && out.names.empty()) out.positional = option.get_name(true);
-  const bool takes_value = option.get_type_size_max() > 0;
+  const bool takes_value = option.get_expected_max() > 0;  // a flag's type size is 1 in CLI11 2.1, its count 0
   if (takes_value) {
     const std::string type_name = option.get_type_name();
     out.value_name = type_name.substr(0, type_name.find(':'));
@@ -31,8 +31,7 @@ OptionReference describe_option(const CLI::Option& option) {
   }
   out.help = option.get_description();
   out.required = option.get_required();
-  out.repeatable = option.get_expected_max() > 1 || option.get_multi_option_policy() == CLI::MultiOptionPolicy::TakeAll ||
-                   (!takes_value && option.get_multi_option_policy() != CLI::MultiOptionPolicy::Throw);
+  out.repeatable = option.get_expected_max() > 1 || option.get_multi_option_policy() == CLI::MultiOptionPolicy::TakeAll;
   return out;
 }
 
@@ -52,8 +51,14 @@ std::vector<OptionReference> describe_options(const CLI::App& app) {
 
 CliReference describe_cli(const CLI::App& app) {
   CliReference cli{app.get_name(), app.get_description(), describe_options(app), {}};
-  for (const CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; }))
+  std::vector<std::string> names;
+  for (const CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; })) {
     cli.commands.push_back({command->get_name(), command->get_description(), describe_options(*command)});
+    names.push_back(command->get_name());
+  }
+  for (auto& command : cli.commands)  // `help COMMAND` takes a command's name
+    for (auto& option : command.options)
+      if (option.positional == "COMMAND") option.choices = names;
   return cli;
 }
 

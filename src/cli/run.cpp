@@ -72,7 +72,7 @@ std::optional<std::string> unknown_command(const CLI::App& app, int argc, char**
     std::string word = argv[i];
     if (!word.empty() && word[0] == '-') {
       const CLI::Option* option = word.find('=') == std::string::npos ? app.get_option_no_throw(word) : nullptr;
-      if (option != nullptr && option->get_type_size() > 0) ++i;  // skip the option's value
+      if (option != nullptr && option->get_expected_max() > 0) ++i;  // skip the option's value (flags take none)
       continue;
     }
     if (std::find(names.begin(), names.end(), word) != names.end()) return std::nullopt;
