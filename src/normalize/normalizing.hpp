@@ -34,6 +34,5 @@ void read_dims(Normalizing& n);
 void read_lengths(Normalizing& n);
 void read_layer_schedule(Normalizing& n);
 void read_rope_setups(Normalizing& n);
-void check_setup_shapes(Normalizing& n);
 
 }  // namespace ropelens::normalize_detail

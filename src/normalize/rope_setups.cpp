@@ -434,12 +434,7 @@ void finish_dims(Normalizing& n, RopeSetup& setup) {
     setup.rotary_dim = 2 * rotated_pairs;
     return;
   }
-  setup.rotary_dim = static_cast<int>(exact);
-  if (std::abs(exact - std::round(exact)) > 1e-9)
-    n.problems.add("CFG010", setup.partial_rotary_factor.from.pointer,
-                   fmt::format("head_dim {} x partial_rotary_factor {} = {:.6g} is not a whole number; transformers "
-                               "truncates to {}",
-                               setup.head_dim.value, setup.partial_rotary_factor.value, exact, setup.rotary_dim));
+  setup.rotary_dim = static_cast<int>(exact);  // transformers truncates a fractional product
 }
 
 }  // namespace
