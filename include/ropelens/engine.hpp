@@ -36,7 +36,9 @@ struct CheckOptions {
   std::vector<Engine> engines;  // --engine: add each file's engine views to the report
 };
 
-FileResult check_model(Model model, const std::string& text, const CheckOptions& options);
+// `unedited`: the same config without the --set edits, when there were any.
+FileResult check_model(Model model, const std::string& text, const CheckOptions& options,
+                       const Model* unedited = nullptr);
 // Checks every file under the paths in sorted order, handing each result to `on_file` as soon as it is
 // ready, so memory stays flat however many files there are.
 CheckCounts check_paths_streaming(const std::vector<std::string>& paths, const CheckOptions& options,

@@ -26,6 +26,7 @@ class Context {
   const std::vector<RopeTable>& tables;  // one per setup, at the declared length (no sequence length)
   const Audit& audit;                    // at the target
   std::int64_t target_tokens;
+  const Model* unedited = nullptr;  // the config as written, when --set edits were applied to `model`
 
   // Every engine's views at the target, computed on first use and shared by the rules that compare engines.
   const std::vector<EngineView>& engine_views() const;

@@ -45,8 +45,9 @@ FileResult unreadable(const InputError& e) {
 FileResult check_file(const std::string& file, const CheckOptions& options) {
   try {
     LoadedModel loaded = load_model(file, options.edits);
-    if (!options.edits.empty()) record_method_overrides(loaded.model, load_model(file).model);
-    return check_model(std::move(loaded.model), loaded.text, options);
+    if (options.edits.empty()) return check_model(std::move(loaded.model), loaded.text, options);
+    const Model unedited = load_model(file).model;
+    return check_model(std::move(loaded.model), loaded.text, options, &unedited);
   } catch (const InputError& e) {
     return unreadable(e);
   } catch (const std::exception& e) {  // a defect, reported per file rather than ending the scan
@@ -167,7 +168,7 @@ CheckCounts CheckReport::counts() const {
   return {static_cast<int>(files.size()), errors, warnings, infos, unreadable_files};
 }
 
-FileResult check_model(Model model, const std::string& text, const CheckOptions& options) {
+FileResult check_model(Model model, const std::string& text, const CheckOptions& options, const Model* unedited) {
   FileResult result;
   result.path = model.source;
   result.target_tokens = options.target_tokens.value_or(model.max_position_embeddings.value);
@@ -177,6 +178,7 @@ FileResult check_model(Model model, const std::string& text, const CheckOptions&
   std::vector<RopeTable> tables;
   for (const auto& setup : model.setups) tables.push_back(compute_rope_table(setup));
   Context context{model, tables, result.audit, result.target_tokens};
+  context.unedited = unedited;
   result.diagnostics = run_rules(context, options.selection);
   PointerLocations locations(text);
   for (auto& d : result.diagnostics) {
