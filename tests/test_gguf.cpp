@@ -634,14 +634,14 @@ TEST_CASE("gguf: the model needs an architecture and llama.cpp's required keys",
   const auto found = findings_of(model, "CFG001");
   REQUIRE(found.size() == 1);
   CHECK(found[0].where.pointer == "gguf:llama.rope.freq_base");
-  CHECK_THAT(found[0].message, Contains("llama.rope.freq_base is a string, not a number"));
+  CHECK(found[0].message == "llama.rope.freq_base must be a number, got string; ignored (llama.cpp would not load it)");
 
   GgufWriter zero_base = minimal_llama();
   zero_base.f32("llama.rope.freq_base", 0.0f).f32("llama.rope.scaling.factor", -2.0f);
   const Model zero = model_of(zero_base);
   CHECK(zero.setups.at(0).rope_theta.value == 10000.0);
-  CHECK_THAT(findings_text(zero), Contains("llama.rope.freq_base is 0, not positive"));
-  CHECK_THAT(findings_text(zero), Contains("llama.rope.scaling.factor is -2, negative"));
+  CHECK_THAT(findings_text(zero), Contains("llama.rope.freq_base 0 must be positive"));
+  CHECK_THAT(findings_text(zero), Contains("llama.rope.scaling.factor -2 is negative"));
 }
 
 TEST_CASE("gguf: header errors name the problem and the byte", "[gguf][hostile]") {

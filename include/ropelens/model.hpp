@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "ropelens/config_issues.hpp"
+
 namespace ropelens {
 
 enum class Origin { config, defaulted, derived };
@@ -40,14 +42,6 @@ std::string_view to_string(PositionScheme scheme);
 
 enum class AttentionKind { global, sliding, chunked };
 std::string_view to_string(AttentionKind kind);
-
-// A semantic problem found while normalizing. `code` is the catalog code it becomes (CFG…).
-struct Problem {
-  std::string code;
-  std::string pointer;
-  std::string message;
-  bool is_error = false;  // raise above the code's default severity (e.g. CFG004's conflicting keys)
-};
 
 struct YarnParams {
   Field<double> beta_fast{32.0, Provenance::by_default("transformers default beta_fast 32")};
@@ -173,7 +167,7 @@ struct Model {
   std::optional<GgufFacts> gguf;  // set for models read from a GGUF file
 
   std::vector<std::string> notes;
-  std::vector<Problem> problems;
+  std::vector<ConfigIssue> issues;  // what the config holds but normalize could not take as written
 
   std::vector<int> nope_layers() const;
   std::string schedule_summary() const;

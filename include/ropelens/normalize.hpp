@@ -1,4 +1,4 @@
-// Config dialects in, one Model out. Problems are collected in Model::problems, never thrown.
+// Config dialects in, one Model out. What cannot be taken as written is collected in Model::issues, never thrown.
 #pragma once
 
 #include <string>

@@ -8,7 +8,8 @@
 
 namespace ropelens::rules {
 
-constexpr std::string_view kHelp = "choose head_dim and partial_rotary_factor so that their product is an even whole number";
+constexpr std::string_view kHelp =
+    "choose head_dim and partial_rotary_factor so that their product is an even whole number";
 
 // transformers takes int(head_dim * partial_rotary_factor); proportional RoPE rounds down to whole pairs instead.
 static void check_whole(const RopeSetup& setup, Sink& out) {

@@ -26,7 +26,8 @@ static void check(const Context& cx, Sink& out) {
   const double scaled = factor->value * static_cast<double>(original->value);
   if (std::abs(scaled - static_cast<double>(context)) <= 1e-3 * static_cast<double>(context)) return;
   out.report(model.max_position_embeddings.from.pointer,
-             fmt::format("context_length {} is neither original_context_length {} nor factor × original ({} × {} = {})",
+             fmt::format("context_length {} is neither original_context_length {} nor factor × original "
+                         "({} × {} = {})",
                          context, original->value, factor->value, original->value, scaled))
       .help(help);
 }

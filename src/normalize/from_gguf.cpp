@@ -65,7 +65,7 @@ double to_float32_precision(double value) {
   return static_cast<double>(static_cast<float>(value));
 }
 
-// Typed lookups of `{arch}.…` keys. A value of the wrong type or out of range is reported as CFG001 and
+// Typed lookups of `{arch}.…` keys. A value of the wrong type or out of range is recorded as an InvalidValue and
 // treated as absent: llama.cpp's loader would refuse it.
 class Metadata {
  public:
@@ -80,9 +80,12 @@ class Metadata {
     const GgufValue* value = find(suffix);
     if (!value) return std::nullopt;
     auto number = value->as_integer();
-    if (!number) return reject(suffix, fmt::format("is a {}, not an integer", to_string(value->type)));
+    if (!number) return reject_type(suffix, *value, ValueType::whole_number);
     if (*number < min || *number > max)
-      return reject(suffix, fmt::format("is {}, outside [{}, {}]", *number, min, max));
+      return reject(suffix, {.reason = *number < min ? InvalidReason::below_minimum : InvalidReason::above_maximum,
+                             .value = static_cast<double>(*number),
+                             .minimum = min,
+                             .maximum = max});
     return Field<std::int64_t>{*number, Provenance::at(pointer(suffix))};
   }
 
@@ -96,7 +99,7 @@ class Metadata {
     for (const auto& element : array->elements)
       if (auto number = integer_of(element)) largest = std::max(largest.value_or(*number), *number);
     if (!largest || *largest < min || *largest > max)
-      return reject(suffix, "is an array without a usable per-layer value");
+      return reject(suffix, {.reason = InvalidReason::no_usable_layer_value});
     model_.notes.push_back(fmt::format("{} is per layer; the largest value, {}, is used", key(suffix), *largest));
     return Field<std::int64_t>{*largest, Provenance::at(pointer(suffix))};
   }
@@ -105,14 +108,14 @@ class Metadata {
     const GgufValue* value = find(suffix);
     if (!value) return std::nullopt;
     auto number = value->as_number();
-    if (!number) return reject(suffix, fmt::format("is a {}, not a number", to_string(value->type)));
-    if (!std::isfinite(*number)) return reject(suffix, "is not finite");
+    if (!number) return reject_type(suffix, *value, ValueType::number);
+    if (!std::isfinite(*number)) return reject(suffix, {.reason = InvalidReason::not_finite});
     return Field<double>{*number, Provenance::at(pointer(suffix))};
   }
 
   std::optional<Field<double>> positive(std::string_view suffix) const {
     auto field = number(suffix);
-    if (field && field->value <= 0.0) return reject(suffix, fmt::format("is {}, not positive", field->value));
+    if (field && field->value <= 0.0) return reject_number(suffix, InvalidReason::not_positive, field->value);
     return field;
   }
 
@@ -120,7 +123,7 @@ class Metadata {
     const GgufValue* value = find(suffix);
     if (!value) return std::nullopt;
     const std::string* text = value->as_string();
-    if (!text) return reject(suffix, fmt::format("is a {}, not a string", to_string(value->type)));
+    if (!text) return reject_type(suffix, *value, ValueType::string);
     return Field<std::string>{*text, Provenance::at(pointer(suffix))};
   }
 
@@ -128,7 +131,7 @@ class Metadata {
     const GgufValue* value = find(suffix);
     if (!value) return std::nullopt;
     auto flag = value->as_bool();
-    if (!flag) return reject(suffix, fmt::format("is a {}, not a bool", to_string(value->type)));
+    if (!flag) return reject_type(suffix, *value, ValueType::boolean);
     return Field<bool>{*flag, Provenance::at(pointer(suffix))};
   }
 
@@ -144,10 +147,19 @@ class Metadata {
     return out;
   }
 
-  std::nullopt_t reject(std::string_view suffix, const std::string& why) const {
-    model_.problems.push_back(
-        {"CFG001", pointer(suffix), fmt::format("{} {}; ignored (llama.cpp would not load it)", key(suffix), why)});
+  std::nullopt_t reject(std::string_view suffix, InvalidValue invalid) const {
+    invalid.field = key(suffix);
+    model_.issues.push_back({pointer(suffix), std::move(invalid)});
     return std::nullopt;
+  }
+
+  std::nullopt_t reject_type(std::string_view suffix, const GgufValue& value, ValueType expected) const {
+    return reject(suffix, {.reason = InvalidReason::wrong_type, .expected = expected,
+                           .written = std::string(to_string(value.type))});
+  }
+
+  std::nullopt_t reject_number(std::string_view suffix, InvalidReason reason, double value) const {
+    return reject(suffix, {.reason = reason, .value = value});
   }
 
   const GgufFile& file_;
@@ -294,7 +306,7 @@ class GgufNormalizer {
       auto factor = meta_.number(suffix);
       if (!factor) continue;
       if (factor->value > 0.0) scaling.stated.scaling_factor = factor;
-      else if (factor->value < 0.0) meta_.reject(suffix, fmt::format("is {}, negative", factor->value));
+      else if (factor->value < 0.0) meta_.reject_number(suffix, InvalidReason::negative, factor->value);
       break;
     }
     scaling.attn_factor = meta_.positive("rope.scaling.attn_factor");

@@ -23,7 +23,7 @@ struct Normalizing {
   const ConfigView& view;
   const Family& family;
   Model& model;
-  Problems problems;
+  Issues issues;
   Dims dims;
   Field<double> top_theta{10000.0, {}};
   bool has_top_original_attribute = false;  // hasattr(config, "original_max_position_embeddings")
