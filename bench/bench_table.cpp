@@ -8,7 +8,7 @@
 
 #include "ropelens/model_loader.hpp"
 #include "ropelens/render.hpp"
-#include "ropelens/report.hpp"
+#include "ropelens/table_report.hpp"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include "ropelens/audit.hpp"
 #include "ropelens/input.hpp"
 #include "ropelens/normalize.hpp"
-#include "ropelens/report.hpp"
+#include "ropelens/table_report.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);

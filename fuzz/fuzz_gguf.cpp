@@ -7,6 +7,7 @@
 
 #include "ropelens/gguf.hpp"
 #include "ropelens/input.hpp"
+#include "ropelens/normalize.hpp"
 #include "ropelens/rope.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

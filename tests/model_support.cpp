@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ropelens/engine.hpp"
+#include "ropelens/check.hpp"
 #include "support.hpp"
 
 namespace ropelens::test {
@@ -23,7 +23,7 @@ std::vector<Diagnostic> findings(const std::string& config, const std::string& c
   CheckOptions options;
   options.target_tokens = target;
   options.selection.select = {code};
-  return check_model(std::move(loaded.model), loaded.text, options).diagnostics;
+  return check_model(std::move(loaded), options).diagnostics;
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }

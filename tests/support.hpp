@@ -1,6 +1,7 @@
 // Shared test helpers: paths into testdata/ and running the built binary.
 #pragma once
 
+#include <filesystem>
 #include <string>
 
 namespace ropelens::test {
@@ -21,5 +22,19 @@ RunResult run_cli_in(const std::string& directory, const std::string& arguments)
 
 // Compares with a snapshot file; UPDATE_SNAPSHOTS=1 rewrites it. Returns "" or a description of the difference.
 std::string compare_snapshot(const std::string& relative_path, const std::string& actual);
+
+// A fresh directory under the system temp folder, removed with everything in it at the end of the scope.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::string file(const std::string& relative) const { return (path_ / relative).string(); }
+  std::string path() const { return path_.string(); }
+
+ private:
+  std::filesystem::path path_;
+};
 
 }  // namespace ropelens::test

@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "ropelens/engine.hpp"
+#include "ropelens/check.hpp"
 #include "support.hpp"
 
 namespace fs = std::filesystem;

@@ -14,9 +14,11 @@
 #include <nlohmann/json.hpp>
 
 #include "gguf_writer.hpp"
-#include "ropelens/engine.hpp"
+#include "support.hpp"
+#include "ropelens/check.hpp"
 #include "ropelens/gguf.hpp"
 #include "ropelens/input.hpp"
+#include "ropelens/normalize.hpp"
 #include "ropelens/rope.hpp"
 
 using ropelens::GgufFile;
@@ -26,29 +28,11 @@ using ropelens::read_gguf;
 using ropelens::read_gguf_bytes;
 using ropelens::test::GgufWriter;
 using ropelens::test::TensorSpec;
+using ropelens::test::TempDir;
 using Catch::Matchers::Contains;
 
 namespace {
 
-class TempDir {
- public:
-  TempDir() {
-    std::random_device seed;
-    path_ = std::filesystem::temp_directory_path() / ("ropelens-gguf-" + std::to_string(::getpid()) + "-" +
-                                                      std::to_string(seed()));
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
 
 nlohmann::json golden(const std::string& name) {
   std::ifstream in(std::string(ROPELENS_SOURCE_DIR) + "/testdata/gguf/" + name + ".golden.json");
@@ -200,7 +184,7 @@ Model model_of(const GgufWriter& writer) {
 std::vector<ropelens::Diagnostic> findings_of(const Model& model, const std::string& code = "") {
   ropelens::CheckOptions options;
   options.selection.select = code.empty() ? std::vector<std::string>{"CFG", "GGUF"} : std::vector<std::string>{code};
-  return ropelens::check_model(model, "", options).diagnostics;
+  return ropelens::check_model({model, std::nullopt, ""}, options).diagnostics;
 }
 
 bool has_finding(const Model& model, const std::string& code) { return !findings_of(model, code).empty(); }

@@ -10,10 +10,17 @@
 
 namespace ropelens {
 
-struct AuditOptions {
-  std::int64_t target_tokens = 0;
-  std::optional<std::int64_t> trained_length;   // overrides L_P
-  std::optional<std::int64_t> extended_length;  // overrides L_E; 0 means there was no extension phase
+// What the user says about training, over what the config implies (--trained-length, --extended-length).
+struct TrainingOverrides {
+  std::optional<std::int64_t> trained_length;   // L_P
+  std::optional<std::int64_t> extended_length;  // L_E; 0 means there was no extension phase
+};
+
+// Where the angles seen in training come from. An edit (--set, a suggestion) changes the configuration that
+// runs, never how the weights were trained, so the phases are read from the config as trained.
+struct TrainingHistory {
+  const Model* as_trained = nullptr;  // the config before any edit; null: the audited config is as trained
+  TrainingOverrides overrides;
 };
 
 struct PairAudit {
@@ -28,7 +35,6 @@ struct PairAudit {
 
 struct SetupAudit {
   int setup = 0;  // index into Model::setups
-  std::int64_t target_tokens = 0;
   std::int64_t attended_tokens = 0;  // min(T, W): the longest distance these layers see
   std::int64_t pretrain_tokens = 0;  // L_P
   Provenance pretrain_from;
@@ -41,11 +47,16 @@ struct SetupAudit {
 };
 
 struct Audit {
-  std::int64_t target_tokens = 0;
+  std::int64_t target_tokens = 1;
+  bool history_from_unedited = false;  // the training phases were read from the config before its edits
   std::vector<SetupAudit> setups;
 };
 
-Audit audit_model(const Model& model, const AuditOptions& options);
+// The length a model is audited at: the one asked for, else the declared length; never below 1 token.
+std::int64_t resolve_target(std::optional<std::int64_t> requested, const Model& model);
+
+// Audits every setup at `target_tokens` (from resolve_target).
+Audit audit_model(const Model& model, std::int64_t target_tokens, const TrainingHistory& history = {});
 
 constexpr double kOutOfRangeTolerance = 1.001;  // needed must exceed seen by more than 0.1%
 

@@ -11,7 +11,6 @@
 #include <variant>
 #include <vector>
 
-#include "ropelens/model.hpp"
 
 namespace ropelens {
 
@@ -97,11 +96,5 @@ bool looks_like_gguf_bytes(std::string_view bytes);
 // Throws InputError (input.hpp) naming what is wrong and its byte offset.
 GgufFile read_gguf(const std::string& path);
 GgufFile read_gguf_bytes(std::string display_path, std::string_view bytes);
-
-// Maps llama.cpp's keys (with the loader's defaults) into the Model, keeping what the file states about scaling
-// in Model::gguf for the rules that check its keys against each other. Throws InputError only when the file
-// cannot describe a RoPE model at all: no general.architecture, or a key llama.cpp requires (context_length,
-// block_count, the head size) missing or unusable.
-Model model_from_gguf(const GgufFile& file);
 
 }  // namespace ropelens

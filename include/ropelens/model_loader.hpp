@@ -1,7 +1,9 @@
 // One entry point from a path (config.json, model folder, "-", and later GGUF) to a normalized Model.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -10,8 +12,12 @@
 namespace ropelens {
 
 struct LoadedModel {
-  Model model;
-  std::string text;  // the source text, for line/column lookups ("" for binary inputs)
+  Model model;                      // the configuration that runs: the file with the edits applied
+  std::optional<Model> as_trained;  // the same file before its edits (only when there are edits)
+  std::string text;                 // the source text, for line/column lookups ("" for binary inputs)
+
+  // The configuration the weights were trained with: what the training history is read from.
+  const Model& trained() const { return as_trained ? *as_trained : model; }
 };
 
 struct Edit {
@@ -19,6 +25,7 @@ struct Edit {
   nlohmann::json value;
 };
 
+// Reads the file once and normalizes it with the edits applied (and, when there are edits, without them).
 // Throws InputError for files that cannot be read as a model description.
 LoadedModel load_model(const std::string& path, const std::vector<Edit>& edits = {});
 

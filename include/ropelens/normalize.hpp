@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ropelens/gguf.hpp"
 #include "ropelens/input.hpp"
 #include "ropelens/model.hpp"
 
@@ -12,6 +13,12 @@ namespace ropelens {
 
 Model normalize(const Document& document);
 Model normalize_json(const nlohmann::json& root, const std::string& source);
+
+// Maps llama.cpp's keys (with the loader's defaults) into the Model, keeping what the file states about scaling
+// in Model::gguf for the rules that check its keys against each other. Throws InputError only when the file
+// cannot describe a RoPE model at all: no general.architecture, or a key llama.cpp requires (context_length,
+// block_count, the head size) missing or unusable.
+Model model_from_gguf(const GgufFile& file);
 
 // Limits beyond which a value is reported as impossible rather than used (no huge allocations).
 constexpr int kMaxLayers = 100'000;

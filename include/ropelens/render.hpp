@@ -8,9 +8,11 @@
 #include <nlohmann/json.hpp>
 
 #include "ropelens/model.hpp"
-#include "ropelens/report.hpp"
-#include "ropelens/rule.hpp"
+#include "ropelens/engine_report.hpp"
+#include "ropelens/check.hpp"
+#include "ropelens/table_report.hpp"
 #include "ropelens/scheme_report.hpp"
+#include "ropelens/suggest.hpp"
 
 namespace ropelens {
 
@@ -49,6 +51,14 @@ void render_check_text(const CheckReport& report, std::ostream& out);
 void render_check_json(const CheckReport& report, std::ostream& out);
 void render_check_sarif(const CheckReport& report, std::ostream& out);
 void render_check_github(const CheckReport& report, std::ostream& out);
+
+void render_engines_text(const Model& model, const EngineReport& report, std::ostream& out);
+void render_engines_json(const Model& model, const EngineReport& report, std::ostream& out);
+// The JSON document render_engines_json prints, for embedding in another report (e.g. check --format json).
+nlohmann::json engines_to_json(const Model& model, const EngineReport& report);
+
+void render_suggest_text(const SuggestReport& report, std::ostream& out);
+void render_suggest_json(const SuggestReport& report, std::ostream& out);
 
 void render_rules_text(std::ostream& out);
 void render_rules_json(std::ostream& out);

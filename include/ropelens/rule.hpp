@@ -10,7 +10,7 @@
 
 #include "ropelens/audit.hpp"
 #include "ropelens/diagnostic.hpp"
-#include "ropelens/engines.hpp"
+#include "ropelens/engine_comparison.hpp"
 #include "ropelens/model.hpp"
 #include "ropelens/rope.hpp"
 
@@ -18,14 +18,13 @@ namespace ropelens {
 
 class Context {
  public:
-  Context(const Model& checked, const std::vector<RopeTable>& setup_tables, const Audit& audit_at_target,
-          std::int64_t target)
-      : model(checked), tables(setup_tables), audit(audit_at_target), target_tokens(target) {}
+  Context(const Model& checked, const std::vector<RopeTable>& setup_tables, const Audit& audit_at_target)
+      : model(checked), tables(setup_tables), audit(audit_at_target), target_tokens(audit_at_target.target_tokens) {}
 
   const Model& model;
   const std::vector<RopeTable>& tables;  // one per setup, at the declared length (no sequence length)
   const Audit& audit;                    // at the target
-  std::int64_t target_tokens;
+  const std::int64_t target_tokens;       // the audit's target, resolved once (resolve_target)
   const Model* unedited = nullptr;  // the config as written, when --set edits were applied to `model`
 
   // Every engine's views at the target, computed on first use and shared by the rules that compare engines.

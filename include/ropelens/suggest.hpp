@@ -5,14 +5,13 @@
 
 #include <cstdint>
 #include <optional>
-#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "ropelens/engines.hpp"
+#include "ropelens/engine_views.hpp"
 #include "ropelens/model_loader.hpp"
 
 namespace ropelens {
@@ -70,8 +69,5 @@ struct SuggestReport {
 // Reads `path` once (throws InputError like load_model; "-" reads stdin), audits it at the target and builds each
 // suggestion, verified on the config re-normalized with the suggestion's edits (what load_model(path, edits) reads).
 SuggestReport suggest_changes(const std::string& path, const SuggestRequest& request);
-
-void render_suggest_text(const SuggestReport& report, std::ostream& out);
-void render_suggest_json(const SuggestReport& report, std::ostream& out);
 
 }  // namespace ropelens

@@ -1,12 +1,27 @@
 // Text forms shared by rule messages and renderers.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ropelens {
 
 // Sorted indices as ranges: {0, 1, 2, 4, 6, 7, 8, 9} → "0–2, 4, 6–9".
 std::string index_ranges(const std::vector<int>& sorted_indices);
+
+// The candidate closest to a mistyped word (case-insensitive edit distance, transpositions counted once),
+// when it is close enough to be what was meant: "CTX2O1" → "CTX201", "chek" → "check".
+std::optional<std::string> closest_match(std::string_view word, const std::vector<std::string>& candidates);
+
+// Text from a config or a path, made safe to print on a terminal: C0 and C1 control characters, DEL,
+// bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069) and invalid UTF-8 become visible
+// escapes (\u001b, \xff), so a file cannot move the cursor, recolour or retitle the terminal, or reorder
+// what is shown. A backslash itself is left alone. JSON and SARIF output stays exact and does not use this.
+std::string terminal_safe(std::string_view text);
+
+// " (did you mean 'check'?)" or "".
+std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates);
 
 }  // namespace ropelens

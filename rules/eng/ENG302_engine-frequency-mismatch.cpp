@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "../support.hpp"
-#include "ropelens/engines.hpp"
+#include "ropelens/engine_comparison.hpp"
 
 namespace ropelens::rules {
 namespace {

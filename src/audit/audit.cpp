@@ -19,7 +19,7 @@ bool original_length_given(const RopeSetup& setup) {
 
 // L_P: original_max_position_embeddings when given; for linear scaling the declared length over the factor
 // (the declared length of a PI model is the extended one); otherwise the declared length.
-std::pair<std::int64_t, Provenance> pretrain_length(const RopeSetup& setup, const AuditOptions& options) {
+std::pair<std::int64_t, Provenance> pretrain_length(const RopeSetup& setup, const TrainingOverrides& options) {
   if (options.trained_length) return {*options.trained_length, Provenance::derived("--trained-length")};
   if (original_length_given(setup) && setup.type != RopeType::dynamic)
     return {setup.original_max_position_embeddings->value, setup.original_max_position_embeddings->from};
@@ -38,27 +38,37 @@ bool has_static_scaling(const RopeSetup& setup) {
 }
 
 std::pair<std::int64_t, Provenance> extension_length(const RopeSetup& setup, std::int64_t pretrain,
-                                                     const AuditOptions& options) {
+                                                     const TrainingOverrides& options) {
   if (options.extended_length) return {*options.extended_length, Provenance::derived("--extended-length")};
   if (has_static_scaling(setup) && setup.max_position_embeddings.value > pretrain)
     return {setup.max_position_embeddings.value, setup.max_position_embeddings.from};
   return {0, Provenance::derived("no extension phase: no static scaling, or declared length = pretraining length")};
 }
 
-SetupAudit audit_setup(const Model& model, int index, const AuditOptions& options) {
+// The setup of the config as trained that the audited setup runs in place of. An edit that changes the rotary
+// layout (a different head_dim, or a new layer schedule) leaves no such setup: its own phases are used.
+const RopeSetup& trained_setup(const Model& model, int index, const TrainingHistory& history) {
+  const RopeSetup& running = model.setups[static_cast<std::size_t>(index)];
+  if (!history.as_trained || static_cast<std::size_t>(index) >= history.as_trained->setups.size()) return running;
+  const RopeSetup& trained = history.as_trained->setups[static_cast<std::size_t>(index)];
+  return trained.rotary_dim == running.rotary_dim && trained.name == running.name ? trained : running;
+}
+
+SetupAudit audit_setup(const Model& model, int index, std::int64_t target_tokens, const TrainingHistory& history) {
   const RopeSetup& setup = model.setups[static_cast<std::size_t>(index)];
+  const RopeSetup& trained = trained_setup(model, index, history);
   SetupAudit audit;
   audit.setup = index;
-  audit.target_tokens = options.target_tokens;
   const auto window = setup.window_tokens ? setup.window_tokens->value : std::numeric_limits<std::int64_t>::max();
-  audit.attended_tokens = std::min(options.target_tokens, window);
-  std::tie(audit.pretrain_tokens, audit.pretrain_from) = pretrain_length(setup, options);
-  std::tie(audit.extension_tokens, audit.extension_from) = extension_length(setup, audit.pretrain_tokens, options);
+  audit.attended_tokens = std::min(target_tokens, window);
+  std::tie(audit.pretrain_tokens, audit.pretrain_from) = pretrain_length(trained, history.overrides);
+  std::tie(audit.extension_tokens, audit.extension_from) =
+      extension_length(trained, audit.pretrain_tokens, history.overrides);
 
-  const RopeTable pretrain = compute_rope_table(setup, audit.pretrain_tokens);
+  const RopeTable pretrain = compute_rope_table(trained, audit.pretrain_tokens);
   RopeTable extension;
-  if (audit.extension_tokens > 0) extension = compute_rope_table(setup, audit.extension_tokens);
-  audit.at_target = compute_rope_table(setup, options.target_tokens);
+  if (audit.extension_tokens > 0) extension = compute_rope_table(trained, audit.extension_tokens);
+  audit.at_target = compute_rope_table(setup, target_tokens);
 
   audit.pairs.reserve(audit.at_target.inv_freq.size());
   for (std::size_t i = 0; i < audit.at_target.inv_freq.size(); ++i) {
@@ -84,10 +94,16 @@ SetupAudit audit_setup(const Model& model, int index, const AuditOptions& option
 
 }  // namespace
 
-Audit audit_model(const Model& model, const AuditOptions& options) {
+std::int64_t resolve_target(std::optional<std::int64_t> requested, const Model& model) {
+  return std::max<std::int64_t>(requested.value_or(model.max_position_embeddings.value), 1);
+}
+
+Audit audit_model(const Model& model, std::int64_t target_tokens, const TrainingHistory& history) {
   Audit audit;
-  audit.target_tokens = options.target_tokens;
-  for (std::size_t i = 0; i < model.setups.size(); ++i) audit.setups.push_back(audit_setup(model, static_cast<int>(i), options));
+  audit.target_tokens = std::max<std::int64_t>(target_tokens, 1);
+  audit.history_from_unedited = history.as_trained != nullptr;
+  for (std::size_t i = 0; i < model.setups.size(); ++i)
+    audit.setups.push_back(audit_setup(model, static_cast<int>(i), audit.target_tokens, history));
   return audit;
 }
 

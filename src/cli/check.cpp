@@ -6,8 +6,9 @@
 
 #include "commands.hpp"
 #include "options.hpp"
-#include "ropelens/engine.hpp"
-#include "ropelens/exit_codes.hpp"
+#include "ropelens/check.hpp"
+#include "ropelens/project_settings.hpp"
+#include "exit_codes.hpp"
 #include "ropelens/render.hpp"
 
 namespace ropelens::cli {
@@ -28,6 +29,13 @@ struct Options {
   std::string engine;
 };
 
+// A typo in a selector would silently switch a rule off (or select nothing): it is a usage error instead.
+const std::string& require_selector(const std::string& flag, const std::string& selector) {
+  if (auto problem = selector_problem(selector); !problem.empty())
+    throw std::invalid_argument(fmt::format("{}: {}", flag, problem));
+  return selector;
+}
+
 std::map<std::string, Severity> parse_severity_overrides(const std::vector<std::string>& specs) {
   std::map<std::string, Severity> out;
   for (const auto& spec : specs) {
@@ -35,7 +43,7 @@ std::map<std::string, Severity> parse_severity_overrides(const std::vector<std::
     auto level = equals == std::string::npos ? std::nullopt : parse_severity(spec.substr(equals + 1));
     if (!level)
       throw std::invalid_argument(fmt::format("--severity '{}': expected CODE=error|warning|info", spec));
-    out[spec.substr(0, equals)] = *level;
+    out[require_selector("--severity", spec.substr(0, equals))] = *level;
   }
   return out;
 }
@@ -52,11 +60,11 @@ void run_check(const Options& options, Outcome& outcome) {
   ProjectSettings settings = load_project_settings(std::filesystem::current_path().string());
   CheckOptions check;
   check.target_tokens = options.target ? options.target : settings.target_tokens;
-  check.audit.trained_length = options.trained_length;
-  check.audit.extended_length = options.extended_length;
+  check.training = {options.trained_length, options.extended_length};
   check.selection = settings.selection;
+  for (const auto& selector : options.select) require_selector("--select", selector);
   if (!options.select.empty()) check.selection.select = options.select;
-  for (const auto& code : options.ignore) check.selection.ignore.push_back(code);
+  for (const auto& selector : options.ignore) check.selection.ignore.push_back(require_selector("--ignore", selector));
   for (const auto& [code, level] : parse_severity_overrides(options.severity)) check.selection.severity[code] = level;
   Severity fail_on = settings.fail_on.value_or(Severity::warning);
   if (!options.fail_on.empty()) fail_on = *parse_severity(options.fail_on);
@@ -85,12 +93,9 @@ void setup_check(CLI::App& app, Outcome& outcome) {
   cmd->add_option("PATH", options->paths, "files (config.json or .gguf), model folders, directories (searched for both), or -")
       ->required();
   add_format_option(*cmd, options->format, {"text", "json", "sarif", "github"});
-  cmd->add_option("--target", options->target, "target context length in tokens (default: each model's declared length)")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000'000}));
-  cmd->add_option("--trained-length", options->trained_length, "override the pretraining length L_P")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000'000}));
-  cmd->add_option("--extended-length", options->extended_length, "override the extension length L_E (0: none)")
-      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1'000'000'000'000}));
+  add_tokens_option(*cmd, "--target", options->target, "target context length in tokens (default: each model's declared length)", 1);
+  add_tokens_option(*cmd, "--trained-length", options->trained_length, "override the pretraining length L_P", 1);
+  add_tokens_option(*cmd, "--extended-length", options->extended_length, "override the extension length L_E (0: none)", 0);
   cmd->add_option("--fail-on", options->fail_on, "lowest severity that fails the run (default warning)")
       ->check(CLI::IsMember({"error", "warning", "info"}));
   cmd->add_flag("--exit-zero", options->exit_zero, "exit 0 even when there are findings");

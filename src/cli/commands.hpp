@@ -2,6 +2,9 @@
 // options and registers a callback that runs the pipeline and stores the exit code.
 #pragma once
 
+#include <functional>
+#include <string>
+
 #include <CLI/CLI.hpp>
 
 namespace ropelens::cli {
@@ -18,6 +21,10 @@ void setup_rules(CLI::App& app, Outcome& outcome);
 void setup_suggest(CLI::App& app, Outcome& outcome);
 
 int run(int argc, char** argv);
+
+// Runs a command body and maps every failure to exit 2 with one line on stderr: unreadable input, a bad
+// value, running out of memory, and any other exception (reported as an internal error).
+int guarded(const std::function<int()>& body);
 
 // Prints "ropelens: error: …" on stderr.
 void print_error(const std::string& message);

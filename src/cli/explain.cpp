@@ -6,7 +6,7 @@
 
 #include "commands.hpp"
 #include "options.hpp"
-#include "ropelens/exit_codes.hpp"
+#include "exit_codes.hpp"
 #include "ropelens/rule.hpp"
 #include "ropelens/rule_docs.hpp"
 

@@ -3,7 +3,7 @@
 
 #include "commands.hpp"
 #include "options.hpp"
-#include "ropelens/engine.hpp"
+#include "ropelens/check.hpp"
 #include "ropelens/model_loader.hpp"
 #include "ropelens/render.hpp"
 
@@ -14,7 +14,7 @@ namespace {
 std::vector<Diagnostic> config_problems(const LoadedModel& loaded) {
   CheckOptions options;
   options.selection.select = {"CFG", "GGUF"};
-  return check_model(loaded.model, loaded.text, options).diagnostics;
+  return check_model(loaded, options).diagnostics;
 }
 
 }  // namespace

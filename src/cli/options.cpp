@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "ropelens/units.hpp"
+
 namespace ropelens::cli {
 
 void add_format_option(CLI::App& cmd, std::string& format, std::vector<std::string> choices) {
@@ -30,6 +32,19 @@ std::vector<Edit> parse_edits(const std::vector<std::string>& specs) {
   std::vector<Edit> edits;
   for (const auto& spec : specs) edits.push_back(parse_edit(spec));
   return edits;
+}
+
+CLI::Validator tokens_validator(std::int64_t min) {
+  return CLI::Validator(
+      [min](std::string& text) {
+        try {
+          text = std::to_string(parse_token_count(text, min));
+          return std::string();
+        } catch (const std::invalid_argument& e) {
+          return std::string(e.what());
+        }
+      },
+      "TOKENS");
 }
 
 namespace {

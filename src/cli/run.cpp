@@ -1,14 +1,114 @@
+#include <algorithm>
 #include <iostream>
+#include <new>
 
 #include <fmt/format.h>
 
 #include "commands.hpp"
-#include "ropelens/exit_codes.hpp"
+#include "exit_codes.hpp"
 #include "ropelens/input.hpp"
+#include "ropelens/text.hpp"
 
 namespace ropelens::cli {
 
-void print_error(const std::string& message) { std::cerr << "ropelens: error: " << message << "\n"; }
+void print_error(const std::string& message) { std::cerr << "ropelens: error: " << terminal_safe(message) << "\n"; }
+
+int guarded(const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const InputError& e) {
+    print_error(e.what());
+  } catch (const std::invalid_argument& e) {
+    print_error(e.what());
+  } catch (const std::bad_alloc&) {
+    print_error("out of memory");
+  } catch (const std::exception& e) {
+    print_error(fmt::format("internal error: {}", e.what()));
+  } catch (...) {
+    print_error("internal error: an unknown exception");
+  }
+  return kExitError;
+}
+
+namespace {
+
+std::vector<std::string> subcommand_names(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+  return names;
+}
+
+// `ropelens help [COMMAND]`: the same text as --help.
+void setup_help(CLI::App& app, Outcome& outcome) {
+  auto topic = std::make_shared<std::string>();
+  auto* cmd = app.add_subcommand("help", "Print help for ropelens or one command");
+  cmd->add_option("COMMAND", *topic, "the command to describe");
+  cmd->callback([&app, topic, &outcome] {
+    if (topic->empty()) {
+      std::cout << app.get_formatter()->make_help(&app, app.get_name(), CLI::AppFormatMode::Normal);
+      outcome.exit_code = kExitClean;
+      return;
+    }
+    for (const CLI::App* sub : app.get_subcommands({}))
+      if (sub->get_name() == *topic) {
+        std::cout << sub->help();
+        outcome.exit_code = kExitClean;
+        return;
+      }
+    throw std::invalid_argument(
+        fmt::format("unknown command '{}'{}", *topic, did_you_mean(*topic, subcommand_names(app))));
+  });
+}
+
+// The first word that is not an option, when it names no command: "ropelens chek" → "chek".
+std::optional<std::string> unknown_command(const CLI::App& app, int argc, char** argv) {
+  const auto names = subcommand_names(app);
+  for (int i = 1; i < argc; ++i) {
+    std::string word = argv[i];
+    if (!word.empty() && word[0] == '-') {
+      const CLI::Option* option = word.find('=') == std::string::npos ? app.get_option_no_throw(word) : nullptr;
+      if (option != nullptr && option->get_type_size() > 0) ++i;  // skip the option's value
+      continue;
+    }
+    if (std::find(names.begin(), names.end(), word) != names.end()) return std::nullopt;
+    return word;
+  }
+  return std::nullopt;
+}
+
+int parse_and_run(CLI::App& app, Outcome& outcome, int argc, char** argv) {
+  if (argc < 2) {
+    std::cerr << app.help();
+    return kExitError;
+  }
+  if (auto word = unknown_command(app, argc, argv)) {
+    print_error(fmt::format("unknown command '{}'{}; commands: {}", *word, did_you_mean(*word, subcommand_names(app)),
+                            fmt::join(subcommand_names(app), ", ")));
+    return kExitError;
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::RequiredError& e) {
+    if (app.get_subcommands().empty()) {  // options but no command: show what the commands are
+      std::cerr << app.help();
+      return kExitError;
+    }
+    print_error(e.what());
+    return kExitError;
+  } catch (const CLI::ParseError& e) {
+    print_error(e.what());
+    return kExitError;
+  }
+  return outcome.exit_code;
+}
+
+}  // namespace
 
 int run(int argc, char** argv) {
   CLI::App app{"ropelens: audit a model's positional encoding (RoPE and friends) from its config.json"};
@@ -21,25 +121,8 @@ int run(int argc, char** argv) {
   setup_explain(app, outcome);
   setup_rules(app, outcome);
   setup_suggest(app, outcome);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    print_error(e.what());
-    return kExitError;
-  } catch (const InputError& e) {
-    print_error(e.what());
-    return kExitError;
-  } catch (const std::invalid_argument& e) {
-    print_error(e.what());
-    return kExitError;
-  }
-  return outcome.exit_code;
+  setup_help(app, outcome);
+  return guarded([&] { return parse_and_run(app, outcome, argc, argv); });
 }
 
 }  // namespace ropelens::cli

@@ -3,7 +3,8 @@
 
 #include "commands.hpp"
 #include "options.hpp"
-#include "ropelens/exit_codes.hpp"
+#include "exit_codes.hpp"
+#include "ropelens/render.hpp"
 #include "ropelens/suggest.hpp"
 
 namespace ropelens::cli {
@@ -21,13 +22,11 @@ void setup_suggest(CLI::App& app, Outcome& outcome) {
                                  "Suggest the smallest RoPE change that keeps every pair in range at a "
                                  "target length, with engine snippets");
   cmd->add_option("PATH", options->path, "config.json, a model folder, or - for stdin")->required();
-  cmd->add_option("--target", options->target, "the context length to reach, in tokens")
-      ->required()
-      ->check(CLI::Range(std::int64_t{2}, std::int64_t{1'000'000'000'000}));
-  cmd->add_option("--original", options->original,
-                  "the length the model was trained at (default: original_max_position_embeddings, else the declared "
-                  "length)")
-      ->check(CLI::Range(std::int64_t{2}, std::int64_t{1'000'000'000'000}));
+  add_tokens_option(*cmd, "--target", options->target, "the context length to reach, in tokens", 2)->required();
+  add_tokens_option(*cmd, "--original", options->original,
+                    "the length the model was trained at (default: original_max_position_embeddings, else the "
+                    "declared length)",
+                    2);
   cmd->add_option("--engine", options->engine, "snippets for: transformers, vllm, sglang, llama.cpp or all")
       ->check(CLI::IsMember({"transformers", "vllm", "sglang", "llama.cpp", "all"}));
   add_format_option(*cmd, options->format, {"text", "json"});

@@ -3,9 +3,9 @@
 
 #include "commands.hpp"
 #include "options.hpp"
-#include "ropelens/engines.hpp"
+#include "ropelens/engine_report.hpp"
 #include "ropelens/render.hpp"
-#include "ropelens/report.hpp"
+#include "ropelens/table_report.hpp"
 
 namespace ropelens::cli {
 
@@ -25,21 +25,17 @@ void setup_table(CLI::App& app, Outcome& outcome) {
   auto* cmd = app.add_subcommand("table", "Print per-pair RoPE frequencies, scales, wavelengths and turns");
   cmd->add_option("PATH", options->path, "config.json, a model folder, a .gguf file, or - for stdin")->required();
   add_format_option(*cmd, options->format, {"text", "json", "csv", "markdown"});
-  cmd->add_option("--target", options->target, "audit every pair at a sequence of N tokens")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000'000}));
-  cmd->add_option("--seq-len", options->seq_len, "evaluate length-dependent methods (dynamic, longrope) at N tokens")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000'000}));
-  cmd->add_option("--trained-length", options->trained_length, "override the pretraining length L_P")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000'000}));
-  cmd->add_option("--extended-length", options->extended_length, "override the extension length L_E (0: none)")
-      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1'000'000'000'000}));
+  add_tokens_option(*cmd, "--target", options->target, "audit every pair at a sequence of N tokens", 1);
+  add_tokens_option(*cmd, "--seq-len", options->seq_len, "evaluate length-dependent methods (dynamic, longrope) at N tokens", 1);
+  add_tokens_option(*cmd, "--trained-length", options->trained_length, "override the pretraining length L_P", 1);
+  add_tokens_option(*cmd, "--extended-length", options->extended_length, "override the extension length L_E (0: none)", 0);
   cmd->add_option("--pairs", options->pairs, "rows to print: 0,16,32 or 29-34");
   add_engine_option(*cmd, options->engine);
   add_set_option(*cmd, options->edits);
   cmd->callback([options, &outcome] {
     LoadedModel loaded = load_model(options->path, parse_edits(options->edits));
     if (!options->engine.empty()) {
-      auto target = options->target.value_or(loaded.model.max_position_embeddings.value);
+      auto target = resolve_target(options->target, loaded.model);
       auto report = build_engine_report(loaded.model, parse_engine_selection(options->engine), target);
       if (options->format == "json") render_engines_json(loaded.model, report, std::cout);
       else render_engines_text(loaded.model, report, std::cout);
@@ -49,8 +45,8 @@ void setup_table(CLI::App& app, Outcome& outcome) {
     TableRequest request;
     request.target_tokens = options->target;
     request.seq_len = options->seq_len;
-    request.audit.trained_length = options->trained_length;
-    request.audit.extended_length = options->extended_length;
+    request.training = {loaded.as_trained ? &*loaded.as_trained : nullptr,
+                        {options->trained_length, options->extended_length}};
     if (!options->pairs.empty()) request.pairs = parse_pair_list(options->pairs);
     TableReport report = build_table_report(loaded.model, request);
     if (options->format == "json") render_table_json(report, std::cout);

@@ -1,5 +1,9 @@
 #include "ropelens/text.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+
 #include <fmt/format.h>
 
 namespace ropelens {
@@ -14,6 +18,92 @@ std::string index_ranges(const std::vector<int>& sorted) {
     i = j + 1;
   }
   return text;
+}
+
+namespace {
+
+char folded(char c) { return static_cast<char>(std::toupper(static_cast<unsigned char>(c))); }
+
+// Optimal string alignment distance: insertions, deletions, substitutions and adjacent transpositions.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i)
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t cost = folded(a[i - 1]) == folded(b[j - 1]) ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && folded(a[i - 1]) == folded(b[j - 2]) && folded(a[i - 2]) == folded(b[j - 1]))
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+}  // namespace
+
+std::optional<std::string> closest_match(std::string_view word, const std::vector<std::string>& candidates) {
+  constexpr std::size_t kLongestWord = 256;  // longer words are not typos of a name; don't spend time on them
+  if (word.empty() || word.size() > kLongestWord) return std::nullopt;
+  std::optional<std::string> best;
+  std::size_t best_distance = std::max<std::size_t>(1, word.size() / 3) + 1;
+  for (const auto& candidate : candidates) {
+    if (candidate.size() > kLongestWord) continue;
+    const std::size_t distance = edit_distance(word, candidate);
+    if (distance < best_distance) {
+      best = candidate;
+      best_distance = distance;
+    }
+  }
+  return best;
+}
+
+std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates) {
+  auto match = closest_match(word, candidates);
+  return match ? fmt::format(" (did you mean '{}'?)", *match) : std::string();
+}
+
+namespace {
+
+// The length of the UTF-8 sequence starting at text[i] and its code point, or 0 when it is not valid UTF-8.
+std::size_t utf8_sequence(std::string_view text, std::size_t i, char32_t& code_point) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char lead = byte(i);
+  std::size_t length = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3 : (lead >> 3) == 0x1E ? 4 : 0;
+  if (length == 0 || i + length > text.size()) return 0;
+  code_point = length == 1 ? lead : lead & (0x7F >> length);
+  for (std::size_t k = 1; k < length; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+    code_point = (code_point << 6) | (byte(i + k) & 0x3F);
+  }
+  static constexpr char32_t kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (code_point < kSmallest[length] || code_point > 0x10FFFF || (code_point >= 0xD800 && code_point <= 0xDFFF))
+    return 0;  // overlong forms and surrogates hide characters from simple filters
+  return length;
+}
+
+bool unsafe_on_terminal(char32_t c) {
+  return c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F) || (c >= 0x202A && c <= 0x202E) ||
+         (c >= 0x2066 && c <= 0x2069);
+}
+
+}  // namespace
+
+std::string terminal_safe(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    char32_t c = 0;
+    const std::size_t length = utf8_sequence(text, i, c);
+    if (length == 0) {
+      out += fmt::format("\\x{:02x}", static_cast<unsigned char>(text[i]));
+      ++i;
+      continue;
+    }
+    if (unsafe_on_terminal(c)) out += fmt::format("\\u{:04x}", static_cast<std::uint32_t>(c));
+    else out.append(text.substr(i, length));
+    i += length;
+  }
+  return out;
 }
 
 }  // namespace ropelens

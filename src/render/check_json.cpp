@@ -2,7 +2,7 @@
 
 #include "check_renderers.hpp"
 #include "json_writer.hpp"
-#include "ropelens/engines.hpp"
+#include "ropelens/engine_report.hpp"
 #include "ropelens/render.hpp"
 
 namespace ropelens {
@@ -81,7 +81,7 @@ void write_file_json(JsonWriter& w, const FileResult& file) {
   if (file.engines) w.member("engines", engines_to_json(file.model, *file.engines));
   w.member("model_type", file.model.model_type.value)
       .member("path", file.path)
-      .member("target", file.target_tokens)
+      .member("target", file.audit.target_tokens)
       .end_object();
 }
 

@@ -6,6 +6,7 @@
 #include "check_renderers.hpp"
 #include "json_writer.hpp"
 #include "ropelens/render.hpp"
+#include "ropelens/rule.hpp"
 #include "ropelens/rule_docs.hpp"
 
 namespace ropelens {

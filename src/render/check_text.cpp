@@ -5,7 +5,7 @@
 
 #include "check_renderers.hpp"
 #include "format.hpp"
-#include "ropelens/engines.hpp"
+#include "ropelens/engine_report.hpp"
 #include "ropelens/render.hpp"
 
 namespace ropelens {
@@ -30,7 +30,7 @@ bool render_audit(const FileResult& file, std::string& out) {
   for (const auto& a : file.audit.setups) any = any || !a.out_of_range_pairs.empty();
   if (!any) return false;
   auto to = std::back_inserter(out);
-  fmt::format_to(to, "audit of {} at {} tokens (pairs out of range):\n", file.path, file.target_tokens);
+  fmt::format_to(to, "audit of {} at {} tokens (pairs out of range):\n", file.path, file.audit.target_tokens);
   fmt::format_to(to, "  {:<20} {:<12} {:>9} {:>9}  {:<22} {}\n", "setup", "layers", "trained", "attended",
                  "pairs out of range", "worst (seen° → needed°)");
   for (const auto& a : file.audit.setups) {

@@ -1,7 +1,7 @@
 // Engine views as JSON (schema_version 1): every view, every pair, and the differences above the threshold.
 #include <nlohmann/json.hpp>
 
-#include "ropelens/engines.hpp"
+#include "ropelens/engine_report.hpp"
 
 namespace ropelens {
 namespace {

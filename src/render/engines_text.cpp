@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "format.hpp"
-#include "ropelens/engines.hpp"
+#include "ropelens/engine_report.hpp"
 
 namespace ropelens {
 namespace {

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ropelens/render.hpp"
+#include "ropelens/rule.hpp"
 #include "ropelens/rule_docs.hpp"
 
 namespace ropelens {

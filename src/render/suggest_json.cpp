@@ -1,6 +1,7 @@
 // suggest as JSON (schema_version 1).
 #include <nlohmann/json.hpp>
 
+#include "ropelens/render.hpp"
 #include "ropelens/suggest.hpp"
 
 namespace ropelens {

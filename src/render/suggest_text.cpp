@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "format.hpp"
+#include "ropelens/render.hpp"
 #include "ropelens/suggest.hpp"
 
 namespace ropelens {

@@ -28,7 +28,7 @@ json row_json(const PairRow& row) {
   return out;
 }
 
-json setup_json(const Model& model, const SetupTable& st) {
+json setup_json(const Model& model, const SetupTable& st, std::optional<std::int64_t> target_tokens) {
   const RopeSetup& s = model.setups[static_cast<std::size_t>(st.setup)];
   json rows = json::array();
   for (const auto& row : st.rows) rows.push_back(row_json(row));
@@ -62,7 +62,7 @@ json setup_json(const Model& model, const SetupTable& st) {
   if (s.type == RopeType::longrope) out["long_factors"] = st.table.long_factors;
   if (st.audit) {
     const SetupAudit& a = *st.audit;
-    out["audit"] = {{"target_tokens", a.target_tokens},
+    out["audit"] = {{"target_tokens", *target_tokens},
                     {"attended_tokens", a.attended_tokens},
                     {"pretrain_tokens", a.pretrain_tokens},
                     {"extension_tokens", a.extension_tokens}};
@@ -76,7 +76,7 @@ json setup_json(const Model& model, const SetupTable& st) {
 void render_table_json(const TableReport& report, std::ostream& out) {
   const Model& model = *report.model;
   json setups = json::array();
-  for (const auto& st : report.setups) setups.push_back(setup_json(model, st));
+  for (const auto& st : report.setups) setups.push_back(setup_json(model, st, report.target_tokens));
   json doc = {{"schema_version", 1},
               {"source", model.source},
               {"model_type", model.model_type.value},

@@ -15,7 +15,7 @@ void render_table_markdown(const TableReport& report, std::ostream& out) {
     auto newline = heading.find('\n');
     out << fmt::format("\n## {}\n\n{}.\n\n{}; {}.\n", heading.substr(0, newline), heading.substr(newline + 1),
                        band_summary(st), attention_summary(st));
-    if (st.audit) out << "\n" << audit_summary(st) << ".\n";
+    if (st.audit) out << "\n" << audit_summary(st, *report.target_tokens) << ".\n";
     out << "\n| pair | base θ | effective θ | scale | wavelength | turns (original) | turns (declared) |";
     if (report.target_tokens) out << " turns (target) |";
     out << " band |";

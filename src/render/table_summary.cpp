@@ -56,18 +56,18 @@ std::string attention_summary(const SetupTable& st) {
   return fmt::format("attention factor {} on cos and sin (q·k logits ×{})", fixed(a, 5), fixed(a * a, 5));
 }
 
-std::string audit_summary(const SetupTable& st) {
+std::string audit_summary(const SetupTable& st, std::int64_t target_tokens) {
   if (!st.audit) return {};
   const SetupAudit& a = *st.audit;
   std::string phases = fmt::format("trained {} tokens", a.pretrain_tokens);
   if (a.extension_tokens > 0) phases += fmt::format(", extended to {}", a.extension_tokens);
-  std::string attended = a.attended_tokens < a.target_tokens ? fmt::format(" (window {} tokens)", a.attended_tokens) : "";
+  std::string attended = a.attended_tokens < target_tokens ? fmt::format(" (window {} tokens)", a.attended_tokens) : "";
   if (a.out_of_range_pairs.empty())
-    return fmt::format("at {} tokens{}: every pair stays within angles seen in training ({})", a.target_tokens, attended,
+    return fmt::format("at {} tokens{}: every pair stays within angles seen in training ({})", target_tokens, attended,
                        phases);
   const PairAudit& worst = a.pairs[static_cast<std::size_t>(*a.worst_pair)];
   return fmt::format("at {} tokens{}: {} pairs out of range (pairs {}; {}); worst pair {}: {}° seen, {}° needed",
-                     a.target_tokens, attended, a.out_of_range_pairs.size(), index_ranges(a.out_of_range_pairs), phases,
+                     target_tokens, attended, a.out_of_range_pairs.size(), index_ranges(a.out_of_range_pairs), phases,
                      worst.pair, fixed(worst.seen_deg, 3), fixed(worst.needed_deg, 3));
 }
 

@@ -3,13 +3,13 @@
 
 #include <string>
 
-#include "ropelens/report.hpp"
+#include "ropelens/table_report.hpp"
 
 namespace ropelens::render_detail {
 
 std::string band_summary(const SetupTable& st);
 std::string setup_heading(const Model& model, const SetupTable& st);
 std::string attention_summary(const SetupTable& st);
-std::string audit_summary(const SetupTable& st);
+std::string audit_summary(const SetupTable& st, std::int64_t target_tokens);
 
 }  // namespace ropelens::render_detail

@@ -47,7 +47,7 @@ void render_table_text(const TableReport& report, std::ostream& out) {
     out << "\n" << setup_heading(model, st) << "\n";
     out << band_summary(st) << "\n";
     out << attention_summary(st) << "\n";
-    if (st.audit) out << audit_summary(st) << "\n";
+    if (st.audit) out << audit_summary(st, *report.target_tokens) << "\n";
     out << "\n";
     render_rows(report, st, out);
   }

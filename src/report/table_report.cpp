@@ -1,6 +1,10 @@
+#include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
-#include "ropelens/report.hpp"
+#include <fmt/format.h>
+
+#include "ropelens/table_report.hpp"
 
 namespace ropelens {
 namespace {
@@ -65,16 +69,31 @@ PairRow make_row(const SetupTable& st, const RopeSetup& setup, int pair, std::op
 
 }  // namespace
 
+namespace {
+
+// Every requested pair must exist in some setup: a pair past the last one is a mistake, not an empty table.
+void require_pairs_exist(const Model& model, const std::vector<int>& requested) {
+  if (requested.empty()) return;
+  int pairs = 0;
+  for (const auto& setup : model.setups) pairs = std::max(pairs, setup.rotary_dim / 2);
+  if (pairs == 0) throw std::invalid_argument("--pairs: the model has no rotary pairs");
+  for (int p : requested)
+    if (p >= pairs)
+      throw std::invalid_argument(fmt::format("--pairs: pair {} does not exist; the model's pairs are 0–{}", p, pairs - 1));
+}
+
+}  // namespace
+
 TableReport build_table_report(const Model& model, const TableRequest& request) {
+  require_pairs_exist(model, request.pairs);
   TableReport report;
   report.model = &model;
   report.target_tokens = request.target_tokens;
   report.seq_len = request.seq_len;
   std::optional<Audit> audit;
   if (request.target_tokens) {
-    AuditOptions options = request.audit;
-    options.target_tokens = *request.target_tokens;
-    audit = audit_model(model, options);
+    audit = audit_model(model, *request.target_tokens, request.training);
+    report.target_tokens = audit->target_tokens;
   }
   report.schemes = build_scheme_report(model, request.target_tokens);
   for (std::size_t s = 0; s < model.setups.size(); ++s) {

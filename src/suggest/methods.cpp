@@ -105,7 +105,7 @@ double covering_theta(const Plan& plan, int setup_index) {
     for (auto& s : edited.setups)
       if (s.rope_theta.from.pointer == setup.rope_theta.from.pointer) s.rope_theta.value = theta;
     edited.setups[static_cast<std::size_t>(setup_index)].rope_theta.value = theta;
-    if (still_out_of_range(plan, audit_model(edited, verification_options(plan))).empty()) return theta;
+    if (still_out_of_range(plan, audit_model(edited, plan.target_tokens, verification_history(plan))).empty()) return theta;
   }
   return round_up_significant(ntk_aware_base(setup.rope_theta.value, setup.rotary_dim, scale), 3);
 }

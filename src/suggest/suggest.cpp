@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "ropelens/engine_comparison.hpp"
 #include "ropelens/normalize.hpp"
 #include "suggesting.hpp"
 
@@ -23,12 +24,9 @@ std::string_view to_string(SuggestMethod method) {
 
 namespace suggest_detail {
 
-AuditOptions verification_options(const Plan& plan) {
-  AuditOptions options;
-  options.target_tokens = plan.target_tokens;
-  options.trained_length = plan.original_tokens;
-  options.extended_length = 0;  // the change is applied without training, so only pretraining angles count
-  return options;
+TrainingHistory verification_history(const Plan& plan) {
+  // The change is applied without training, so only pretraining angles count.
+  return {plan.model, {plan.original_tokens, 0}};
 }
 
 // The trained audit gives the seen angles, because an edit that moves rope_theta would otherwise move the
@@ -80,7 +78,7 @@ ShortInputEffect short_input_effect(const Plan& plan, const Model& edited) {
 
 void complete(const Plan& plan, Suggestion& suggestion) {
   const Model edited = edited_model(*plan.document, suggestion.edits);
-  suggestion.still_out_of_range = still_out_of_range(plan, audit_model(edited, verification_options(plan)));
+  suggestion.still_out_of_range = still_out_of_range(plan, audit_model(edited, plan.target_tokens, verification_history(plan)));
   suggestion.verified = suggestion.still_out_of_range.empty();
   suggestion.short_inputs = short_input_effect(plan, edited);
   const auto views = engine_views(edited, all_engines(), plan.target_tokens);
@@ -121,10 +119,7 @@ SuggestReport suggest_changes(const std::string& path, const SuggestRequest& req
   report.model_type = model.model_type.value;
   report.target_tokens = request.target_tokens;
 
-  AuditOptions as_configured;
-  as_configured.target_tokens = request.target_tokens;
-  as_configured.trained_length = request.original_tokens;
-  const Audit baseline = audit_model(model, as_configured);
+  const Audit baseline = audit_model(model, request.target_tokens, {nullptr, {request.original_tokens, std::nullopt}});
   Plan plan;
   plan.document = &document;
   plan.model = &model;
@@ -146,7 +141,7 @@ SuggestReport suggest_changes(const std::string& path, const SuggestRequest& req
     report.notes.push_back(
         "with no scaling in the config the declared length is taken as the trained one; pass "
         "--original N when the model card names a shorter one (Qwen3: 32768 of 40960)");
-  plan.trained = audit_model(model, verification_options(plan));
+  plan.trained = audit_model(model, plan.target_tokens, verification_history(plan));
 
   for (auto build : {yarn_change, linear_change, ntk_base_change}) {
     Suggestion suggestion = build(plan);

@@ -22,7 +22,8 @@ struct Plan {
   std::vector<Engine> engines;
 };
 
-AuditOptions verification_options(const Plan& plan);
+// The training history every edited config is audited against: the config as trained, at the original length.
+TrainingHistory verification_history(const Plan& plan);
 
 // methods.cpp: each returns the edits, fragment and value; suggest.cpp verifies and describes them.
 Suggestion yarn_change(const Plan& plan);

@@ -16,6 +16,7 @@ using ropelens::test::read_file;
 using ropelens::test::run_cli;
 using ropelens::test::run_cli_in;
 using ropelens::test::source_path;
+using ropelens::test::TempDir;
 using ropelens::test::write_file;
 namespace fs = std::filesystem;
 
@@ -32,21 +33,6 @@ std::vector<std::string> codes(const std::string& json_output) {
   return out;
 }
 
-class TempDir {
- public:
-  TempDir() : path_(fs::temp_directory_path() / ("ropelens-check-cli-" + std::to_string(::getpid()) + "-" +
-                                                 std::to_string(counter_++))) {
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string file(const std::string& relative) const { return (path_ / relative).string(); }
-  std::string path() const { return path_.string(); }
-
- private:
-  static inline int counter_ = 0;
-  fs::path path_;
-};
 
 }  // namespace
 
@@ -103,7 +89,7 @@ TEST_CASE(".ropelens.json sets the default target and severities for its tree", 
   write_file(dir.file(".ropelens.json"), R"({"target": "long"})");
   auto bad = run_cli_in(dir.path(), "check config.json");
   CHECK(bad.exit_code == 2);
-  CHECK_THAT(bad.err, Catch::Contains(".ropelens.json: /target must be a positive whole number"));
+  CHECK_THAT(bad.err, Catch::Contains(".ropelens.json: /target: 'long' is not an integer"));
 }
 
 TEST_CASE("check snapshots: Qwen3-8B at 131072 tokens in every format", "[cli][check]") {

@@ -2,7 +2,10 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "ropelens/engines.hpp"
+#include "ropelens/engine_report.hpp"
+#include "ropelens/method_override.hpp"
+#include "ropelens/render.hpp"
+#include "rope/engines/llama_cpp_math.hpp"
 #include "ropelens/model_loader.hpp"
 #include "ropelens/normalize.hpp"
 #include "ropelens/rule.hpp"
@@ -27,12 +30,10 @@ namespace {
 
 std::vector<Diagnostic> run(const Rule& rule, const Model& model, std::int64_t target_tokens,
                             const Model* unedited = nullptr) {
-  AuditOptions options;
-  options.target_tokens = target_tokens;
-  const Audit audit = audit_model(model, options);
+  const Audit audit = audit_model(model, target_tokens);
   std::vector<RopeTable> tables;
   for (const auto& setup : model.setups) tables.push_back(compute_rope_table(setup));
-  Context context{model, tables, audit, target_tokens};
+  Context context{model, tables, audit};
   context.unedited = unedited;
   Sink sink(rule.meta);
   rule.check(context, sink);

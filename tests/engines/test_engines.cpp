@@ -6,7 +6,10 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "ropelens/engines.hpp"
+#include "ropelens/engine_report.hpp"
+#include "ropelens/method_override.hpp"
+#include "ropelens/render.hpp"
+#include "rope/engines/llama_cpp_math.hpp"
 #include "ropelens/model_loader.hpp"
 #include "ropelens/normalize.hpp"
 #include "model_support.hpp"

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "ropelens/model_loader.hpp"
-#include "ropelens/report.hpp"
+#include "ropelens/table_report.hpp"
 #include "support.hpp"
 #include "render/table_summary.hpp"
 

@@ -98,8 +98,8 @@ CheckOptions rule_case_options(const RuleCase& rule_case) {
       throw std::invalid_argument("args: " + flag + " needs a value");
     }
     if (flag == "--target") options.target_tokens = parse_length(flag, value);
-    else if (flag == "--trained-length") options.audit.trained_length = parse_length(flag, value);
-    else if (flag == "--extended-length") options.audit.extended_length = parse_length(flag, value);
+    else if (flag == "--trained-length") options.training.trained_length = parse_length(flag, value);
+    else if (flag == "--extended-length") options.training.extended_length = parse_length(flag, value);
     else if (flag == "--set") options.edits.push_back(parse_edit(value));
     else throw std::invalid_argument("args: unsupported option " + flag);
   }

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "ropelens/engine.hpp"
+#include "ropelens/check.hpp"
 
 namespace ropelens::test {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "ropelens/engine.hpp"
+#include "ropelens/check.hpp"
 #include "ropelens/model_loader.hpp"
 #include "ropelens/rule.hpp"
 #include "model_support.hpp"
@@ -27,7 +27,8 @@ std::vector<Diagnostic> run_rule(const std::string& code, const Model& model, st
   REQUIRE(rule != nullptr);
   std::vector<RopeTable> tables;
   Audit audit;
-  Context context{model, tables, audit, target};
+  audit.target_tokens = target;
+  Context context{model, tables, audit};
   Sink sink(rule->meta);
   rule->check(context, sink);
   return sink.take();

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#include "ropelens/engines.hpp"
+#include "ropelens/engine_report.hpp"
 
 namespace ropelens {
 

@@ -6,7 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "ropelens/engines.hpp"
+#include "llama_cpp_math.hpp"
+#include "ropelens/engine_report.hpp"
+#include "ropelens/engine_views.hpp"
+#include "ropelens/method_override.hpp"
 
 namespace ropelens::engine_detail {
 

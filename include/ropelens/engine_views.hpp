@@ -1,18 +1,15 @@
 // Engine views: how transformers, vLLM, SGLang and llama.cpp turn the same normalized RoPE setups into
 // frequencies, magnitudes and length limits. Each engine is a pure function over the Model, one file per
 // engine in src/rope/engines/; every version whose behaviour changed is its own view, and each view names
-// the source and PR it follows (EngineView::follows). The transformers v5 view is src/rope/*.cpp itself.
+// the source it follows (EngineView::follows). The transformers v5 view is src/rope/*.cpp itself.
 #pragma once
 
 #include <cstdint>
 #include <optional>
-#include <ostream>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "ropelens/model.hpp"
 #include "ropelens/rope.hpp"
@@ -111,83 +108,5 @@ EngineView engine_view(const Model& model, EngineVersion version, std::int64_t t
 // The views of the selected engines; versions that behave identically for this config are merged.
 std::vector<EngineView> engine_views(const Model& model, const std::vector<Engine>& engines,
                                      std::int64_t target_tokens);
-
-// ---- comparison ----
-
-// Above float32 rounding (transformers and llama.cpp agree to ~2e-6 where they compute the same thing).
-inline constexpr double kEngineRelativeThreshold = 1e-4;
-double relative_difference(double a, double b);  // |a-b| / max(|a|,|b|), 0 when both are 0
-
-struct PairDifference {
-  int setup = 0;
-  int pair = 0;
-  std::size_t view_a = 0;  // indices into the compared views, view_a < view_b
-  std::size_t view_b = 0;
-  double inv_freq_a = 0.0;
-  double inv_freq_b = 0.0;
-  double relative = 0.0;
-  double ratio() const;  // larger / smaller (≥ 1; infinite when one is 0)
-};
-
-struct MagnitudeDifference {
-  int setup = 0;
-  std::size_t view_a = 0;
-  std::size_t view_b = 0;
-  bool softmax = false;  // false: rope magnitude on cos/sin; true: softmax scale multiplier
-  double value_a = 0.0;
-  double value_b = 0.0;
-};
-
-struct EngineComparison {
-  std::vector<PairDifference> frequencies;        // every (setup, pair, two views) above the threshold
-  std::optional<PairDifference> worst_frequency;  // against the first (reference) view when any, else overall
-  double max_frequency_relative = 0.0;            // over every pair, also below the threshold
-  std::vector<MagnitudeDifference> magnitudes;
-  bool lengths_differ = false;  // limit or default length differs between views that have one
-};
-
-EngineComparison compare_views(const std::vector<EngineView>& views, double threshold = kEngineRelativeThreshold);
-double max_relative_difference(const EngineSetupView& a, const EngineSetupView& b);
-std::vector<int> differing_pairs(const EngineSetupView& a, const EngineSetupView& b,
-                                 double threshold = kEngineRelativeThreshold);
-
-// ---- report and renderers ----
-
-struct EngineReport {
-  std::int64_t target_tokens = 0;
-  std::vector<EngineView> views;
-  EngineComparison comparison;
-};
-
-EngineReport build_engine_report(const Model& model, const std::vector<Engine>& engines, std::int64_t target_tokens);
-
-void render_engines_text(const Model& model, const EngineReport& report, std::ostream& out);
-void render_engines_json(const Model& model, const EngineReport& report, std::ostream& out);
-// The JSON document render_engines_json prints, for embedding in another report (e.g. check --format json).
-nlohmann::json engines_to_json(const Model& model, const EngineReport& report);
-
-// ---- llama.cpp arithmetic, exposed for tests ----
-
-// ggml_rope_cache_init's per-pair angle at position 1: theta starts at 1 and is multiplied by
-// base^(-2/n_dims) once per pair, all in float32. Its drift from the float64 powers is ~2e-6 by pair 63.
-std::vector<float> ggml_fp32_theta_iteration(double base, int n_dims, int pairs);
-
-// DeepSeek2 graph: kq_scale multiplier mscale² with mscale = 1 + 0.1·yarn_log_multiplier·ln(factor), the
-// multiplier as the loader holds it (DEEPSEEK2 files store 0.1·mscale_all_dim and the loader divides by 0.1).
-double llama_cpp_deepseek2_kq_multiplier(double yarn_log_multiplier, double factor);
-
-// ---- overrides that replace a trained method (ENG305) ----
-
-struct MethodOverride {
-  int setup = 0;
-  std::string pointer;  // the RoPE dict the override wrote
-  RopeType trained = RopeType::default_rope;
-  RopeType applied = RopeType::default_rope;
-  double trained_factor = 1.0;
-  double applied_factor = 1.0;
-};
-
-// Setups whose RoPE method differs between the config as trained and the config with --set edits applied.
-std::vector<MethodOverride> find_method_overrides(const Model& trained, const Model& edited);
 
 }  // namespace ropelens

@@ -1,14 +1,12 @@
-// Everything a renderer needs, already computed. Renderers only format these.
+// The table of per-pair frequencies, already computed: renderers only format it.
 #pragma once
 
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "ropelens/audit.hpp"
-#include "ropelens/diagnostic.hpp"
 #include "ropelens/model.hpp"
 #include "ropelens/rope.hpp"
 #include "ropelens/scheme_report.hpp"
@@ -62,39 +60,9 @@ struct TableRequest {
   std::optional<std::int64_t> target_tokens;
   std::optional<std::int64_t> seq_len;
   std::vector<int> pairs;  // empty: all
-  AuditOptions audit;      // used when target_tokens is set
+  TrainingHistory training;  // used when target_tokens is set
 };
 
 TableReport build_table_report(const Model& model, const TableRequest& request);
-
-struct FileResult {
-  std::string path;
-  std::int64_t target_tokens = 0;
-  std::optional<std::string> error;  // the file could not be read; nothing else is filled
-  Model model;
-  std::vector<Diagnostic> diagnostics;
-  Audit audit;
-  std::shared_ptr<const struct EngineReport> engines;  // with --engine
-};
-
-struct CheckCounts {
-  int files = 0;
-  int errors = 0;
-  int warnings = 0;
-  int infos = 0;
-  int unreadable_files = 0;
-  void add(const FileResult& file);
-  void add(const CheckCounts& other);
-};
-
-struct CheckReport {
-  std::int64_t target_tokens = 0;
-  std::vector<FileResult> files;
-  int errors = 0;
-  int warnings = 0;
-  int infos = 0;
-  int unreadable_files = 0;
-  CheckCounts counts() const;
-};
 
 }  // namespace ropelens

@@ -1,6 +1,9 @@
 #include <algorithm>
 
-#include "ropelens/engine.hpp"
+#include <fmt/format.h>
+
+#include "ropelens/check.hpp"
+#include "ropelens/text.hpp"
 
 namespace ropelens {
 
@@ -14,6 +17,16 @@ bool rule_selected(const RuleMeta& meta, const RuleSelection& selection) {
   auto matches = [&](const std::string& s) { return rule_matches(meta, s); };
   bool selected = selection.select.empty() || std::any_of(selection.select.begin(), selection.select.end(), matches);
   return selected && std::none_of(selection.ignore.begin(), selection.ignore.end(), matches);
+}
+
+std::string selector_problem(const std::string& selector) {
+  std::vector<std::string> known = {"ALL"};
+  for (const Rule* rule : rule_registry()) {
+    if (rule_matches(rule->meta, selector) && !selector.empty()) return "";
+    known.emplace_back(rule->meta.code);
+    known.emplace_back(rule->meta.name);
+  }
+  return fmt::format("unknown rule code, name or prefix '{}'{}", selector, did_you_mean(selector, known));
 }
 
 namespace {

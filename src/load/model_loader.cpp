@@ -46,14 +46,19 @@ LoadedModel load_model(const std::string& path, const std::vector<Edit>& edits) 
     if (input.gguf) {
       if (!edits.empty()) throw InputError(input.shown, "--set edits apply to config.json, not to GGUF files");
       GgufFile gguf = input.text.empty() ? read_gguf(input.shown) : read_gguf_bytes(input.shown, input.text);
-      return {model_from_gguf(std::move(gguf)), ""};
+      LoadedModel loaded;
+      loaded.model = model_from_gguf(gguf);
+      return loaded;
     }
     document = parse_config(std::move(input.shown), std::move(input.text));
   }
+  LoadedModel loaded;
+  if (!edits.empty()) loaded.as_trained = normalize(document);
   for (const auto& edit : edits) apply_edit(document.root, edit, document.path);
-  LoadedModel loaded{normalize(document), std::move(document.text)};
+  loaded.model = normalize(document);
   if (!edits.empty())
     loaded.model.notes.push_back(fmt::format("{} edit(s) from --set applied before analysis", edits.size()));
+  loaded.text = std::move(document.text);
   return loaded;
 }
 

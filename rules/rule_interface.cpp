@@ -1,25 +1,10 @@
+// The rule interface: the context rules read, the sink they report to, and the catalog lookups.
 #include <algorithm>
 
 #include "ropelens/rule.hpp"
 #include "ropelens/rule_docs.hpp"
 
 namespace ropelens {
-
-std::string_view to_string(Severity severity) {
-  switch (severity) {
-    case Severity::error: return "error";
-    case Severity::warning: return "warning";
-    case Severity::info: return "info";
-  }
-  return "info";
-}
-
-std::optional<Severity> parse_severity(std::string_view name) {
-  if (name == "error") return Severity::error;
-  if (name == "warning") return Severity::warning;
-  if (name == "info") return Severity::info;
-  return std::nullopt;
-}
 
 const std::vector<EngineView>& Context::engine_views() const {
   if (!engine_views_) engine_views_ = ropelens::engine_views(model, all_engines(), target_tokens);

@@ -4,14 +4,16 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "ropelens/engines.hpp"
+#include "ropelens/engine_report.hpp"
 #include "ropelens/input.hpp"
 #include "ropelens/model_loader.hpp"
-#include "ropelens/report.hpp"
+#include "ropelens/audit.hpp"
+#include "ropelens/diagnostic.hpp"
 #include "ropelens/rule.hpp"
 
 namespace ropelens {
@@ -24,21 +26,53 @@ struct RuleSelection {
 
 bool rule_matches(const RuleMeta& meta, const std::string& selector);
 bool rule_selected(const RuleMeta& meta, const RuleSelection& selection);
+// "" when the selector names a rule (code or name), a prefix of a code, or ALL; else why not, with the
+// nearest code or name ("unknown rule code, name or prefix 'CTX2O1' (did you mean 'CTX201'?)").
+std::string selector_problem(const std::string& selector);
 
 // Runs every selected rule on one context; findings sorted by pointer then code.
 std::vector<Diagnostic> run_rules(const Context& context, const RuleSelection& selection);
 
+// One checked file: everything a check renderer needs.
+struct FileResult {
+  std::string path;
+  std::optional<std::string> error;  // the file could not be read; nothing else is filled
+  Model model;
+  std::vector<Diagnostic> diagnostics;
+  Audit audit;
+  std::shared_ptr<const EngineReport> engines;  // with --engine
+};
+
+struct CheckCounts {
+  int files = 0;
+  int errors = 0;
+  int warnings = 0;
+  int infos = 0;
+  int unreadable_files = 0;
+  void add(const FileResult& file);
+  void add(const CheckCounts& other);
+};
+
+struct CheckReport {
+  std::int64_t target_tokens = 0;
+  std::vector<FileResult> files;
+  int errors = 0;
+  int warnings = 0;
+  int infos = 0;
+  int unreadable_files = 0;
+  CheckCounts counts() const;
+};
+
 struct CheckOptions {
-  std::optional<std::int64_t> target_tokens;  // none: each model's declared length
-  AuditOptions audit;
+  std::optional<std::int64_t> target_tokens;  // none: each model's declared length (resolve_target)
+  TrainingOverrides training;
   RuleSelection selection;
   std::vector<Edit> edits;  // --set, applied to every file
   std::vector<Engine> engines;  // --engine: add each file's engine views to the report
 };
 
-// `unedited`: the same config without the --set edits, when there were any.
-FileResult check_model(Model model, const std::string& text, const CheckOptions& options,
-                       const Model* unedited = nullptr);
+// Checks one loaded file (load_model): the audit reads its training history from the file before its edits.
+FileResult check_model(LoadedModel loaded, const CheckOptions& options);
 // Checks every file under the paths in sorted order, handing each result to `on_file` as soon as it is
 // ready, so memory stays flat however many files there are.
 CheckCounts check_paths_streaming(const std::vector<std::string>& paths, const CheckOptions& options,
@@ -59,14 +93,5 @@ CheckCounts check_paths_streaming(const std::vector<std::string>& paths, const C
                                   const std::function<void(RenderedFile&&)>& on_file);
 // The same, collected (for tests and small inputs).
 CheckReport check_paths(const std::vector<std::string>& paths, const CheckOptions& options);
-
-// Project settings from .ropelens.json in the working directory or its nearest parent.
-struct ProjectSettings {
-  std::optional<std::string> path;
-  std::optional<std::int64_t> target_tokens;
-  std::optional<Severity> fail_on;
-  RuleSelection selection;
-};
-ProjectSettings load_project_settings(const std::string& start_directory);
 
 }  // namespace ropelens

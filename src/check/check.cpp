@@ -7,8 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "ropelens/engine.hpp"
-#include "ropelens/engines.hpp"
+#include "ropelens/check.hpp"
+#include "ropelens/engine_report.hpp"
+#include "ropelens/method_override.hpp"
 #include "ropelens/normalize.hpp"
 
 namespace ropelens {
@@ -45,9 +46,7 @@ FileResult unreadable(const InputError& e) {
 FileResult check_file(const std::string& file, const CheckOptions& options) {
   try {
     LoadedModel loaded = load_model(file, options.edits);
-    if (options.edits.empty()) return check_model(std::move(loaded.model), loaded.text, options);
-    const Model unedited = load_model(file).model;
-    return check_model(std::move(loaded.model), loaded.text, options, &unedited);
+    return check_model(std::move(loaded), options);
   } catch (const InputError& e) {
     return unreadable(e);
   } catch (const std::exception& e) {  // a defect, reported per file rather than ending the scan
@@ -168,25 +167,24 @@ CheckCounts CheckReport::counts() const {
   return {static_cast<int>(files.size()), errors, warnings, infos, unreadable_files};
 }
 
-FileResult check_model(Model model, const std::string& text, const CheckOptions& options, const Model* unedited) {
+FileResult check_model(LoadedModel loaded, const CheckOptions& options) {
+  Model& model = loaded.model;
   FileResult result;
   result.path = model.source;
-  result.target_tokens = options.target_tokens.value_or(model.max_position_embeddings.value);
-  AuditOptions audit_options = options.audit;
-  audit_options.target_tokens = std::max<std::int64_t>(result.target_tokens, 1);
-  result.audit = audit_model(model, audit_options);
+  const TrainingHistory history{loaded.as_trained ? &*loaded.as_trained : nullptr, options.training};
+  result.audit = audit_model(model, resolve_target(options.target_tokens, model), history);
   std::vector<RopeTable> tables;
   for (const auto& setup : model.setups) tables.push_back(compute_rope_table(setup));
-  Context context{model, tables, result.audit, result.target_tokens};
-  context.unedited = unedited;
+  Context context{model, tables, result.audit};
+  context.unedited = loaded.as_trained ? &*loaded.as_trained : nullptr;
   result.diagnostics = run_rules(context, options.selection);
-  PointerLocations locations(text);
+  PointerLocations locations(loaded.text);
   for (auto& d : result.diagnostics) {
     locations.locate(d.where);
     for (auto& r : d.related) locations.locate(r);
   }
   if (!options.engines.empty())
-    result.engines = std::make_shared<const EngineReport>(build_engine_report(model, options.engines, result.target_tokens));
+    result.engines = std::make_shared<const EngineReport>(build_engine_report(model, options.engines, result.audit.target_tokens));
   result.model = std::move(model);
   return result;
 }

@@ -1,0 +1,20 @@
+// What `--engine` adds to a report: the selected views at the target and their comparison.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ropelens/engine_comparison.hpp"
+#include "ropelens/engine_views.hpp"
+
+namespace ropelens {
+
+struct EngineReport {
+  std::int64_t target_tokens = 0;
+  std::vector<EngineView> views;
+  EngineComparison comparison;
+};
+
+EngineReport build_engine_report(const Model& model, const std::vector<Engine>& engines, std::int64_t target_tokens);
+
+}  // namespace ropelens

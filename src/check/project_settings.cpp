@@ -1,0 +1,97 @@
+// .ropelens.json: a default target, rule selection and severity overrides for a working tree.
+#include <algorithm>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "ropelens/project_settings.hpp"
+#include "ropelens/text.hpp"
+#include "ropelens/units.hpp"
+
+namespace ropelens {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::optional<fs::path> find_settings_file(fs::path directory) {
+  std::error_code ec;
+  for (int depth = 0; depth < 64 && !directory.empty(); ++depth) {
+    fs::path candidate = directory / ".ropelens.json";
+    if (fs::is_regular_file(candidate, ec)) return candidate;
+    if (directory == directory.parent_path()) break;
+    directory = directory.parent_path();
+  }
+  return std::nullopt;
+}
+
+// Every key .ropelens.json may hold; anything else is a typo that would silently switch a setting off.
+const std::vector<std::string>& known_keys() {
+  static const std::vector<std::string> keys = {"fail_on", "ignore", "select", "severity", "target"};
+  return keys;
+}
+
+void require_known_keys(const nlohmann::json& root, const std::string& file) {
+  for (const auto& [key, value] : root.items())
+    if (std::find(known_keys().begin(), known_keys().end(), key) == known_keys().end())
+      throw InputError(file, fmt::format("/{}: unknown setting{}; expected one of: {}", key,
+                                         did_you_mean(key, known_keys()), fmt::join(known_keys(), ", ")));
+}
+
+std::string require_selector(const nlohmann::json& item, const std::string& file, const std::string& pointer) {
+  if (!item.is_string()) throw InputError(file, fmt::format("{} must be a rule code, name or prefix", pointer));
+  std::string selector = item.get<std::string>();
+  if (auto problem = selector_problem(selector); !problem.empty()) throw InputError(file, pointer + ": " + problem);
+  return selector;
+}
+
+std::vector<std::string> selector_list(const nlohmann::json& value, const std::string& file, const char* key) {
+  if (!value.is_array()) throw InputError(file, fmt::format("/{} must be a list of rule codes, names or prefixes", key));
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < value.size(); ++i)
+    out.push_back(require_selector(value[i], file, fmt::format("/{}/{}", key, i)));
+  return out;
+}
+
+std::int64_t target_of(const nlohmann::json& value, const std::string& file) {
+  try {
+    if (value.is_number_unsigned()) return parse_token_count(std::to_string(value.get<std::uint64_t>()));
+    if (value.is_string()) return parse_token_count(value.get<std::string>());
+  } catch (const std::invalid_argument& e) {
+    throw InputError(file, fmt::format("/target: {}", e.what()));
+  }
+  throw InputError(file, "/target must be a token count such as 131072 or \"128k\"");
+}
+
+Severity severity_of(const nlohmann::json& value, const std::string& file, const std::string& pointer) {
+  auto severity = value.is_string() ? parse_severity(value.get<std::string>()) : std::nullopt;
+  if (!severity) throw InputError(file, pointer + " must be error, warning or info");
+  return *severity;
+}
+
+}  // namespace
+
+ProjectSettings load_project_settings(const std::string& start_directory) {
+  ProjectSettings settings;
+  auto file = find_settings_file(start_directory);
+  if (!file) return settings;
+  Document doc = read_config(file->string());
+  settings.path = doc.path;
+  const auto& root = doc.root;
+  if (!root.is_object()) throw InputError(doc.path, "must be a JSON object of settings");
+  require_known_keys(root, doc.path);
+  if (auto it = root.find("target"); it != root.end()) settings.target_tokens = target_of(*it, doc.path);
+  if (auto it = root.find("fail_on"); it != root.end()) settings.fail_on = severity_of(*it, doc.path, "/fail_on");
+  if (auto it = root.find("select"); it != root.end()) settings.selection.select = selector_list(*it, doc.path, "select");
+  if (auto it = root.find("ignore"); it != root.end()) settings.selection.ignore = selector_list(*it, doc.path, "ignore");
+  if (auto it = root.find("severity"); it != root.end()) {
+    if (!it->is_object()) throw InputError(doc.path, "/severity must map rule codes to error, warning or info");
+    for (const auto& [code, level] : it->items()) {
+      const std::string pointer = "/severity/" + code;
+      require_selector(code, doc.path, pointer);
+      settings.selection.severity[code] = severity_of(level, doc.path, pointer);
+    }
+  }
+  return settings;
+}
+
+}  // namespace ropelens

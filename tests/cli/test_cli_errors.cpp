@@ -1,0 +1,110 @@
+// Every failure of the command line is one line and exit 2, and says what was expected.
+#include <algorithm>
+#include <new>
+#include <stdexcept>
+
+#include <catch2/catch.hpp>
+
+#include "cli/commands.hpp"
+#include "ropelens/input.hpp"
+#include "support.hpp"
+
+using ropelens::test::run_cli;
+using ropelens::test::run_cli_in;
+using ropelens::test::TempDir;
+using ropelens::test::write_file;
+using Catch::Matchers::Contains;
+
+namespace {
+
+const std::string kQwen3 = "testdata/configs/qwen/qwen3-8b.json";
+
+int lines(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
+
+}  // namespace
+
+TEST_CASE("every exception a command throws becomes exit 2 and one line") {
+  using ropelens::cli::guarded;
+  CHECK(guarded([] { return 0; }) == 0);
+  CHECK(guarded([]() -> int { throw ropelens::InputError("x.json", "broken"); }) == 2);
+  CHECK(guarded([]() -> int { throw std::invalid_argument("bad value"); }) == 2);
+  CHECK(guarded([]() -> int { throw std::bad_alloc(); }) == 2);
+  CHECK(guarded([]() -> int { throw std::runtime_error("boom"); }) == 2);
+  CHECK(guarded([]() -> int { throw std::out_of_range("index"); }) == 2);
+  CHECK(guarded([]() -> int { throw 42; }) == 2);
+}
+
+TEST_CASE("a mistyped rule selector is a usage error with the nearest code") {
+  auto r = run_cli("check " + kQwen3 + " --select CTX2O1");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("--select: unknown rule code, name or prefix 'CTX2O1' (did you mean 'CTX201'?)"));
+  CHECK(lines(r.err) == 1);
+  CHECK(run_cli("check " + kQwen3 + " --ignore unseen-angels").err.find("did you mean 'unseen-angles'") !=
+        std::string::npos);
+  CHECK(run_cli("check " + kQwen3 + " --severity CTX20=info").exit_code == 0);  // a prefix is a selector
+  CHECK(run_cli("check " + kQwen3 + " --severity XYZ9=info").exit_code == 2);
+  CHECK(run_cli("check " + kQwen3 + " --select ALL --exit-zero").exit_code == 0);
+}
+
+TEST_CASE(".ropelens.json: an unknown key or rule selector is an error naming the file and the key") {
+  TempDir dir;
+  write_file(dir.file(".ropelens.json"), R"({"targte": 131072})");
+  auto r = run_cli_in(dir.path(), "check " + ropelens::test::source_path(kQwen3));
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains(".ropelens.json: /targte: unknown setting (did you mean 'target'?)"));
+
+  write_file(dir.file(".ropelens.json"), R"({"ignore": ["CTX205", "CTX2O6"]})");
+  r = run_cli_in(dir.path(), "check " + ropelens::test::source_path(kQwen3));
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("/ignore/1: unknown rule code, name or prefix 'CTX2O6' (did you mean 'CTX206'?)"));
+
+  write_file(dir.file(".ropelens.json"), R"({"target": "128k", "select": ["CTX202"]})");
+  r = run_cli_in(dir.path(), "check " + ropelens::test::source_path(kQwen3) + " --format json");
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.out, Contains("\"target\": 131072"));
+}
+
+TEST_CASE("lengths take 128k and 1M, and a word says 'not an integer'") {
+  auto r = run_cli("check " + kQwen3 + " --target abc");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("--target: 'abc' is not an integer"));
+  r = run_cli("check " + kQwen3 + " --target 0");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("out of range"));
+  CHECK(run_cli("check " + kQwen3 + " --target 128k --select CTX201 --format json").out.find("\"target\": 131072") !=
+        std::string::npos);
+  CHECK(run_cli("table " + kQwen3 + " --target 1M --pairs 63 --format json").out.find("\"target_tokens\": 1048576") !=
+        std::string::npos);
+}
+
+TEST_CASE("table: pairs outside the model's pairs are an error, not an empty table") {
+  auto r = run_cli("table " + kQwen3 + " --pairs 70");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("pair 70 does not exist; the model's pairs are 0–63"));
+  CHECK(run_cli("table " + kQwen3 + " --pairs 63").exit_code == 0);
+}
+
+TEST_CASE("commands: a typo gets the nearest command, help works as a command, no command prints the usage") {
+  auto r = run_cli("chek " + kQwen3);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("unknown command 'chek' (did you mean 'check'?)"));
+  r = run_cli("help check");
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.out, Contains("--fail-on"));
+  CHECK(run_cli("help").out.find("Subcommands:") != std::string::npos);
+  CHECK(run_cli("help chek").err.find("did you mean 'check'?") != std::string::npos);
+  r = run_cli("");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("Subcommands:"));
+}
+
+TEST_CASE("error messages never carry raw control characters to the terminal") {
+  TempDir dir;
+  const std::string name = dir.file("bad\x1b]0;x\x07.json");
+  write_file(name, "{not json");
+  auto r = run_cli("check '" + name + "'");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find('\x1b') == std::string::npos);
+  CHECK(r.err.find('\x07') == std::string::npos);
+  CHECK_THAT(r.err, Contains("bad\\u001b]0;x\\u0007.json"));
+}
