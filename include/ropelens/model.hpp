@@ -170,6 +170,8 @@ struct Model {
   std::vector<ConfigIssue> issues;  // what the config holds but normalize could not take as written
 
   std::vector<int> nope_layers() const;
+  // Multi-head latent attention (DeepSeek-V2/V3 and kin): part of each head carries no position.
+  bool uses_mla() const { return qk_nope_head_dim.has_value(); }
   std::string schedule_summary() const;
 };
 

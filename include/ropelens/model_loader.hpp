@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ropelens/input.hpp"
 #include "ropelens/model.hpp"
 
 namespace ropelens {
@@ -28,6 +29,11 @@ struct Edit {
 // Reads the file once and normalizes it with the edits applied (and, when there are edits, without them).
 // Throws InputError for files that cannot be read as a model description.
 LoadedModel load_model(const std::string& path, const std::vector<Edit>& edits = {});
+
+// The same for a file already read (read_input_file, read_stdin): GGUF by its magic, else JSON.
+LoadedModel load_input(InputFile input, const std::vector<Edit>& edits);
+// The same for a document already read (e.g. once from stdin, then loaded with several sets of edits).
+LoadedModel load_document(Document document, const std::vector<Edit>& edits);
 
 // Parses "POINTER=JSON" (the --set syntax); throws std::invalid_argument with a one-line reason.
 Edit parse_edit(const std::string& spec);

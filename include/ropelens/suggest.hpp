@@ -1,6 +1,6 @@
 // suggest: the smallest config change that brings every RoPE pair within the angles seen in training at a
-// target length, one per method (YaRN factor, linear factor, NTK-aware base), each verified by re-running the
-// audit on the edited config, with ready-to-paste engine snippets.
+// target length, one per method (YaRN factor, linear factor, NTK-aware base), each verified by running `check`
+// on the edited config at the target, with ready-to-paste engine snippets that make the same edit.
 #pragma once
 
 #include <cstdint>
@@ -29,8 +29,9 @@ struct SuggestRequest {
 
 struct EngineSnippet {
   Engine engine = Engine::transformers;
-  std::string command;             // ready to paste
-  std::vector<std::string> notes;  // why an extra key or variable is there
+  std::string versions;            // the engine versions this spelling is for ("" when it is the same for all)
+  std::string command;             // ready to paste; "" when the engine would not run this change (see notes)
+  std::vector<std::string> notes;  // why an extra key or variable is there, or what the engine runs instead
 };
 
 // What the change does at every length, compared with the config as it is (static scaling: ROPE103).
@@ -48,7 +49,9 @@ struct Suggestion {
   std::string change;                      // one line: what is changed
   std::vector<Edit> edits;                 // applied to the config (JSON pointers)
   nlohmann::ordered_json config_fragment;  // the same edits as a config.json fragment, nested like the model
-  bool verified = false;                   // the re-run audit leaves no pair out of range at the target
+  bool verified = false;                   // check on the edited config: no error, no CTX201, no CTX202
+  std::string check_command;               // that check, as a user runs it
+  std::vector<std::string> not_verified_because;  // the findings that stop it, "CTX201 error at /…: …"
   std::vector<int> still_out_of_range;     // pairs of the audited setups that remain out of range
   ShortInputEffect short_inputs;
   std::vector<std::pair<std::string, std::int64_t>> engine_limits;  // each engine view's limit after the change
@@ -67,7 +70,9 @@ struct SuggestReport {
 };
 
 // Reads `path` once (throws InputError like load_model; "-" reads stdin), audits it at the target and builds each
-// suggestion, verified on the config re-normalized with the suggestion's edits (what load_model(path, edits) reads).
+// suggestion, verified by check_model on the config loaded with the suggestion's edits (what
+// `ropelens check PATH --set … --target T` runs).
 SuggestReport suggest_changes(const std::string& path, const SuggestRequest& request);
+SuggestReport suggest_changes(const Document& document, const SuggestRequest& request);
 
 }  // namespace ropelens

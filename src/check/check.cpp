@@ -189,6 +189,12 @@ FileResult check_model(LoadedModel loaded, const CheckOptions& options) {
   return result;
 }
 
+std::vector<Diagnostic> config_findings(const LoadedModel& loaded) {
+  CheckOptions options;
+  options.selection.select = {"CFG", "GGUF"};
+  return check_model(loaded, options).diagnostics;
+}
+
 namespace {
 
 // Every config under the paths, sorted and without duplicates; paths that cannot be expanded become

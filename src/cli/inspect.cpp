@@ -8,16 +8,6 @@
 #include "ropelens/render.hpp"
 
 namespace ropelens::cli {
-namespace {
-
-// What the rules about the config itself find in it, worded as check words them.
-std::vector<Diagnostic> config_problems(const LoadedModel& loaded) {
-  CheckOptions options;
-  options.selection.select = {"CFG", "GGUF"};
-  return check_model(loaded, options).diagnostics;
-}
-
-}  // namespace
 
 void setup_inspect(CLI::App& app, Outcome& outcome) {
   struct Options {
@@ -33,7 +23,7 @@ void setup_inspect(CLI::App& app, Outcome& outcome) {
   cmd->callback([options, &outcome] {
     LoadedModel loaded = load_model(options->path, parse_edits(options->edits));
     SchemeReport schemes = build_scheme_report(loaded.model, std::nullopt);
-    std::vector<Diagnostic> problems = config_problems(loaded);
+    const std::vector<Diagnostic> problems = config_findings(loaded);
     if (options->format == "json") render_inspect_json(loaded.model, schemes, problems, std::cout);
     else render_inspect_text(loaded.model, schemes, problems, std::cout);
     outcome.exit_code = 0;

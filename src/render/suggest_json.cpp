@@ -14,8 +14,10 @@ ordered_json suggestion_json(const Suggestion& s) {
   for (const auto& edit : s.edits) edits.push_back({{"pointer", edit.pointer}, {"value", edit.value}});
   ordered_json snippets = ordered_json::array();
   for (const auto& snippet : s.snippets)
-    snippets.push_back(
-        {{"engine", std::string(to_string(snippet.engine))}, {"command", snippet.command}, {"notes", snippet.notes}});
+    snippets.push_back({{"engine", std::string(to_string(snippet.engine))},
+                        {"versions", snippet.versions},
+                        {"command", snippet.command},
+                        {"notes", snippet.notes}});
   ordered_json limits = ordered_json::object();
   for (const auto& [label, tokens] : s.engine_limits) limits[label] = tokens;
   const ShortInputEffect& e = s.short_inputs;
@@ -23,6 +25,8 @@ ordered_json suggestion_json(const Suggestion& s) {
           {"value", s.value},
           {"change", s.change},
           {"verified", s.verified},
+          {"check_command", s.check_command},
+          {"not_verified_because", s.not_verified_because},
           {"still_out_of_range", s.still_out_of_range},
           {"edits", edits},
           {"config_fragment", s.config_fragment},

@@ -36,12 +36,13 @@ std::string short_input_text(const Suggestion& s, std::int64_t original_tokens) 
 void render_suggestion(const SuggestReport& report, std::size_t index, std::ostream& out) {
   const Suggestion& s = report.suggestions[index];
   out << fmt::format("\n{}. {}\n", index + 1, s.change);
-  if (s.verified)
-    out << fmt::format("   verified: every pair within the angles seen in {} tokens at {} tokens\n",
-                       report.original_tokens, report.target_tokens);
-  else
-    out << fmt::format("   NOT verified: pairs {} stay out of range at {} tokens\n", index_ranges(s.still_out_of_range),
-                       report.target_tokens);
+  if (s.verified) {
+    out << fmt::format("   verified: check reports no error, no CTX201 and no CTX202 at {} tokens:\n      {}\n",
+                       report.target_tokens, s.check_command);
+  } else {
+    out << fmt::format("   NOT verified: {}\n", s.check_command);
+    for (const auto& reason : s.not_verified_because) out << fmt::format("      {}\n", reason);
+  }
   out << fmt::format("   short inputs: {}\n", short_input_text(s, report.original_tokens));
   if (!s.engine_limits.empty()) {
     std::vector<std::string> limits;
@@ -50,8 +51,11 @@ void render_suggestion(const SuggestReport& report, std::size_t index, std::ostr
   }
   out << fmt::format("   config.json: {}\n", s.config_fragment.dump());
   for (const auto& snippet : s.snippets) {
-    out << fmt::format("   {:<10} {}\n", engine_name(snippet.engine) + ":", snippet.command);
-    for (const auto& note : snippet.notes) out << fmt::format("              ({})\n", note);
+    std::string name = engine_name(snippet.engine);
+    if (!snippet.versions.empty()) name += " " + snippet.versions;
+    out << fmt::format("   {}:\n", name);
+    if (!snippet.command.empty()) out << fmt::format("      {}\n", snippet.command);
+    for (const auto& note : snippet.notes) out << fmt::format("      ({})\n", note);
   }
 }
 

@@ -45,6 +45,18 @@ void add_edit(Suggestion& suggestion, const std::string& pointer, const ordered_
   suggestion.config_fragment[ordered_json::json_pointer(pointer)] = value;
 }
 
+// A change is complete only when the config also declares the length it reaches: without it CTX202 fires
+// and engines that read max_position_embeddings stop short of the target.
+void declare_length(const Plan& plan, Suggestion& suggestion, std::int64_t tokens) {
+  if (plan.model->max_position_embeddings.value >= tokens) return;
+  add_edit(suggestion, length_pointer(*plan.model), ordered_json(tokens));
+}
+
+std::int64_t scaled_length(const Plan& plan, double factor) {
+  const auto scaled = static_cast<std::int64_t>(std::ceil(static_cast<double>(plan.original_tokens) * factor - 1e-9));
+  return std::max(plan.target_tokens, scaled);
+}
+
 Suggestion scaling_change(const Plan& plan, SuggestMethod method, double factor) {
   Suggestion suggestion;
   suggestion.method = method;
@@ -63,6 +75,7 @@ Suggestion scaling_change(const Plan& plan, SuggestMethod method, double factor)
     carry_over(setup, pointer, dict);
     add_edit(suggestion, pointer, dict);
   }
+  declare_length(plan, suggestion, scaled_length(plan, factor));
   return suggestion;
 }
 
@@ -105,7 +118,8 @@ double covering_theta(const Plan& plan, int setup_index) {
     for (auto& s : edited.setups)
       if (s.rope_theta.from.pointer == setup.rope_theta.from.pointer) s.rope_theta.value = theta;
     edited.setups[static_cast<std::size_t>(setup_index)].rope_theta.value = theta;
-    if (still_out_of_range(plan, audit_model(edited, plan.target_tokens, verification_history(plan))).empty()) return theta;
+    if (still_out_of_range(plan, audit_model(edited, plan.target_tokens, verification_history(plan))).empty())
+      return theta;
   }
   return round_up_significant(ntk_aware_base(setup.rope_theta.value, setup.rotary_dim, scale), 3);
 }
@@ -146,6 +160,7 @@ Suggestion ntk_base_change(const Plan& plan) {
     add_edit(suggestion, pointer, ordered_json(theta));
     parts.push_back(fmt::format("rope_theta {:.10g} → {:.10g}", setup.rope_theta.value, theta));
   }
+  declare_length(plan, suggestion, plan.target_tokens);
   std::sort(parts.begin(), parts.end());
   parts.erase(std::unique(parts.begin(), parts.end()), parts.end());
   suggestion.change = fmt::format("NTK-aware base: {}", fmt::join(parts, ", "));

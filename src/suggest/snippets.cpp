@@ -1,8 +1,10 @@
-// Ready-to-paste engine invocations for one suggestion. vLLM and SGLang take the config fragment as an
-// override (nested under text_config where the model nests); when an engine version would derive a length below
-// the target for the edited config, the override also raises max_position_embeddings (the engines' own
-// alternative, an environment variable, is named in a note). llama.cpp takes its runtime flags.
+// Ready-to-paste engine invocations for one suggestion, each the same edit as its config.json fragment. vLLM
+// and SGLang take it as an override: with transformers v5 as the whole rope_parameters dict (an override
+// replaces the dict, so every key the model needs is written), with transformers 4.x as the fragment itself.
+// llama.cpp takes its runtime flags.
 #include <algorithm>
+#include <iterator>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -29,48 +31,117 @@ ShortLimit short_limits(const std::vector<EngineView>& views, Engine engine, std
   return out;
 }
 
-std::int64_t covering_length(const Plan& plan, const Suggestion& suggestion) {
-  if (suggestion.method != SuggestMethod::yarn) return plan.target_tokens;
-  const auto scaled = static_cast<std::int64_t>(static_cast<double>(plan.original_tokens) * suggestion.value);
-  return std::max(plan.target_tokens, scaled);
+std::string limit_note(const ShortLimit& limits, std::string_view alternative) {
+  return fmt::format("{} derive{} {} tokens for the edited config; set {} to go beyond", fmt::join(limits.labels, " and "),
+                     limits.labels.size() == 1 ? "s" : "", limits.limit_tokens, alternative);
 }
 
-// The fragment as an override, with max_position_embeddings raised when some version of the engine needs it.
-std::string override_json(const Plan& plan, const Suggestion& suggestion, const ShortLimit& limits,
-                          EngineSnippet& snippet, std::string_view alternative) {
-  ordered_json override = suggestion.config_fragment;
-  if (!limits.labels.empty()) {
-    const std::int64_t length = covering_length(plan, suggestion);
-    override[ordered_json::json_pointer(plan.model->text_pointer + "/max_position_embeddings")] = length;
-    snippet.notes.push_back(
-        fmt::format("{} derive{} {} tokens for the edited config; max_position_embeddings {} in "
-                    "the override raises that (alternative: {})",
-                    fmt::join(limits.labels, " and "), limits.labels.size() == 1 ? "s" : "", limits.limit_tokens,
-                    length, alternative));
+void put_if(ordered_json& dict, const char* key, const auto& field) {
+  if (field.from.origin == Origin::config) dict[key] = field.value;
+}
+
+template <class T>
+void put_if(ordered_json& dict, const char* key, const std::optional<Field<T>>& field) {
+  if (field) put_if(dict, key, *field);
+}
+
+// The whole RoPE dict of one setup as transformers v5 holds it: replacing rope_parameters replaces every key,
+// so rope_theta and the partial rotary factor must be in it or the engine falls back to their defaults.
+ordered_json rope_parameters_of(const RopeSetup& setup) {
+  ordered_json dict;
+  dict["rope_type"] = std::string(to_string(setup.type));
+  dict["rope_theta"] = setup.rope_theta.value;
+  if (setup.partial_rotary_factor.value != 1.0) dict["partial_rotary_factor"] = setup.partial_rotary_factor.value;
+  if (setup.factor) dict["factor"] = setup.factor->value;
+  put_if(dict, "original_max_position_embeddings", setup.original_max_position_embeddings);
+  if (setup.type == RopeType::yarn) {
+    put_if(dict, "beta_fast", setup.yarn.beta_fast);
+    put_if(dict, "beta_slow", setup.yarn.beta_slow);
+    put_if(dict, "mscale", setup.yarn.mscale);
+    put_if(dict, "mscale_all_dim", setup.yarn.mscale_all_dim);
+    put_if(dict, "attention_factor", setup.yarn.attention_factor);
+    put_if(dict, "truncate", setup.yarn.truncate);
   }
+  if (setup.type == RopeType::llama3) {
+    dict["low_freq_factor"] = setup.llama3.low_freq_factor.value;
+    dict["high_freq_factor"] = setup.llama3.high_freq_factor.value;
+  }
+  if (setup.type == RopeType::longrope) {
+    dict["short_factor"] = setup.longrope.short_factor.value;
+    dict["long_factor"] = setup.longrope.long_factor.value;
+    put_if(dict, "attention_factor", setup.longrope.attention_factor);
+  }
+  if (!setup.mrope_section.empty()) dict["mrope_section"] = setup.mrope_section;
+  if (setup.mrope_interleaved) dict["mrope_interleaved"] = true;
+  return dict;
+}
+
+// One dict, or one per layer type when the layer types run different RoPE (Gemma 3: full and sliding).
+ordered_json rope_parameters_of(const Model& model) {
+  bool per_layer_type = false;
+  for (const auto& setup : model.setups) per_layer_type = per_layer_type || setup.name != model.setups.front().name;
+  if (!per_layer_type) return rope_parameters_of(model.setups.front());
+  ordered_json by_type = ordered_json::object();
+  for (const auto& setup : model.setups)
+    if (!by_type.contains(setup.name)) by_type[setup.name] = rope_parameters_of(setup);
+  return by_type;
+}
+
+// The edit as an override for an engine running transformers v5: rope_parameters whole, plus the length.
+std::string v5_override(const Suggestion& suggestion, const Model& edited) {
+  ordered_json override = ordered_json::object();
+  override[ordered_json::json_pointer(edited.text_pointer + "/rope_parameters")] = rope_parameters_of(edited);
+  const std::string length = length_pointer(edited);
+  for (const auto& edit : suggestion.edits)
+    if (edit.pointer == length) override[ordered_json::json_pointer(length)] = edit.value;
   return override.dump();
 }
 
-EngineSnippet vllm_snippet(const Plan& plan, const Suggestion& suggestion, const std::vector<EngineView>& views) {
-  EngineSnippet snippet;
-  snippet.engine = Engine::vllm;
-  const ShortLimit limits = short_limits(views, Engine::vllm, plan.target_tokens);
-  const std::string json = override_json(plan, suggestion, limits, snippet, "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1");
-  snippet.command = fmt::format("vllm serve <model> --hf-overrides '{}' --max-model-len {}", json, plan.target_tokens);
-  return snippet;
+constexpr const char* kV5 = "with transformers v5 (rope_parameters replaces the whole dict, rope_theta included)";
+constexpr const char* kV4 = "with transformers 4.x (rope_scaling)";
+
+// vLLM's DeepSeek model class rewrites any rope_scaling type to deepseek_yarn, so linear scaling of an MLA
+// model is not what it runs.
+bool vllm_runs_something_else(const Model& model, const Suggestion& suggestion) {
+  return model.uses_mla() && suggestion.method == SuggestMethod::linear;
 }
 
-EngineSnippet sglang_snippet(const Plan& plan, const Suggestion& suggestion, const std::vector<EngineView>& views) {
-  EngineSnippet snippet;
-  snippet.engine = Engine::sglang;
+std::vector<EngineSnippet> vllm_snippets(const Plan& plan, const Suggestion& suggestion, const Model& edited,
+                                         const std::vector<EngineView>& views) {
+  if (vllm_runs_something_else(edited, suggestion))
+    return {{Engine::vllm, "", "",
+             {"vLLM runs every rope_scaling of this MLA model as deepseek_yarn (DeepseekV2 model class), so it "
+              "would not run this linear scaling; use the YaRN suggestion"}}};
+  const ShortLimit limits = short_limits(views, Engine::vllm, plan.target_tokens);
+  std::vector<EngineSnippet> out;
+  for (const auto& [versions, json] : {std::pair<std::string, std::string>{kV5, v5_override(suggestion, edited)},
+                                       {kV4, suggestion.config_fragment.dump()}}) {
+    EngineSnippet snippet{Engine::vllm, versions,
+                          fmt::format("vllm serve <model> --hf-overrides '{}' --max-model-len {}", json,
+                                      plan.target_tokens),
+                          {}};
+    if (!limits.labels.empty()) snippet.notes.push_back(limit_note(limits, "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1"));
+    out.push_back(std::move(snippet));
+  }
+  return out;
+}
+
+std::vector<EngineSnippet> sglang_snippets(const Plan& plan, const Suggestion& suggestion, const Model& edited,
+                                           const std::vector<EngineView>& views) {
   const ShortLimit limits = short_limits(views, Engine::sglang, plan.target_tokens);
-  const std::string json =
-      override_json(plan, suggestion, limits, snippet, "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1");
-  snippet.command = fmt::format(
-      "python -m sglang.launch_server --model-path <model> --json-model-override-args '{}' "
-      "--context-length {}",
-      json, plan.target_tokens);
-  return snippet;
+  std::vector<EngineSnippet> out;
+  for (const auto& [versions, json] : {std::pair<std::string, std::string>{kV5, v5_override(suggestion, edited)},
+                                       {kV4, suggestion.config_fragment.dump()}}) {
+    EngineSnippet snippet{Engine::sglang, versions,
+                          fmt::format("python -m sglang.launch_server --model-path <model> "
+                                      "--json-model-override-args '{}' --context-length {}",
+                                      json, plan.target_tokens),
+                          {}};
+    if (!limits.labels.empty())
+      snippet.notes.push_back(limit_note(limits, "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"));
+    out.push_back(std::move(snippet));
+  }
+  return out;
 }
 
 std::string llama_cpp_flags(const Plan& plan, const Suggestion& suggestion) {
@@ -100,12 +171,13 @@ EngineSnippet llama_cpp_snippet(const Plan& plan, const Suggestion& suggestion, 
 
 }  // namespace
 
-std::vector<EngineSnippet> engine_snippets(const Plan& plan, const Suggestion& suggestion,
+std::vector<EngineSnippet> engine_snippets(const Plan& plan, const Suggestion& suggestion, const Model& edited,
                                            const std::vector<EngineView>& edited_views) {
   std::vector<EngineSnippet> snippets;
   auto wanted = [&](Engine e) { return std::find(plan.engines.begin(), plan.engines.end(), e) != plan.engines.end(); };
-  if (wanted(Engine::vllm)) snippets.push_back(vllm_snippet(plan, suggestion, edited_views));
-  if (wanted(Engine::sglang)) snippets.push_back(sglang_snippet(plan, suggestion, edited_views));
+  auto add = [&](std::vector<EngineSnippet> more) { std::move(more.begin(), more.end(), std::back_inserter(snippets)); };
+  if (wanted(Engine::vllm)) add(vllm_snippets(plan, suggestion, edited, edited_views));
+  if (wanted(Engine::sglang)) add(sglang_snippets(plan, suggestion, edited, edited_views));
   if (wanted(Engine::llama_cpp)) snippets.push_back(llama_cpp_snippet(plan, suggestion, edited_views));
   return snippets;
 }

@@ -1,5 +1,5 @@
-// suggest: audit at the target, build one change per method, verify each by loading the edited config and
-// auditing it again, and describe what the change does to short inputs and to each engine.
+// suggest: audit at the target, build one change per method, verify each by running check on the config
+// loaded with its edits, and describe what the change does to short inputs and to each engine.
 #include "ropelens/suggest.hpp"
 
 #include <algorithm>
@@ -24,37 +24,29 @@ std::string_view to_string(SuggestMethod method) {
 
 namespace suggest_detail {
 
-TrainingHistory verification_history(const Plan& plan) {
-  // The change is applied without training, so only pretraining angles count.
-  return {plan.model, {plan.original_tokens, 0}};
+TrainingHistory verification_history(const Plan& plan) { return {plan.model, {plan.requested_original, std::nullopt}}; }
+
+CheckOptions verification_options(const Plan& plan) {
+  CheckOptions options;
+  options.target_tokens = plan.target_tokens;
+  options.training = verification_history(plan).overrides;
+  options.engines = all_engines();
+  return options;
 }
 
-// The trained audit gives the seen angles, because an edit that moves rope_theta would otherwise move the
-// angles the audit believes were seen in training.
 std::vector<int> still_out_of_range(const Plan& plan, const Audit& edited) {
   std::vector<int> out;
-  for (int index : plan.setups) {
-    const auto& seen = plan.trained.setups[static_cast<std::size_t>(index)].pairs;
-    const auto& needed = edited.setups[static_cast<std::size_t>(index)].pairs;
-    for (std::size_t i = 0; i < std::min(seen.size(), needed.size()); ++i)
-      if (seen[i].seen_rad < kTwoPi && needed[i].needed_rad > kOutOfRangeTolerance * seen[i].seen_rad)
-        out.push_back(static_cast<int>(i));
-  }
+  for (int index : plan.setups)
+    if (static_cast<std::size_t>(index) < edited.setups.size())
+      for (int pair : edited.setups[static_cast<std::size_t>(index)].out_of_range_pairs) out.push_back(pair);
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
-Model edited_model(const Document& document, const std::vector<Edit>& edits) {
-  Document edited = document;
-  for (const auto& edit : edits) {
-    try {
-      edited.root[nlohmann::json::json_pointer(edit.pointer)] = edit.value;
-    } catch (const nlohmann::json::exception& e) {
-      throw InputError(document.path, fmt::format("suggest edit {}: {}", edit.pointer, e.what()));
-    }
-  }
-  return normalize(edited);
+std::string length_pointer(const Model& model) {
+  if (model.max_position_embeddings.from.origin == Origin::config) return model.max_position_embeddings.from.pointer;
+  return model.text_pointer + "/max_position_embeddings";
 }
 
 namespace {
@@ -76,15 +68,44 @@ ShortInputEffect short_input_effect(const Plan& plan, const Model& edited) {
   return effect;
 }
 
+// 'a'\''b': one shell word whatever the JSON holds.
+std::string shell_quoted(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string check_command(const Plan& plan, const Suggestion& suggestion) {
+  std::string command = fmt::format("ropelens check {} --target {}", plan.document->path == "<stdin>" ? "-"
+                                                                         : shell_quoted(plan.document->path),
+                                    plan.target_tokens);
+  if (plan.requested_original) command += fmt::format(" --trained-length {}", *plan.requested_original);
+  for (const auto& edit : suggestion.edits)
+    command += " --set " + shell_quoted(edit.pointer + "=" + edit.value.dump());
+  return command;
+}
+
+// What keeps the edited config from passing: any error, and CTX201 or CTX202 at any severity.
+std::vector<std::string> blocking_findings(const FileResult& checked) {
+  std::vector<std::string> out;
+  for (const Diagnostic& d : checked.diagnostics)
+    if (d.severity == Severity::error || d.code == "CTX201" || d.code == "CTX202")
+      out.push_back(fmt::format("{} {} at {}: {}", d.code, to_string(d.severity),
+                                d.where.pointer.empty() ? "/" : d.where.pointer, d.message));
+  return out;
+}
+
 void complete(const Plan& plan, Suggestion& suggestion) {
-  const Model edited = edited_model(*plan.document, suggestion.edits);
-  suggestion.still_out_of_range = still_out_of_range(plan, audit_model(edited, plan.target_tokens, verification_history(plan)));
-  suggestion.verified = suggestion.still_out_of_range.empty();
-  suggestion.short_inputs = short_input_effect(plan, edited);
-  const auto views = engine_views(edited, all_engines(), plan.target_tokens);
+  const FileResult checked = check_model(load_document(*plan.document, suggestion.edits), verification_options(plan));
+  suggestion.check_command = check_command(plan, suggestion);
+  suggestion.not_verified_because = blocking_findings(checked);
+  suggestion.verified = suggestion.not_verified_because.empty();
+  suggestion.still_out_of_range = still_out_of_range(plan, checked.audit);
+  suggestion.short_inputs = short_input_effect(plan, checked.model);
+  const auto& views = checked.engines->views;
   for (const auto& view : views)
     if (view.length.limit_tokens) suggestion.engine_limits.emplace_back(view.label, *view.length.limit_tokens);
-  suggestion.snippets = engine_snippets(plan, suggestion, views);
+  suggestion.snippets = engine_snippets(plan, suggestion, checked.model, views);
 }
 
 std::vector<int> setups_out_of_range(const Audit& audit) {
@@ -107,8 +128,11 @@ std::vector<int> pairs_of(const Audit& audit, const std::vector<int>& setups) {
 }  // namespace suggest_detail
 
 SuggestReport suggest_changes(const std::string& path, const SuggestRequest& request) {
+  return suggest_changes(read_config(path), request);
+}
+
+SuggestReport suggest_changes(const Document& document, const SuggestRequest& request) {
   using namespace suggest_detail;
-  const Document document = read_config(path);
   const Model model = normalize(document);
   if (model.model_type.from.pointer.rfind("gguf:", 0) == 0)
     throw std::invalid_argument(
@@ -119,20 +143,21 @@ SuggestReport suggest_changes(const std::string& path, const SuggestRequest& req
   report.model_type = model.model_type.value;
   report.target_tokens = request.target_tokens;
 
-  const Audit baseline = audit_model(model, request.target_tokens, {nullptr, {request.original_tokens, std::nullopt}});
   Plan plan;
   plan.document = &document;
   plan.model = &model;
   plan.target_tokens = request.target_tokens;
+  plan.requested_original = request.original_tokens;
   plan.engines = request.engines;
-  plan.setups = setups_out_of_range(baseline);
-  report.out_of_range_before = pairs_of(baseline, plan.setups);
+  plan.trained = audit_model(model, request.target_tokens, verification_history(plan));
+  plan.setups = setups_out_of_range(plan.trained);
+  report.out_of_range_before = pairs_of(plan.trained, plan.setups);
   if (plan.setups.empty()) {
     report.notes.push_back(model.setups.empty() ? "no rotary layers: nothing to change"
                                                 : "every pair already stays within the angles seen in training");
     return report;
   }
-  const SetupAudit& first = baseline.setups[static_cast<std::size_t>(plan.setups.front())];
+  const SetupAudit& first = plan.trained.setups[static_cast<std::size_t>(plan.setups.front())];
   plan.original_tokens = first.pretrain_tokens;
   report.original_tokens = plan.original_tokens;
   report.original_from = request.original_tokens ? "--original" : first.pretrain_from.describe();
@@ -141,7 +166,6 @@ SuggestReport suggest_changes(const std::string& path, const SuggestRequest& req
     report.notes.push_back(
         "with no scaling in the config the declared length is taken as the trained one; pass "
         "--original N when the model card names a shorter one (Qwen3: 32768 of 40960)");
-  plan.trained = audit_model(model, plan.target_tokens, verification_history(plan));
 
   for (auto build : {yarn_change, linear_change, ntk_base_change}) {
     Suggestion suggestion = build(plan);

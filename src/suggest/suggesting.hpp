@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ropelens/audit.hpp"
+#include "ropelens/check.hpp"
 #include "ropelens/input.hpp"
 #include "ropelens/suggest.hpp"
 
@@ -16,14 +17,23 @@ struct Plan {
   const Document* document = nullptr;  // read once, so "-" (stdin) works for every re-run
   const Model* model = nullptr;
   std::int64_t target_tokens = 0;
-  std::int64_t original_tokens = 0;
+  std::int64_t original_tokens = 0;                   // L_P of the first setup out of range
+  std::optional<std::int64_t> requested_original;     // --original, which check takes as --trained-length
   std::vector<int> setups;  // the setups with pairs out of range at the target
-  Audit trained;            // trained_length = original, no extension phase: the angles seen in training
+  Audit trained;            // the config as it is, at the target: the angles seen in training
   std::vector<Engine> engines;
 };
 
-// The training history every edited config is audited against: the config as trained, at the original length.
+// The training history every edited config is audited against, as check reads it: the config as trained,
+// with --original as the pretraining length when given.
 TrainingHistory verification_history(const Plan& plan);
+// The check options that verify a suggestion: the same target and training history as the suggestion.
+CheckOptions verification_options(const Plan& plan);
+// The pairs of the planned setups that an audit still finds out of range.
+std::vector<int> still_out_of_range(const Plan& plan, const Audit& edited);
+// The length key the config declares (created under the language model when it has none), and the length
+// a change must declare so that no engine stops short of the target and CTX202 holds.
+std::string length_pointer(const Model& model);
 
 // methods.cpp: each returns the edits, fragment and value; suggest.cpp verifies and describes them.
 Suggestion yarn_change(const Plan& plan);
@@ -33,12 +43,10 @@ Suggestion ntk_base_change(const Plan& plan);
 // The RoPE dict a setup reads (created under the language model when the config has none).
 std::string dict_pointer(const Model& model, const RopeSetup& setup);
 
-// snippets.cpp
-std::vector<EngineSnippet> engine_snippets(const Plan& plan, const Suggestion& suggestion,
+// snippets.cpp: the same edits as engine invocations, from the engine views of the edited config.
+std::vector<EngineSnippet> engine_snippets(const Plan& plan, const Suggestion& suggestion, const Model& edited,
                                            const std::vector<EngineView>& edited_views);
 
-// The config with the edits applied, as load_model(path, edits) reads it.
-Model edited_model(const Document& document, const std::vector<Edit>& edits);
 
 // Pairs still out of range: angles needed by the edited model against the angles seen in training.
 std::vector<int> still_out_of_range(const Plan& plan, const Audit& edited);

@@ -30,9 +30,12 @@ const Suggestion& method(const SuggestReport& report, SuggestMethod wanted) {
   return report.suggestions.front();
 }
 
-const EngineSnippet& snippet(const Suggestion& s, Engine engine) {
+// The engine's snippet; for vLLM and SGLang the one for transformers v5 ("v5") or 4.x ("4.x").
+const EngineSnippet& snippet(const Suggestion& s, Engine engine, const std::string& transformers = "v5") {
   for (const auto& snip : s.snippets)
-    if (snip.engine == engine) return snip;
+    if (snip.engine == engine &&
+        (snip.versions.empty() || snip.versions.find("transformers " + transformers) != std::string::npos))
+      return snip;
   FAIL("no snippet for " << to_string(engine));
   return s.snippets.front();
 }
@@ -47,19 +50,28 @@ TEST_CASE("suggest: Qwen3-8B with --original 32768 reproduces Qwen's YaRN recipe
   const auto& yarn = method(report, SuggestMethod::yarn);
   CHECK(yarn.value == 4.0);
   CHECK(yarn.verified);
+  // The edit is complete: it declares the length it reaches (Qwen's card: 32768 × 4 = 131072), so CTX202 holds.
   CHECK(yarn.config_fragment.dump() ==
-        R"({"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}})");
+        R"({"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768},)"
+        R"("max_position_embeddings":131072})");
   CHECK(snippet(yarn, Engine::llama_cpp).command ==
         "llama-server -m <model>.gguf -c 131072 --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768");
-  const auto& vllm = snippet(yarn, Engine::vllm).command;
-  CHECK(vllm.find(R"("rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768})") !=
+  // With transformers v5 an override replaces rope_parameters whole, so rope_theta must be in it.
+  CHECK(snippet(yarn, Engine::vllm, "v5").command ==
+        R"(vllm serve <model> --hf-overrides '{"rope_parameters":{"rope_type":"yarn","rope_theta":1000000.0,)"
+        R"("factor":4.0,"original_max_position_embeddings":32768},"max_position_embeddings":131072}' )"
+        "--max-model-len 131072");
+  // With transformers 4.x the override is the config.json fragment itself.
+  CHECK(snippet(yarn, Engine::vllm, "4.x").command ==
+        "vllm serve <model> --hf-overrides '" + yarn.config_fragment.dump() + "' --max-model-len 131072");
+  const auto& sglang = snippet(yarn, Engine::sglang, "v5").command;
+  CHECK(sglang.find(R"(--json-model-override-args '{"rope_parameters":{"rope_type":"yarn","rope_theta":1000000.0)") !=
         std::string::npos);
-  CHECK(vllm.find("--max-model-len 131072") != std::string::npos);
-  // vLLM ≥ #56446 and SGLang derive 40960 for the edited config, so the override raises max_position_embeddings.
-  CHECK(vllm.find(R"("max_position_embeddings":131072)") != std::string::npos);
-  const auto& sglang = snippet(yarn, Engine::sglang).command;
-  CHECK(sglang.find("--json-model-override-args") != std::string::npos);
   CHECK(sglang.find("--context-length 131072") != std::string::npos);
+  CHECK(yarn.check_command ==
+        "ropelens check '" + source_path(kQwen3) + "' --target 131072 --trained-length 32768 --set "
+        R"('/rope_scaling={"factor":4.0,"original_max_position_embeddings":32768,"rope_type":"yarn"}' )"
+        "--set '/max_position_embeddings=131072'");
   // Static scaling: pairs 24-63 slowed by up to 4x at every length, magnitude 1.1386.
   CHECK(yarn.short_inputs.pairs_changed == 40);
   CHECK(yarn.short_inputs.max_ratio == Approx(4.0));
@@ -93,8 +105,9 @@ TEST_CASE("suggest: linear and NTK-aware base are verified too") {
   const auto& ntk = method(report, SuggestMethod::ntk_base);
   CHECK(ntk.verified);
   CHECK(ntk.value > 1e6);
-  CHECK(ntk.edits.size() == 1);
+  REQUIRE(ntk.edits.size() == 2);
   CHECK(ntk.edits.front().pointer == "/rope_theta");
+  CHECK(ntk.edits.back().pointer == "/max_position_embeddings");
   CHECK(snippet(ntk, Engine::llama_cpp).command.find("--rope-freq-base") != std::string::npos);
   // The NTK base keeps pair 0 and slows the rest at every length.
   CHECK(ntk.short_inputs.pairs_changed == 63);
@@ -110,8 +123,9 @@ TEST_CASE("suggest: a nested v5 config edits text_config/rope_parameters and kee
   const auto report = suggest("testdata/configs/qwen/lightonocr-2-1b.json", 65536);
   const auto& yarn = method(report, SuggestMethod::yarn);
   CHECK(yarn.verified);
-  REQUIRE(yarn.edits.size() == 1);
+  REQUIRE(yarn.edits.size() == 2);
   CHECK(yarn.edits.front().pointer == "/text_config/rope_parameters");
+  CHECK(yarn.edits.back().pointer == "/text_config/max_position_embeddings");
   CHECK(yarn.config_fragment["text_config"]["rope_parameters"]["rope_theta"] == 1000000.0);
   CHECK(yarn.config_fragment["text_config"]["rope_parameters"]["original_max_position_embeddings"] == 16384);
   CHECK(snippet(yarn, Engine::vllm).command.find(R"({"text_config":{"rope_parameters")") != std::string::npos);
@@ -135,4 +149,28 @@ TEST_CASE("suggest CLI: text and JSON") {
                        ropelens::test::read_file(source_path(kQwen3)));
   CHECK(piped.exit_code == 0);
   CHECK(json::parse(piped.out)["suggestions"][0]["verified"] == true);
+}
+
+TEST_CASE("suggest: vLLM runs any scaling of an MLA model as deepseek_yarn, so no linear snippet for it") {
+  const auto report = suggest("testdata/configs/deepseek/deepseek-v3.json", 2 * 163840);
+  const auto& linear = method(report, SuggestMethod::linear);
+  const auto& vllm = snippet(linear, Engine::vllm);
+  CHECK(vllm.command.empty());
+  REQUIRE(vllm.notes.size() == 1);
+  CHECK(vllm.notes.front().find("deepseek_yarn") != std::string::npos);
+  CHECK_FALSE(snippet(method(report, SuggestMethod::yarn), Engine::vllm).command.empty());
+}
+
+TEST_CASE("suggest: per-layer-type RoPE is overridden per layer type under transformers v5") {
+  const auto report = suggest("testdata/configs/gemma/medgemma-27b-it.json", 4 * 131072);
+  const auto& yarn = method(report, SuggestMethod::yarn);
+  const std::string& command = snippet(yarn, Engine::vllm, "v5").command;
+  const auto json_start = command.find('{');
+  const auto override = json::parse(command.substr(json_start, command.rfind('}') - json_start + 1));
+  INFO(command);
+  const auto& params = override["text_config"]["rope_parameters"];
+  CHECK(params["full_attention"]["rope_type"] == "yarn");
+  CHECK(params["sliding_attention"]["rope_type"] == "default");
+  CHECK(params["sliding_attention"]["rope_theta"] == 10000.0);
+  CHECK(params["full_attention"]["rope_theta"] == 1000000.0);
 }

@@ -193,7 +193,7 @@ EngineView empty_view(const Model& model, EngineVersion version) {
 
 bool read_from_gguf(const Model& model) { return model.model_type.from.pointer.rfind("gguf:", 0) == 0; }
 
-bool is_mla(const Model& model) { return model.qk_nope_head_dim.has_value(); }
+bool is_mla(const Model& model) { return model.uses_mla(); }
 
 int mla_key_dim(const Model& model, const RopeSetup& setup) {
   return (model.qk_nope_head_dim ? model.qk_nope_head_dim->value : 0) + setup.head_dim.value;
