@@ -54,6 +54,9 @@ struct RuleMeta {
   std::string_view name;
   Severity default_severity;
   std::string_view summary;
+  // A finding of this rule means the target is out of the model's reach, whatever its severity: suggest
+  // never calls an edit verified while one remains.
+  bool target_out_of_reach = false;
 };
 
 class Sink {
