@@ -42,6 +42,8 @@ struct InputFile {
   std::string text;   // empty for a GGUF file larger than kMaxConfigBytes
 };
 InputFile read_input_file(const std::string& path);
+// Standard input, read to its end (at most kMaxConfigBytes): a config.json or a whole GGUF header.
+InputFile read_stdin();
 
 // Parses text already in memory (used by read_config, tests and the fuzzer).
 Document parse_config(std::string display_path, std::string text);

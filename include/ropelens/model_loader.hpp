@@ -30,6 +30,8 @@ struct Edit {
 // Throws InputError for files that cannot be read as a model description.
 LoadedModel load_model(const std::string& path, const std::vector<Edit>& edits = {});
 
+// The same for a file already read (read_input_file, read_stdin): GGUF by its magic, else JSON.
+LoadedModel load_input(InputFile input, const std::vector<Edit>& edits);
 // The same for a document already read (e.g. once from stdin, then loaded with several sets of edits).
 LoadedModel load_document(Document document, const std::vector<Edit>& edits);
 

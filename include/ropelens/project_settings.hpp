@@ -7,6 +7,7 @@
 
 #include "ropelens/check.hpp"
 #include "ropelens/diagnostic.hpp"
+#include "ropelens/input.hpp"
 
 namespace ropelens {
 
@@ -18,5 +19,7 @@ struct ProjectSettings {
   RuleSelection selection;
 };
 ProjectSettings load_project_settings(const std::string& start_directory);
+// The settings in one file already read; throws InputError naming the file and the key.
+ProjectSettings parse_project_settings(const Document& document);
 
 }  // namespace ropelens

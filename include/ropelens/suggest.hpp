@@ -73,5 +73,6 @@ struct SuggestReport {
 // suggestion, verified by check_model on the config loaded with the suggestion's edits (what
 // `ropelens check PATH --set … --target T` runs).
 SuggestReport suggest_changes(const std::string& path, const SuggestRequest& request);
+SuggestReport suggest_changes(const Document& document, const SuggestRequest& request);
 
 }  // namespace ropelens

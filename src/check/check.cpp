@@ -72,7 +72,6 @@ FileResult check_file(const std::string& file, const CheckOptions& options, Phas
   try {
     LoadedModel loaded = timed(times, PhaseTimes::load, [&] { return load_model(file, options.edits); });
     log_loaded_model(loaded);
-    if (loaded.as_trained) record_method_overrides(loaded.model, *loaded.as_trained);
     FileResult result = timed(times, PhaseTimes::check, [&] { return check_model(std::move(loaded), options); });
     log_audit_target(result, options.target_tokens.has_value());
     return result;
@@ -206,6 +205,7 @@ FileResult check_model(LoadedModel loaded, const CheckOptions& options) {
   std::vector<RopeTable> tables;
   for (const auto& setup : model.setups) tables.push_back(compute_rope_table(setup));
   Context context{model, tables, result.audit};
+  context.unedited = loaded.as_trained ? &*loaded.as_trained : nullptr;
   result.diagnostics = run_rules(context, options.selection);
   PointerLocations locations(loaded.text);
   for (auto& d : result.diagnostics) {
@@ -216,6 +216,12 @@ FileResult check_model(LoadedModel loaded, const CheckOptions& options) {
     result.engines = std::make_shared<const EngineReport>(build_engine_report(model, options.engines, result.audit.target_tokens));
   result.model = std::move(model);
   return result;
+}
+
+std::vector<Diagnostic> config_findings(const LoadedModel& loaded) {
+  CheckOptions options;
+  options.selection.select = {"CFG", "GGUF"};
+  return check_model(loaded, options).diagnostics;
 }
 
 namespace {

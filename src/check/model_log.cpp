@@ -96,9 +96,9 @@ void log_loaded_model(const LoadedModel& loaded) {
   for (const auto& setup : model.setups) log_setup(log, setup);
   log_schemes(log, model);
   for (const auto& note : model.notes) logging::info("{}: note: {}", model.source, note);
-  for (const auto& problem : model.problems)
-    logging::debug("{}: {} at {}: {}", model.source, problem.code, problem.pointer.empty() ? "(document)" : problem.pointer,
-                   problem.message);
+  // The CFG rules word these; the log only says where they are.
+  for (const auto& issue : model.issues)
+    logging::debug("{}: config issue at {}", model.source, issue.pointer.empty() ? "(document)" : issue.pointer);
 }
 
 void log_audit_target(const FileResult& result, bool target_given) {

@@ -72,14 +72,17 @@ Severity severity_of(const nlohmann::json& value, const std::string& file, const
 }  // namespace
 
 ProjectSettings load_project_settings(const std::string& start_directory) {
-  ProjectSettings settings;
   auto file = find_settings_file(start_directory);
   if (!file) {
     logging::debug("no .ropelens.json in {} or its parents", start_directory);
-    return settings;
+    return {};
   }
   logging::info("project settings from {}", file->string());
-  Document doc = read_config(file->string());
+  return parse_project_settings(read_config(file->string()));
+}
+
+ProjectSettings parse_project_settings(const Document& doc) {
+  ProjectSettings settings;
   settings.path = doc.path;
   const auto& root = doc.root;
   if (!root.is_object()) throw InputError(doc.path, "must be a JSON object of settings");

@@ -3,6 +3,7 @@
 
 #include "commands.hpp"
 #include "options.hpp"
+#include "ropelens/check.hpp"
 #include "ropelens/model_loader.hpp"
 #include "ropelens/model_log.hpp"
 #include "ropelens/render.hpp"
@@ -23,8 +24,9 @@ void setup_inspect(CLI::App* cmd, Outcome& outcome) {
     LoadedModel loaded = load_model(options->path, parse_edits(options->edits));
     log_loaded_model(loaded);
     SchemeReport schemes = build_scheme_report(loaded.model, std::nullopt);
-    if (options->format == "json") render_inspect_json(loaded.model, schemes, std::cout);
-    else render_inspect_text(loaded.model, schemes, std::cout);
+    const std::vector<Diagnostic> problems = config_findings(loaded);
+    if (options->format == "json") render_inspect_json(loaded.model, schemes, problems, std::cout);
+    else render_inspect_text(loaded.model, schemes, problems, std::cout);
     outcome.exit_code = 0;
   });
 }

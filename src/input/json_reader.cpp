@@ -184,6 +184,14 @@ InputFile read_input_file(const std::string& path) {
   return read_opened(std::move(input), fd.get(), info);
 }
 
+InputFile read_stdin() {
+  InputFile input;
+  input.shown = "<stdin>";
+  input.text = read_limited(std::cin, input.shown);
+  input.gguf = looks_like_gguf_bytes(input.text);
+  return input;
+}
+
 Document read_config(const std::string& path) {
   if (path == "-") return parse_config("<stdin>", read_limited(std::cin, "<stdin>"));
   InputFile input = read_input_file(path);

@@ -1,5 +1,6 @@
 #include "ropelens/model_loader.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -26,6 +27,19 @@ Edit parse_edit(const std::string& spec) {
 
 namespace {
 
+bool has_gguf_extension(const std::string& path) {
+  return path.size() >= 5 && path.compare(path.size() - 5, 5, ".gguf") == 0;
+}
+
+// The first bytes of a file as hex, e.g. "7b 0a 20 20" for a JSON file.
+std::string describe_magic(const std::string& bytes) {
+  if (bytes.empty()) return "nothing (the file is empty)";
+  std::string hex;
+  for (std::size_t i = 0; i < std::min<std::size_t>(bytes.size(), 4); ++i)
+    hex += fmt::format("{}{:02x}", i == 0 ? "" : " ", static_cast<unsigned char>(bytes[i]));
+  return hex;
+}
+
 void apply_edit(nlohmann::json& root, const Edit& edit, const std::string& file) {
   try {
     nlohmann::json::json_pointer pointer(edit.pointer);
@@ -38,21 +52,21 @@ void apply_edit(nlohmann::json& root, const Edit& edit, const std::string& file)
 }  // namespace
 
 LoadedModel load_model(const std::string& path, const std::vector<Edit>& edits) {
-  Document document;
-  if (path == "-") {
-    document = read_config(path);
-  } else {
-    InputFile input = read_input_file(path);
-    if (input.gguf) {
-      if (!edits.empty()) throw InputError(input.shown, "--set edits apply to config.json, not to GGUF files");
-      GgufFile gguf = input.text.empty() ? read_gguf(input.shown) : read_gguf_bytes(input.shown, input.text);
-      LoadedModel loaded;
-      loaded.model = model_from_gguf(gguf);
-      return loaded;
-    }
-    document = parse_config(std::move(input.shown), std::move(input.text));
+  return load_input(path == "-" ? read_stdin() : read_input_file(path), edits);
+}
+
+LoadedModel load_input(InputFile input, const std::vector<Edit>& edits) {
+  if (input.gguf) {
+    if (!edits.empty()) throw InputError(input.shown, "--set edits apply to config.json, not to GGUF files");
+    GgufFile gguf = input.text.empty() ? read_gguf(input.shown) : read_gguf_bytes(input.shown, input.text);
+    LoadedModel loaded;
+    loaded.model = model_from_gguf(gguf);
+    return loaded;
   }
-  return load_document(std::move(document), edits);
+  if (has_gguf_extension(input.shown))
+    throw InputError(input.shown, fmt::format("not a GGUF file (it starts with {}, not the magic GGUF)",
+                                              describe_magic(input.text)));
+  return load_document(parse_config(std::move(input.shown), std::move(input.text)), edits);
 }
 
 LoadedModel load_document(Document document, const std::vector<Edit>& edits) {

@@ -23,6 +23,7 @@ const std::vector<std::string> kLayers = {"log",     "model",  "input", "normali
 const std::map<std::string, std::string> kHeaderLayer = {
     {"log.hpp", "log"},
     {"model.hpp", "model"},
+    {"config_issues.hpp", "model"},
     {"diagnostic.hpp", "model"},
     {"text.hpp", "model"},
     {"units.hpp", "model"},
