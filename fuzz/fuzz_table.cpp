@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "fuzz_support.hpp"
+#include "ropelens/check.hpp"
 #include "ropelens/engine_report.hpp"
 #include "ropelens/render.hpp"
 #include "ropelens/table_report.hpp"
@@ -47,7 +48,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   bounded([&](std::ostream& o) { render_engines_json(model, engines, o); }, size, "engines json", true);
 
   const SchemeReport schemes = build_scheme_report(model, std::nullopt);
-  bounded([&](std::ostream& o) { render_inspect_text(model, schemes, o); }, size, "inspect text", false);
-  bounded([&](std::ostream& o) { render_inspect_json(model, schemes, o); }, size, "inspect json", true);
+  const std::vector<Diagnostic> problems = config_findings(loaded);
+  bounded([&](std::ostream& o) { render_inspect_text(model, schemes, problems, o); }, size, "inspect text", false);
+  bounded([&](std::ostream& o) { render_inspect_json(model, schemes, problems, o); }, size, "inspect json", true);
   return 0;
 }

@@ -32,14 +32,14 @@ void write_file(const std::string& path, const std::string& text) {
 
 namespace {
 
-RunResult run_command(const std::string& prefix, const std::string& arguments, const std::string& stdin_text) {
+RunResult run_command(const std::string& command_line, const std::string& stdin_text) {
   static int counter = 0;
   auto dir = std::filesystem::temp_directory_path() / ("ropelens-test-" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
   auto base = dir / std::to_string(counter++);
   std::string in = base.string() + ".in", out = base.string() + ".out", err = base.string() + ".err";
   write_file(in, stdin_text);
-  std::string command = prefix + std::string(ROPELENS_BINARY) + " " + arguments + " <" + in + " >" + out + " 2>" + err;
+  std::string command = "{ " + command_line + "; } <" + in + " >" + out + " 2>" + err;
   int status = std::system(command.c_str());
   RunResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -54,11 +54,11 @@ RunResult run_command(const std::string& prefix, const std::string& arguments, c
 }  // namespace
 
 RunResult run_cli(const std::string& arguments, const std::string& stdin_text) {
-  return run_command("", arguments, stdin_text);
+  return run_command(std::string(ROPELENS_BINARY) + " " + arguments, stdin_text);
 }
 
 RunResult run_cli_in(const std::string& directory, const std::string& arguments, const std::string& stdin_text) {
-  return run_command("cd '" + directory + "' && ", arguments, stdin_text);
+  return run_command("cd '" + directory + "' && " + ROPELENS_BINARY + " " + arguments, stdin_text);
 }
 
 RunResult run_program(const std::vector<std::string>& argv) {
@@ -89,6 +89,8 @@ RunResult run_program(const std::vector<std::string>& argv) {
   result.err = read_file(err);
   return result;
 }
+
+RunResult run_shell(const std::string& command_line) { return run_command(command_line, ""); }
 
 std::string compare_snapshot(const std::string& relative_path, const std::string& actual) {
   std::string path = source_path(relative_path);

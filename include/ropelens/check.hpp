@@ -83,6 +83,8 @@ struct CheckOptions {
 
 // Checks one loaded file (load_model): the audit reads its training history from the file before its edits.
 FileResult check_model(LoadedModel loaded, const CheckOptions& options);
+// The findings about the config itself (the CFG and GGUF rules): what inspect lists as its problems.
+std::vector<Diagnostic> config_findings(const LoadedModel& loaded);
 // Checks every file under the paths in sorted order, handing each result to `on_file` as soon as it is
 // ready, so memory stays flat however many files there are.
 CheckCounts check_paths_streaming(const std::vector<std::string>& paths, const CheckOptions& options,

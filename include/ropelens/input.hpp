@@ -70,12 +70,23 @@ bool glob_match(std::string_view glob, std::string_view path);
 struct ScanFilter {
   std::vector<ExcludePattern> excludes = exclude_patterns(default_exclude_globs(), "");
   bool respect_gitignore = true;  // inside a git work tree, list files with git (see find_model_files)
+  bool record_skipped = false;    // fill FoundFiles::skipped (for the -v log)
 };
+
+// An entry a directory walk passed over, and why (for the -v log).
+struct SkippedPath {
+  enum class Why { unreadable_directory, directory_link, not_a_regular_file, other_name, excluded };
+  std::string path;
+  Why why = Why::other_name;
+  std::string detail;  // the system's error for an unreadable directory
+};
+std::string describe(const SkippedPath& skipped);
 
 struct FoundFiles {
   std::vector<std::string> files;  // shown paths (shown_path), sorted
   bool named = false;              // the path named a file or a model folder, not a folder to search
   std::vector<std::string> notes;  // e.g. why .gitignore could not be honoured
+  std::vector<SkippedPath> skipped;  // with ScanFilter::record_skipped, what the walk passed over
 };
 
 // The path itself when it is a file or "-"; for a model folder its config.json; otherwise every config.json
@@ -83,8 +94,8 @@ struct FoundFiles {
 // from `git ls-files --cached --others --exclude-standard` (so .gitignore is honoured exactly as git does);
 // elsewhere, or when git cannot run (a note says so), from a walk that does not follow directory links.
 FoundFiles find_model_files(const std::string& path, const ScanFilter& filter = {});
-// find_model_files(path).files
-std::vector<std::string> expand_paths(const std::string& path);
+// find_model_files(path).files; `skipped`, when given, receives every entry the walk passed over.
+std::vector<std::string> expand_paths(const std::string& path, std::vector<SkippedPath>* skipped = nullptr);
 // Whether a path named on the command line falls under an exclusion, judged as if the working directory
 // were scanned (`--force-exclude`, for pre-commit, which names every changed file).
 bool excluded_path(const std::string& path, const ScanFilter& filter);

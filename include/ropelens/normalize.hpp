@@ -1,4 +1,4 @@
-// Config dialects in, one Model out. Problems are collected in Model::problems, never thrown.
+// Config dialects in, one Model out. What cannot be taken as written is collected in Model::issues, never thrown.
 #pragma once
 
 #include <string>
@@ -21,10 +21,10 @@ const std::vector<std::string>& model_config_keys();
 bool is_model_config(const nlohmann::json& root);
 Model normalize_json(const nlohmann::json& root, const std::string& source);
 
-// Maps llama.cpp's keys (with the loader's defaults) into the Model. GGUF inconsistencies become
-// GGUF001..GGUF003 problems. Throws InputError only when the file cannot describe a RoPE model at all:
-// no general.architecture, or a key llama.cpp requires (context_length, block_count, the head size) missing
-// or unusable.
+// Maps llama.cpp's keys (with the loader's defaults) into the Model, keeping what the file states about scaling
+// in Model::gguf for the rules that check its keys against each other. Throws InputError only when the file
+// cannot describe a RoPE model at all: no general.architecture, or a key llama.cpp requires (context_length,
+// block_count, the head size) missing or unusable.
 Model model_from_gguf(const GgufFile& file);
 // How a Model's provenance names a GGUF key or tensor: "gguf:llama.rope.freq_base".
 std::string gguf_pointer(std::string_view key);

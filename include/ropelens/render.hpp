@@ -19,8 +19,11 @@ namespace ropelens {
 
 nlohmann::json model_to_json(const Model& model);
 
-void render_inspect_text(const Model& model, const SchemeReport& schemes, std::ostream& out);
-void render_inspect_json(const Model& model, const SchemeReport& schemes, std::ostream& out);
+// `problems`: the findings about the config itself (the rules of the CFG and GGUF families).
+void render_inspect_text(const Model& model, const SchemeReport& schemes, const std::vector<Diagnostic>& problems,
+                         std::ostream& out);
+void render_inspect_json(const Model& model, const SchemeReport& schemes, const std::vector<Diagnostic>& problems,
+                         std::ostream& out);
 nlohmann::json scheme_report_json(const SchemeReport& schemes);
 void render_scheme_text(const SchemeReport& schemes, std::ostream& out);
 

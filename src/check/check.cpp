@@ -1,5 +1,7 @@
 // The check pipeline: each path read, normalized, audited at its target, and run through the catalog.
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <condition_variable>
 #include <map>
 #include <mutex>
@@ -9,7 +11,9 @@
 
 #include "ropelens/check.hpp"
 #include "ropelens/engine_report.hpp"
+#include "ropelens/log.hpp"
 #include "ropelens/method_override.hpp"
+#include "ropelens/model_log.hpp"
 #include "ropelens/normalize.hpp"
 
 namespace ropelens {
@@ -62,13 +66,37 @@ struct ScannedFile {
   bool operator==(const ScannedFile& other) const { return path == other.path; }
 };
 
-FileResult check_file(const ScannedFile& file, const CheckOptions& options) {
+// Time spent per phase, summed over the worker threads; kept only when the -v log is on.
+class PhaseTimes {
+ public:
+  enum Phase { load, check, render, kPhases };
+
+  void add(Phase phase, double ms) { ns_[phase].fetch_add(static_cast<std::int64_t>(ms * 1e6), std::memory_order_relaxed); }
+  double ms(Phase phase) const { return static_cast<double>(ns_[phase].load(std::memory_order_relaxed)) / 1e6; }
+
+ private:
+  std::array<std::atomic<std::int64_t>, kPhases> ns_{};
+};
+
+// Runs `work`, adding its time to `phase` when there are times to keep.
+template <class Work> auto timed(PhaseTimes* times, PhaseTimes::Phase phase, const Work& work) {
+  if (times == nullptr) return work();
+  const logging::Stopwatch clock;
+  auto result = work();
+  times->add(phase, clock.elapsed_ms());
+  return result;
+}
+
+FileResult check_file(const ScannedFile& file, const CheckOptions& options, PhaseTimes* times) {
   try {
-    LoadedModel loaded = load_model(file.path, options.edits);
-    if (loaded.as_trained) record_method_overrides(loaded.model, *loaded.as_trained);
-    return check_model(std::move(loaded), options);
+    LoadedModel loaded = timed(times, PhaseTimes::load, [&] { return load_model(file.path, options.edits); });
+    log_loaded_model(loaded);
+    FileResult result = timed(times, PhaseTimes::check, [&] { return check_model(std::move(loaded), options); });
+    log_audit_target(result, options.target_tokens.has_value());
+    return result;
   } catch (const NotAModelConfig& e) {
     if (file.named && !options.force_exclude) return unreadable(e);
+    logging::info("skipped {}: {}", e.file(), e.what());
     FileResult skipped;
     skipped.path = e.file();
     skipped.skipped = e.what();
@@ -81,12 +109,12 @@ FileResult check_file(const ScannedFile& file, const CheckOptions& options) {
 }
 
 RenderedFile render_result(FileResult result, const std::function<std::string(const FileResult&)>& render,
-                           bool keep_findings) {
+                           bool keep_findings, PhaseTimes* times) {
   RenderedFile rendered{result.path, result.error, result.skipped, {}, {}, {}};
   rendered.counts.add(result);
   if (result.skipped) return rendered;
   try {
-    rendered.part = render(result);
+    rendered.part = timed(times, PhaseTimes::render, [&] { return render(result); });
   } catch (const std::exception& e) {  // a defect; on a worker thread it would otherwise end the process
     rendered.error = InputError(result.path, std::string("internal error while rendering: ") + e.what()).what();
     rendered.counts.unreadable_files += result.error ? 0 : 1;
@@ -215,6 +243,7 @@ FileResult check_model(LoadedModel loaded, const CheckOptions& options) {
   std::vector<RopeTable> tables;
   for (const auto& setup : model.setups) tables.push_back(compute_rope_table(setup));
   Context context{model, tables, result.audit};
+  context.unedited = loaded.as_trained ? &*loaded.as_trained : nullptr;
   result.diagnostics = run_rules(context, options.selection);
   PointerLocations locations(loaded);
   for (auto& d : result.diagnostics) {
@@ -228,16 +257,33 @@ FileResult check_model(LoadedModel loaded, const CheckOptions& options) {
   return result;
 }
 
+std::vector<Diagnostic> config_findings(const LoadedModel& loaded) {
+  CheckOptions options;
+  options.selection.select = {"CFG", "GGUF"};
+  return check_model(loaded, options).diagnostics;
+}
+
 namespace {
 
+void log_skipped(const std::vector<SkippedPath>& skipped) {
+  for (const auto& entry : skipped)
+    logging::log(entry.why == SkippedPath::Why::other_name ? logging::Level::debug : logging::Level::info, "skipped {}",
+                 describe(entry));
+}
+
 // Every file under the paths, sorted and without duplicates; paths that cannot be expanded become unreadable
-// results, and what the scans could not honour becomes a note.
+// results, and what the scans could not honour becomes a note. With the -v log on, what a walk passed over is logged.
 std::vector<ScannedFile> files_under(const std::vector<std::string>& paths, const CheckOptions& options,
                                      std::vector<FileResult>& unreadable_paths, std::vector<std::string>& notes) {
+  const logging::Stopwatch walk_time;
+  ScanFilter filter = options.scan;
+  filter.record_skipped = logging::enabled(logging::Level::info);
   std::vector<ScannedFile> files;
   for (const auto& path : paths) {
     try {
-      FoundFiles found = find_model_files(path, options.scan);
+      FoundFiles found = find_model_files(path, filter);
+      log_skipped(found.skipped);
+      logging::debug("{}: {} file(s) to check", path, found.files.size());
       notes.insert(notes.end(), found.notes.begin(), found.notes.end());
       for (auto& file : found.files) files.push_back({std::move(file), found.named});
     } catch (const InputError& e) {
@@ -247,12 +293,25 @@ std::vector<ScannedFile> files_under(const std::vector<std::string>& paths, cons
   std::stable_sort(files.begin(), files.end());
   files.erase(std::unique(files.begin(), files.end()), files.end());
   if (options.force_exclude) {
-    const ScanFilter& filter = options.scan;
     files.erase(std::remove_if(files.begin(), files.end(),
                                [&](const ScannedFile& file) { return file.named && excluded_path(file.path, filter); }),
                 files.end());
   }
+  logging::info("found {} file(s) under {} path(s) in {:.1f} ms", files.size(), paths.size(), walk_time.elapsed_ms());
   return files;
+}
+
+void log_phase_times(const PhaseTimes* times, std::size_t files, const logging::Stopwatch& check_time) {
+  if (times == nullptr) return;
+  logging::info("checked {} file(s) in {:.1f} ms on {} thread(s); summed over threads: read+normalize {:.1f} ms, "
+                "audit+rules {:.1f} ms, render {:.1f} ms",
+                files, check_time.elapsed_ms(), std::max(1u, worker_count_for(files)), times->ms(PhaseTimes::load),
+                times->ms(PhaseTimes::check), times->ms(PhaseTimes::render));
+}
+
+// Phase times are kept only when the log will print them.
+std::unique_ptr<PhaseTimes> phase_times_if_logging() {
+  return logging::enabled(logging::Level::info) ? std::make_unique<PhaseTimes>() : nullptr;
 }
 
 template <class Item>
@@ -269,7 +328,7 @@ void check_in_order(const std::vector<ScannedFile>& files, const std::function<I
 // over, `count` adds an item to the totals.
 template <class Item>
 CheckCounts check_all(const std::vector<std::string>& paths, const CheckOptions& options,
-                      const std::function<Item(FileResult&&)>& make_item,
+                      const std::function<Item(FileResult&&, PhaseTimes*)>& make_item,
                       const std::function<void(CheckCounts&, const Item&)>& count,
                       const std::function<void(Item&&)>& on_item) {
   CheckCounts counts;
@@ -279,9 +338,13 @@ CheckCounts check_all(const std::vector<std::string>& paths, const CheckOptions&
   };
   std::vector<FileResult> unreadable_paths;
   const std::vector<ScannedFile> files = files_under(paths, options, unreadable_paths, counts.scan_notes);
-  for (auto& failed : unreadable_paths) emit(make_item(std::move(failed)));
+  const auto times = phase_times_if_logging();
+  const logging::Stopwatch check_time;
+  for (auto& failed : unreadable_paths) emit(make_item(std::move(failed), times.get()));
   check_in_order<Item>(
-      files, [&](const ScannedFile& file) { return make_item(check_file(file, options)); }, emit);
+      files, [&](const ScannedFile& file) { return make_item(check_file(file, options, times.get()), times.get()); },
+      emit);
+  log_phase_times(times.get(), files.size(), check_time);
   if (options.baseline) {
     counts.baseline_used = true;
     auto gone = options.baseline->entries_of_missing_files();
@@ -297,14 +360,16 @@ CheckCounts check_paths_streaming(const std::vector<std::string>& paths, const C
                                   const std::function<void(RenderedFile&&)>& on_file) {
   return check_all<RenderedFile>(
       paths, options,
-      [&](FileResult&& result) { return render_result(std::move(result), render, options.keep_findings); },
+      [&](FileResult&& result, PhaseTimes* times) {
+        return render_result(std::move(result), render, options.keep_findings, times);
+      },
       [](CheckCounts& counts, const RenderedFile& file) { counts.add(file.counts); }, on_file);
 }
 
 CheckCounts check_paths_streaming(const std::vector<std::string>& paths, const CheckOptions& options,
                                   const std::function<void(FileResult&&)>& on_file) {
   return check_all<FileResult>(
-      paths, options, [](FileResult&& result) { return std::move(result); },
+      paths, options, [](FileResult&& result, PhaseTimes*) { return std::move(result); },
       [](CheckCounts& counts, const FileResult& result) { counts.add(result); }, on_file);
 }
 

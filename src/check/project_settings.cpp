@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "ropelens/log.hpp"
 #include "ropelens/project_settings.hpp"
 #include "ropelens/text.hpp"
 #include "ropelens/units.hpp"
@@ -84,7 +85,11 @@ Severity severity_of(const nlohmann::json& value, const std::string& file, const
 
 ProjectSettings load_project_settings(const std::string& start_directory) {
   auto file = find_settings_file(start_directory);
-  if (!file) return {};
+  if (!file) {
+    logging::debug("no .ropelens.json in {} or its parents", start_directory);
+    return {};
+  }
+  logging::info("project settings from {}", file->string());
   return parse_project_settings(read_config(file->string()));
 }
 

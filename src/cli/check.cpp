@@ -78,10 +78,8 @@ void run_check(const Options& options, Outcome& outcome) {
 
 }  // namespace
 
-void setup_check(CLI::App& app, Outcome& outcome) {
+void setup_check(CLI::App* cmd, Outcome& outcome) {
   auto options = std::make_shared<Options>();
-  auto* cmd = app.add_subcommand("check", "Lint configs and audit them at a target length (exit 0 clean, 1 findings, "
-                                          "2 errors)");
   cmd->add_option("PATH", options->paths, "files (config.json or .gguf), model folders, directories (searched for both), or -")
       ->required();
   add_format_option(*cmd, options->format, {"text", "json", "sarif", "github"});

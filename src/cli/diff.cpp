@@ -72,10 +72,8 @@ void run_diff(const Options& options, Outcome& outcome) {
 
 }  // namespace
 
-void setup_diff(CLI::App& app, Outcome& outcome) {
+void setup_diff(CLI::App* cmd, Outcome& outcome) {
   auto options = std::make_shared<Options>();
-  auto* cmd = app.add_subcommand("diff", "Compare two versions of model configs: what changed, and which findings the "
-                                         "change introduced (exit 1) or fixed");
   cmd->add_option("PATH", options->paths,
                   "OLD NEW (config.json files, model folders or GGUF files); with --git, the paths to compare "
                   "(default: the working directory)");

@@ -4,6 +4,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <string_view>
 #include <system_error>
@@ -34,6 +36,7 @@ class OpenDirectory {
   ~OpenDirectory() {
     if (dir_ != nullptr) ::closedir(dir_);
   }
+  bool is_open() const { return dir_ != nullptr; }
   const dirent* next() { return dir_ == nullptr ? nullptr : ::readdir(dir_); }
 
  private:
@@ -49,6 +52,11 @@ std::string prefix_of(const std::string& root) {
 bool is_regular_file(const std::string& path) {
   struct stat info {};
   return ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
+}
+
+bool is_directory(const std::string& path) {
+  struct stat info {};
+  return ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
 }
 
 // The entry's type without following a symlink; file systems that do not fill d_type cost one lstat.
@@ -126,27 +134,42 @@ class ExcludeMatcher {
 };
 
 // Every config.json and *.gguf below `root` (a symlink to a file counts) that the matcher leaves in. Directory
-// symlinks are not followed, so a link cycle cannot loop, and directories that cannot be read are skipped.
-std::vector<std::string> walk_model_files(const std::string& root, const ExcludeMatcher& matcher) {
+// symlinks are not followed, so a link cycle cannot loop, and directories that cannot be read are skipped;
+// `skipped` (optional) hears of both, and of what the matcher left out.
+std::vector<std::string> walk_model_files(const std::string& root, const ExcludeMatcher& matcher,
+                                          std::vector<SkippedPath>* skipped) {
+  auto skip = [skipped](std::string path, SkippedPath::Why why, std::string detail = {}) {
+    if (skipped != nullptr) skipped->push_back({std::move(path), why, std::move(detail)});
+  };
   std::vector<std::string> found;
   std::vector<std::string> pending{""};  // below root
   const std::string root_prefix = prefix_of(root);
   while (!pending.empty()) {
     const std::string relative_dir = std::move(pending.back());
     pending.pop_back();
+    const std::string directory = relative_dir.empty() ? root : root_prefix + relative_dir;
     const std::string prefix = relative_dir.empty() ? "" : relative_dir + "/";
-    OpenDirectory listing(relative_dir.empty() ? root : root_prefix + relative_dir);
+    OpenDirectory listing(directory);
+    if (!listing.is_open()) skip(directory, SkippedPath::Why::unreadable_directory, std::strerror(errno));
     while (const dirent* entry = listing.next()) {
       const std::string_view name = entry->d_name;
       if (name == "." || name == "..") continue;
       std::string relative = prefix + entry->d_name;
-      const std::string path = root_prefix + relative;
+      std::string path = root_prefix + relative;
       const unsigned char type = type_of(*entry, path);
       if (type == DT_DIR) {
         if (!matcher.excluded(name, relative)) pending.push_back(std::move(relative));
-      } else if (is_model_file_name(name) && (type == DT_REG || (type == DT_LNK && is_regular_file(path))) &&
-                 !matcher.excluded(name, relative)) {
-        found.push_back(path);
+        else skip(std::move(path), SkippedPath::Why::excluded);
+      } else if (!is_model_file_name(name)) {
+        if (skipped == nullptr) continue;  // the common case: no -v log, no stat
+        const bool directory_link = type == DT_LNK && is_directory(path);
+        skip(std::move(path), directory_link ? SkippedPath::Why::directory_link : SkippedPath::Why::other_name);
+      } else if (matcher.excluded(name, relative)) {
+        skip(std::move(path), SkippedPath::Why::excluded);
+      } else if (type == DT_REG || (type == DT_LNK && is_regular_file(path))) {
+        found.push_back(std::move(path));
+      } else {
+        skip(std::move(path), SkippedPath::Why::not_a_regular_file);
       }
     }
   }
@@ -268,7 +291,7 @@ FoundFiles find_model_files(const std::string& path, const ScanFilter& filter) {
   const ExcludeMatcher matcher(filter, fs::absolute(root, ec).lexically_normal());
   std::optional<std::vector<std::string>> found;
   if (filter.respect_gitignore && enclosing_work_tree(root)) found = git_model_files(root, matcher, out.notes);
-  if (!found) found = walk_model_files(root, matcher);
+  if (!found) found = walk_model_files(root, matcher, filter.record_skipped ? &out.skipped : nullptr);
   out.files = std::move(*found);
   std::sort(out.files.begin(), out.files.end());
   if (out.files.empty())
@@ -277,7 +300,24 @@ FoundFiles find_model_files(const std::string& path, const ScanFilter& filter) {
   return out;
 }
 
-std::vector<std::string> expand_paths(const std::string& path) { return find_model_files(path).files; }
+std::string describe(const SkippedPath& skipped) {
+  switch (skipped.why) {
+    case SkippedPath::Why::unreadable_directory: return skipped.path + ": directory cannot be read (" + skipped.detail + ")";
+    case SkippedPath::Why::directory_link: return skipped.path + ": link to a directory, not followed";
+    case SkippedPath::Why::not_a_regular_file: return skipped.path + ": not a regular file";
+    case SkippedPath::Why::other_name: return skipped.path + ": not named config.json or *.gguf";
+    case SkippedPath::Why::excluded: return skipped.path + ": excluded (default excludes or --exclude)";
+  }
+  return skipped.path;
+}
+
+std::vector<std::string> expand_paths(const std::string& path, std::vector<SkippedPath>* skipped) {
+  ScanFilter filter;
+  filter.record_skipped = skipped != nullptr;
+  FoundFiles found = find_model_files(path, filter);
+  if (skipped != nullptr) skipped->insert(skipped->end(), found.skipped.begin(), found.skipped.end());
+  return std::move(found.files);
+}
 
 bool excluded_path(const std::string& path, const ScanFilter& filter) {
   if (path == "-") return false;

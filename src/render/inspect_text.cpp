@@ -64,7 +64,8 @@ void render_setup(const Model& model, const RopeSetup& s, std::ostream& out) {
 
 }  // namespace
 
-void render_inspect_text(const Model& model, const SchemeReport& schemes, std::ostream& out) {
+void render_inspect_text(const Model& model, const SchemeReport& schemes, const std::vector<Diagnostic>& problems,
+                         std::ostream& out) {
   out << fmt::format("{}\n", model.source);
   line(out, "", "model_type",
        fmt::format("{}{}", model.model_type.value, model.transformers_native ? "" : " (remote code)"),
@@ -96,9 +97,9 @@ void render_inspect_text(const Model& model, const SchemeReport& schemes, std::o
     out << "\nnotes\n";
     for (const auto& note : model.notes) out << "  - " << note << "\n";
   }
-  out << fmt::format("\nproblems: {}\n", model.problems.size());
-  for (const auto& p : model.problems)
-    out << fmt::format("  {} {}: {}\n", p.code, p.pointer.empty() ? "(document)" : p.pointer, p.message);
+  out << fmt::format("\nproblems: {}\n", problems.size());
+  for (const auto& p : problems)
+    out << fmt::format("  {} {}: {}\n", p.code, p.where.pointer.empty() ? "(document)" : p.where.pointer, p.message);
 }
 
 }  // namespace ropelens

@@ -100,17 +100,18 @@ json model_to_json(const Model& model) {
   auto nope = model.nope_layers();
   if (!nope.empty()) out["nope"] = {{"layers", nope}};
   if (model.qk_nope_head_dim) out["mla"] = {{"qk_nope_head_dim", field_json(*model.qk_nope_head_dim)}};
-  json problems = json::array();
-  for (const auto& p : model.problems)
-    problems.push_back({{"code", p.code}, {"pointer", p.pointer}, {"message", p.message}});
-  out["problems"] = problems;
   out["notes"] = model.notes;
   return out;
 }
 
-void render_inspect_json(const Model& model, const SchemeReport& schemes, std::ostream& out) {
+void render_inspect_json(const Model& model, const SchemeReport& schemes, const std::vector<Diagnostic>& problems,
+                         std::ostream& out) {
   json doc = {{"schema_version", 1}, {"semantics", kSemantics}};
   doc.update(model_to_json(model));
+  json listed = json::array();
+  for (const auto& p : problems)
+    listed.push_back({{"code", p.code}, {"pointer", p.where.pointer}, {"message", p.message}});
+  doc["problems"] = std::move(listed);
   doc.update(scheme_report_json(schemes));
   out << doc.dump(2) << '\n';
 }
