@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# Installs the Debian packages ropelens builds with, skipping those already installed.
+# Installs the Debian packages ropelens builds and tests with, skipping those already installed.
 set -euo pipefail
-packages=(cmake g++ make libcli11-dev nlohmann-json3-dev libfmt-dev libspdlog-dev catch2 python3)
+# Build: the compiler, CMake and the five libraries. git: `ropelens diff --git` and .gitignore-aware scans run it.
+# Tests only: python3-jsonschema with python3-rfc3987 validates SARIF against the official schema with URI format
+# checks on, python3-yaml parses .pre-commit-hooks.yaml and the CI examples in docs/ci.md.
+packages=(cmake g++ make libcli11-dev nlohmann-json3-dev libfmt-dev libspdlog-dev catch2 python3 git
+          python3-jsonschema python3-rfc3987 python3-yaml)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

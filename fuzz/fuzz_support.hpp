@@ -12,8 +12,10 @@
 #include <nlohmann/json.hpp>
 
 #include "ropelens/check.hpp"
+#include "ropelens/gguf.hpp"
 #include "ropelens/input.hpp"
 #include "ropelens/model_loader.hpp"
+#include "ropelens/normalize.hpp"
 
 namespace ropelens::fuzz {
 

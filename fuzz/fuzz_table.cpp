@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "fuzz_support.hpp"
+#include "ropelens/check.hpp"
 #include "ropelens/engine_report.hpp"
 #include "ropelens/render.hpp"
 #include "ropelens/table_report.hpp"
@@ -46,7 +47,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   bounded([&](std::ostream& o) { render_engines_text(model, engines, o); }, size, "engines text", false);
   bounded([&](std::ostream& o) { render_engines_json(model, engines, o); }, size, "engines json", true);
 
-  const InspectReport inspected = build_inspect_report(loaded, {request.target_tokens, std::nullopt});
+  InspectReport inspected = build_inspect_report(loaded, {request.target_tokens, std::nullopt});
+  inspected.problems = config_findings(loaded);
   bounded([&](std::ostream& o) { render_inspect_text(inspected, o); }, size, "inspect text", false);
   bounded([&](std::ostream& o) { render_inspect_json(inspected, o); }, size, "inspect json", true);
   return 0;

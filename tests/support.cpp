@@ -1,5 +1,7 @@
 #include "support.hpp"
 
+#include <fcntl.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -9,6 +11,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+extern char** environ;
 
 namespace ropelens::test {
 
@@ -28,14 +32,14 @@ void write_file(const std::string& path, const std::string& text) {
 
 namespace {
 
-RunResult run_command(const std::string& prefix, const std::string& arguments, const std::string& stdin_text) {
+RunResult run_command(const std::string& command_line, const std::string& stdin_text) {
   static int counter = 0;
   auto dir = std::filesystem::temp_directory_path() / ("ropelens-test-" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
   auto base = dir / std::to_string(counter++);
   std::string in = base.string() + ".in", out = base.string() + ".out", err = base.string() + ".err";
   write_file(in, stdin_text);
-  std::string command = prefix + std::string(ROPELENS_BINARY) + " " + arguments + " <" + in + " >" + out + " 2>" + err;
+  std::string command = "{ " + command_line + "; } <" + in + " >" + out + " 2>" + err;
   int status = std::system(command.c_str());
   RunResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -50,12 +54,43 @@ RunResult run_command(const std::string& prefix, const std::string& arguments, c
 }  // namespace
 
 RunResult run_cli(const std::string& arguments, const std::string& stdin_text) {
-  return run_command("", arguments, stdin_text);
+  return run_command(std::string(ROPELENS_BINARY) + " " + arguments, stdin_text);
 }
 
-RunResult run_cli_in(const std::string& directory, const std::string& arguments) {
-  return run_command("cd '" + directory + "' && ", arguments, "");
+RunResult run_cli_in(const std::string& directory, const std::string& arguments, const std::string& stdin_text) {
+  return run_command("cd '" + directory + "' && " + ROPELENS_BINARY + " " + arguments, stdin_text);
 }
+
+RunResult run_program(const std::vector<std::string>& argv) {
+  TempDir dir;
+  const std::string out = dir.file("out"), err = dir.file("err");
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  std::vector<std::string> words = argv;
+  std::vector<char*> args;
+  for (auto& word : words) args.push_back(word.data());
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  RunResult result;
+  if (posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ) != 0) {
+    posix_spawn_file_actions_destroy(&actions);
+    result.exit_code = -1;
+    result.err = "cannot start " + argv.at(0);
+    return result;
+  }
+  posix_spawn_file_actions_destroy(&actions);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.out = read_file(out);
+  result.err = read_file(err);
+  return result;
+}
+
+RunResult run_shell(const std::string& command_line) { return run_command(command_line, ""); }
 
 std::string compare_snapshot(const std::string& relative_path, const std::string& actual) {
   std::string path = source_path(relative_path);

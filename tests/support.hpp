@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace ropelens::test {
 
@@ -18,7 +19,11 @@ struct RunResult {
 // Runs build/ropelens with the given arguments (shell-quoted by the caller), capturing stdout and stderr.
 RunResult run_cli(const std::string& arguments, const std::string& stdin_text = "");
 // The same, with `directory` as the working directory (where .ropelens.json is looked up).
-RunResult run_cli_in(const std::string& directory, const std::string& arguments);
+RunResult run_cli_in(const std::string& directory, const std::string& arguments, const std::string& stdin_text = "");
+// Runs a program from an argument vector (no shell), stdin empty, capturing stdout and stderr.
+RunResult run_program(const std::vector<std::string>& argv);
+// Runs a shell command line (sh -c), capturing stdout and stderr.
+RunResult run_shell(const std::string& command_line);
 
 // Compares with a snapshot file; UPDATE_SNAPSHOTS=1 rewrites it. Returns "" or a description of the difference.
 std::string compare_snapshot(const std::string& relative_path, const std::string& actual);

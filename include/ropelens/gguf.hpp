@@ -73,6 +73,10 @@ struct GgufFile {
   std::map<std::string, std::vector<float>, std::less<>> rope_tensors;
   std::uint64_t tensor_elements = 0;          // the parameter count: every tensor's element count, summed
   std::optional<std::uint64_t> tensor_bytes;  // ggml_nbytes summed; none when a tensor type has no known size
+  std::map<std::string, std::uint64_t, std::less<>> rope_tensor_info_offsets;  // where each one's info entry starts
+
+  // Where a key-value pair or a RoPE tensor's info entry starts in the file, by its name.
+  std::optional<std::uint64_t> offset_of(std::string_view name) const;
 
   const GgufValue* find(std::string_view key) const;
 };

@@ -4,7 +4,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
+#include "ropelens/diagnostic.hpp"
 #include "ropelens/gguf.hpp"
 #include "ropelens/kv_cache.hpp"
 #include "ropelens/model_loader.hpp"
@@ -17,6 +19,7 @@ struct InspectReport {
   SchemeReport schemes;
   std::optional<GgufMetadata> gguf;
   std::optional<KvCacheReport> kv_cache;  // with a target
+  std::vector<Diagnostic> problems;       // the findings about the config itself (CFG and GGUF rules), from check
 };
 
 struct InspectRequest {

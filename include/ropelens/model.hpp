@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "ropelens/config_issues.hpp"
+
 namespace ropelens {
 
 enum class Origin { config, defaulted, derived };
@@ -40,14 +42,6 @@ std::string_view to_string(PositionScheme scheme);
 
 enum class AttentionKind { global, sliding, chunked };
 std::string_view to_string(AttentionKind kind);
-
-// A semantic problem found while normalizing. `code` is the catalog code it becomes (CFG…).
-struct Problem {
-  std::string code;
-  std::string pointer;
-  std::string message;
-  bool is_error = false;  // raise above the code's default severity (e.g. CFG004's conflicting keys)
-};
 
 struct YarnParams {
   Field<double> beta_fast{32.0, Provenance::by_default("transformers default beta_fast 32")};
@@ -127,6 +121,28 @@ struct NopeTemperature {
   Field<double> attn_scale;
 };
 
+// A per-pair RoPE factor tensor of a GGUF file, as stored.
+struct GgufFactorTensor {
+  std::string name;     // rope_freqs.weight, rope_factors_long.weight or rope_factors_short.weight
+  std::string pointer;  // gguf:<name>
+  std::vector<float> values;
+};
+
+// What a GGUF file states about RoPE scaling, as llama.cpp's loader reads it, for the rules that check the file's
+// keys against each other. Its lengths are Model::max_position_embeddings (context_length) and
+// Model::original_max_position_embeddings (rope.scaling.original_context_length).
+struct GgufFacts {
+  Field<std::string> scaling_type;
+  std::optional<Field<double>> scaling_factor;  // > 0 only: llama.cpp reads 0 as no factor
+  std::vector<GgufFactorTensor> factor_tensors;
+
+  // llama.cpp divides frequencies by the factor for linear, yarn and longrope (freq_scale = 1 / factor).
+  bool factor_applies() const;
+  // Something in the file scales RoPE: a factor tensor, or an applied factor above 1.
+  bool extends() const;
+  const GgufFactorTensor* factor_tensor(std::string_view name) const;
+};
+
 // What the attention layers cache per token, for KV-cache sizes (kv_cache.hpp).
 struct KvShape {
   std::optional<Field<int>> num_attention_heads;
@@ -179,8 +195,10 @@ struct Model {
   KvShape kv;
   std::optional<Field<std::uint64_t>> weights_bytes;  // the weights' size: safetensors index or GGUF tensors
 
+  std::optional<GgufFacts> gguf;  // set for models read from a GGUF file
+
   std::vector<std::string> notes;
-  std::vector<Problem> problems;
+  std::vector<ConfigIssue> issues;  // what the config holds but normalize could not take as written
 
   std::vector<int> nope_layers() const;       // layers that attend without RoPE
   std::vector<int> attention_layers() const;  // layers that attend (all of them when no schedule was read)

@@ -11,6 +11,7 @@
 #include "ropelens/engine_report.hpp"
 #include "ropelens/check.hpp"
 #include "ropelens/inspect_report.hpp"
+#include "ropelens/diff.hpp"
 #include "ropelens/table_report.hpp"
 #include "ropelens/scheme_report.hpp"
 #include "ropelens/suggest.hpp"
@@ -44,9 +45,14 @@ class CheckRenderer {
   virtual std::string render_file(const FileResult& file) const = 0;
   // Writes the parts in path order (separators between parts are the renderer's business).
   virtual void write_file(const std::string& part) = 0;
+  // A file that could not be read, after its part (for formats that list such files apart, like SARIF).
+  virtual void unreadable(const std::string& /*path*/, const std::string& /*message*/) {}
   virtual void end(const CheckCounts& counts) = 0;
 
-  void file(const FileResult& file) { write_file(render_file(file)); }
+  void file(const FileResult& file) {
+    write_file(render_file(file));
+    if (file.error) unreadable(file.path, *file.error);
+  }
 };
 std::unique_ptr<CheckRenderer> make_check_renderer(std::string_view format, std::ostream& out);
 
@@ -54,6 +60,14 @@ void render_check_text(const CheckReport& report, std::ostream& out);
 void render_check_json(const CheckReport& report, std::ostream& out);
 void render_check_sarif(const CheckReport& report, std::ostream& out);
 void render_check_github(const CheckReport& report, std::ostream& out);
+
+// `diff`: every format but SARIF and GitHub annotations shows the whole comparison; those two hold the
+// findings the change introduced, each marked baselineState "new".
+void render_diff_text(const DiffReport& report, std::ostream& out);
+void render_diff_json(const DiffReport& report, std::ostream& out);
+void render_diff_markdown(const DiffReport& report, std::ostream& out);
+void render_diff_sarif(const DiffReport& report, std::ostream& out);
+void render_diff_github(const DiffReport& report, std::ostream& out);
 
 void render_engines_text(const Model& model, const EngineReport& report, std::ostream& out);
 void render_engines_json(const Model& model, const EngineReport& report, std::ostream& out);

@@ -4,12 +4,14 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "ropelens/inspect_report.hpp"
+#include "ropelens/check.hpp"
 #include "ropelens/model_loader.hpp"
+#include "ropelens/model_log.hpp"
 #include "ropelens/render.hpp"
 
 namespace ropelens::cli {
 
-void setup_inspect(CLI::App& app, Outcome& outcome) {
+void setup_inspect(CLI::App* cmd, Outcome& outcome) {
   struct Options {
     std::string path;
     std::string format = "text";
@@ -19,7 +21,6 @@ void setup_inspect(CLI::App& app, Outcome& outcome) {
     std::optional<std::string> revision;
   };
   auto options = std::make_shared<Options>();
-  auto* cmd = app.add_subcommand("inspect", "Print the normalized model: every value with where it came from");
   cmd->add_option("PATH", options->path, kPathHelp)->required();
   add_format_option(*cmd, options->format, {"text", "json"});
   add_tokens_option(*cmd, "--target", options->target, "also report the KV cache a sequence of N tokens needs");
@@ -28,8 +29,9 @@ void setup_inspect(CLI::App& app, Outcome& outcome) {
   add_set_option(*cmd, options->edits);
   cmd->callback([options, &outcome] {
     LoadedModel loaded = load_model(options->path, parse_edits(options->edits), options->revision);
-    const InspectReport report =
-        build_inspect_report(loaded, {options->target, parse_kv_dtype_option(options->kv_dtype)});
+    log_loaded_model(loaded);
+    InspectReport report = build_inspect_report(loaded, {options->target, parse_kv_dtype_option(options->kv_dtype)});
+    report.problems = config_findings(loaded);
     if (options->format == "json") render_inspect_json(report, std::cout);
     else render_inspect_text(report, std::cout);
     outcome.exit_code = 0;

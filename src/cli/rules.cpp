@@ -7,9 +7,8 @@
 
 namespace ropelens::cli {
 
-void setup_rules(CLI::App& app, Outcome& outcome) {
+void setup_rules(CLI::App* cmd, Outcome& outcome) {
   auto format = std::make_shared<std::string>("text");
-  auto* cmd = app.add_subcommand("rules", "List the rule catalog");
   add_format_option(*cmd, *format, {"text", "json", "markdown"});
   cmd->callback([format, &outcome] {
     if (*format == "json") render_rules_json(std::cout);

@@ -9,7 +9,7 @@
 
 namespace ropelens::cli {
 
-void setup_suggest(CLI::App& app, Outcome& outcome) {
+void setup_suggest(CLI::App* cmd, Outcome& outcome) {
   struct Options {
     std::string path;
     std::int64_t target = 0;
@@ -19,9 +19,6 @@ void setup_suggest(CLI::App& app, Outcome& outcome) {
     std::optional<std::string> revision;
   };
   auto options = std::make_shared<Options>();
-  auto* cmd = app.add_subcommand("suggest",
-                                 "Suggest the smallest RoPE change that keeps every pair in range at a "
-                                 "target length, with engine snippets");
   cmd->add_option("PATH", options->path, kPathHelp)->required();
   add_tokens_option(*cmd, "--target", options->target, "the context length to reach, in tokens", 2)->required();
   add_tokens_option(*cmd, "--original", options->original,

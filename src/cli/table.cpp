@@ -4,12 +4,13 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "ropelens/engine_report.hpp"
+#include "ropelens/model_log.hpp"
 #include "ropelens/render.hpp"
 #include "ropelens/table_report.hpp"
 
 namespace ropelens::cli {
 
-void setup_table(CLI::App& app, Outcome& outcome) {
+void setup_table(CLI::App* cmd, Outcome& outcome) {
   struct Options {
     std::string path;
     std::string format = "text";
@@ -24,7 +25,6 @@ void setup_table(CLI::App& app, Outcome& outcome) {
     std::optional<std::string> revision;
   };
   auto options = std::make_shared<Options>();
-  auto* cmd = app.add_subcommand("table", "Print per-pair RoPE frequencies, scales, wavelengths and turns");
   cmd->add_option("PATH", options->path, kPathHelp)->required();
   add_format_option(*cmd, options->format, {"text", "json", "csv", "markdown"});
   add_tokens_option(*cmd, "--target", options->target, "audit every pair at a sequence of N tokens", 1);
@@ -38,6 +38,7 @@ void setup_table(CLI::App& app, Outcome& outcome) {
   add_set_option(*cmd, options->edits);
   cmd->callback([options, &outcome] {
     LoadedModel loaded = load_model(options->path, parse_edits(options->edits), options->revision);
+    log_loaded_model(loaded);
     if (!options->engine.empty()) {
       auto target = resolve_target(options->target, loaded.model);
       auto report = build_engine_report(loaded.model, parse_engine_selection(options->engine), target);

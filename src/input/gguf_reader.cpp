@@ -85,6 +85,12 @@ const GgufValue* GgufFile::find(std::string_view key) const {
   return it == kv.end() ? nullptr : &it->second;
 }
 
+std::optional<std::uint64_t> GgufFile::offset_of(std::string_view name) const {
+  if (const GgufValue* value = find(name)) return value->offset;
+  if (auto it = rope_tensor_info_offsets.find(name); it != rope_tensor_info_offsets.end()) return it->second;
+  return std::nullopt;
+}
+
 namespace {
 
 // Random access to the bytes of a file or of a buffer.
@@ -278,7 +284,10 @@ class Parser {
     for (const auto& tensor : tensors_) check_tensor_data(tensor);
     sum_tensors();
     for (const auto& tensor : tensors_)
-      if (is_rope_tensor(tensor.name)) file_.rope_tensors[tensor.name] = read_rope_tensor(tensor);
+      if (is_rope_tensor(tensor.name)) {
+        file_.rope_tensors[tensor.name] = read_rope_tensor(tensor);
+        file_.rope_tensor_info_offsets[tensor.name] = tensor.info_offset;
+      }
     return std::move(file_);
   }
 

@@ -73,7 +73,21 @@ void read_weights_beside(Model& model, const std::string& config_path) {
       *index->total_size, Provenance::derived(fmt::format("metadata.total_size of {}", index->path), "/metadata/total_size")};
 }
 
+LoadedModel load_gguf(const GgufFile& gguf, const std::vector<Edit>& edits) {
+  if (!edits.empty()) throw InputError(gguf.path, "--set edits apply to config.json, not to GGUF files");
+  LoadedModel loaded;
+  loaded.model = model_from_gguf(gguf);
+  loaded.gguf = gguf_metadata(gguf);
+  for (const auto& [key, value] : gguf.kv) loaded.byte_offsets.emplace(gguf_pointer(key), value.offset);
+  for (const auto& [name, offset] : gguf.rope_tensor_info_offsets) loaded.byte_offsets.emplace(gguf_pointer(name), offset);
+  return loaded;
+}
+
 }  // namespace
+
+NotAModelConfig::NotAModelConfig(const std::string& file)
+    : InputError(file, fmt::format("not a model config: it sets none of {} (a directory scan skips such files)",
+                                   fmt::join(model_config_keys(), ", "))) {}
 
 LoadedModel load_model(const std::string& path, const std::vector<Edit>& edits,
                        const std::optional<std::string>& revision) {
@@ -86,21 +100,21 @@ LoadedModel load_model(const std::string& path, const std::vector<Edit>& edits,
 }
 
 LoadedModel load_input(InputFile input, const std::vector<Edit>& edits) {
-  if (input.gguf) {
-    if (!edits.empty()) throw InputError(input.shown, "--set edits apply to config.json, not to GGUF files");
-    GgufFile gguf = input.text.empty() ? read_gguf(input.shown) : read_gguf_bytes(input.shown, input.text);
-    LoadedModel loaded;
-    loaded.model = model_from_gguf(gguf);
-    loaded.gguf = gguf_metadata(gguf);
-    return loaded;
-  }
+  if (input.gguf)
+    return load_gguf(input.text.empty() ? read_gguf(input.shown) : read_gguf_bytes(input.shown, input.text), edits);
   if (has_gguf_extension(input.shown))
     throw InputError(input.shown, fmt::format("not a GGUF file (it starts with {}, not the magic GGUF)",
                                               describe_magic(input.text)));
   return load_document(parse_config(std::move(input.shown), std::move(input.text)), edits);
 }
 
+LoadedModel load_model_bytes(std::string shown, std::string bytes, const std::vector<Edit>& edits) {
+  const bool gguf = looks_like_gguf_bytes(bytes);
+  return load_input(InputFile{std::move(shown), gguf, std::move(bytes)}, edits);
+}
+
 LoadedModel load_document(Document document, const std::vector<Edit>& edits) {
+  if (!is_model_config(document.root)) throw NotAModelConfig(document.path);
   LoadedModel loaded;
   if (!edits.empty()) loaded.as_trained = normalize(document);
   for (const auto& edit : edits) apply_edit(document.root, edit, document.path);

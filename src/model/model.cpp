@@ -76,6 +76,21 @@ std::string_view to_string(AttentionKind kind) {
   return "global";
 }
 
+bool GgufFacts::factor_applies() const {
+  const auto& type = scaling_type.value;
+  return scaling_factor && (type == "linear" || type == "yarn" || type == "longrope");
+}
+
+bool GgufFacts::extends() const {
+  return !factor_tensors.empty() || (factor_applies() && scaling_factor->value > 1.0);
+}
+
+const GgufFactorTensor* GgufFacts::factor_tensor(std::string_view name) const {
+  auto it = std::find_if(factor_tensors.begin(), factor_tensors.end(),
+                         [&](const GgufFactorTensor& tensor) { return tensor.name == name; });
+  return it == factor_tensors.end() ? nullptr : &*it;
+}
+
 std::vector<int> Model::nope_layers() const {
   std::vector<int> out;
   for (const auto& layer : layers)

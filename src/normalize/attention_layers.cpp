@@ -27,6 +27,9 @@ template <std::size_t N> bool contains(const std::array<std::string_view, N>& na
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
+// The key a hit was found under, as CFG006 names it.
+std::string key_of(const Hit& hit) { return hit.pointer.substr(hit.pointer.rfind('/') + 1); }
+
 struct Schedule {
   std::vector<std::string> types;
   std::string pointer;
@@ -35,7 +38,8 @@ struct Schedule {
 // Whole-number list entries in [0, num_layers); anything else is reported and the list ignored.
 std::optional<std::set<int>> read_layer_indices(Normalizing& n, const Hit& hit, int num_layers, int base) {
   if (!hit.value->is_array()) {
-    n.problems.add("CFG006", hit.pointer, fmt::format("must be a list of layer indices, got {}", describe_json(*hit.value)));
+    n.issues.add(hit.pointer, LayerScheduleMismatch{.reason = ScheduleReason::not_a_list, .field = key_of(hit),
+                                                    .written = describe_json(*hit.value)});
     return std::nullopt;
   }
   std::set<int> indices;
@@ -43,9 +47,9 @@ std::optional<std::set<int>> read_layer_indices(Normalizing& n, const Hit& hit, 
     const auto& item = (*hit.value)[i];
     const long long index = item.is_number_integer() ? item.get<long long>() - base : -1;
     if (index < 0 || index >= num_layers) {
-      n.problems.add("CFG006", pointer_join(hit.pointer, std::to_string(i)),
-                     fmt::format("layer index {} is not one of the {} layers{}", describe_json(item), num_layers,
-                                 base == 1 ? " (counted from 1)" : ""));
+      n.issues.add(pointer_join(hit.pointer, std::to_string(i)),
+                   LayerScheduleMismatch{.reason = ScheduleReason::layer_index_out_of_range, .field = key_of(hit),
+                                         .written = describe_json(item), .count = base, .layers = num_layers});
       return std::nullopt;
     }
     indices.insert(static_cast<int>(index));
@@ -63,7 +67,8 @@ Schedule attending_at(const std::set<int>& indices, int num_layers, std::string_
 // A list of layer-type strings (layers_block_type), checked like layer_types.
 std::optional<Schedule> read_type_list(Normalizing& n, const Hit& hit, int num_layers) {
   if (!hit.value->is_array()) {
-    n.problems.add("CFG006", hit.pointer, fmt::format("must be a list of layer types, got {}", describe_json(*hit.value)));
+    n.issues.add(hit.pointer, LayerScheduleMismatch{.reason = ScheduleReason::not_a_list, .field = key_of(hit),
+                                                    .written = describe_json(*hit.value)});
     return std::nullopt;
   }
   Schedule schedule{{}, hit.pointer};
@@ -71,17 +76,19 @@ std::optional<Schedule> read_type_list(Normalizing& n, const Hit& hit, int num_l
     const auto& item = (*hit.value)[i];
     const std::string pointer = pointer_join(hit.pointer, std::to_string(i));
     if (!item.is_string()) {
-      n.problems.add("CFG006", pointer, fmt::format("layer type must be a string, got {}", describe_json(item)));
+      n.issues.add(pointer, LayerScheduleMismatch{.reason = ScheduleReason::entry_not_a_string, .field = key_of(hit),
+                                                  .written = describe_json(item)});
       return std::nullopt;
     }
     schedule.types.push_back(item.get<std::string>());
     if (!is_known_layer_type(schedule.types.back()))
-      n.problems.add("CFG006", pointer,
-                     fmt::format("unknown layer type '{}' (treated as full_attention)", schedule.types.back()));
+      n.issues.add(pointer, LayerScheduleMismatch{.reason = ScheduleReason::unknown_layer_type, .field = key_of(hit),
+                                                  .written = schedule.types.back()});
   }
   if (static_cast<int>(schedule.types.size()) != num_layers) {
-    n.problems.add("CFG006", hit.pointer,
-                   fmt::format("has {} entries but num_hidden_layers is {}", schedule.types.size(), num_layers));
+    n.issues.add(hit.pointer, LayerScheduleMismatch{.reason = ScheduleReason::wrong_entry_count, .field = key_of(hit),
+                                                    .count = static_cast<std::int64_t>(schedule.types.size()),
+                                                    .layers = num_layers});
     return std::nullopt;
   }
   return schedule;
@@ -90,7 +97,8 @@ std::optional<Schedule> read_type_list(Normalizing& n, const Hit& hit, int num_l
 // NemotronH: one character per layer (NemotronHConfig._pattern_to_list).
 std::optional<Schedule> read_override_pattern(Normalizing& n, const Hit& hit, int num_layers) {
   if (!hit.value->is_string()) {
-    n.problems.add("CFG006", hit.pointer, fmt::format("must be a string such as \"M-M*\", got {}", describe_json(*hit.value)));
+    n.issues.add(hit.pointer, LayerScheduleMismatch{.reason = ScheduleReason::not_a_pattern, .field = key_of(hit),
+                                                    .written = describe_json(*hit.value)});
     return std::nullopt;
   }
   const std::string pattern = hit.value->get<std::string>();
@@ -102,15 +110,16 @@ std::optional<Schedule> read_override_pattern(Normalizing& n, const Hit& hit, in
       case '-': schedule.types.emplace_back("mlp"); break;
       case 'E': schedule.types.emplace_back("moe"); break;
       default:
-        n.problems.add("CFG006", hit.pointer,
-                       fmt::format("character {} '{}' is not a layer kind (M mamba, * attention, - MLP, E MoE)", i,
-                                   pattern[i]));
+        n.issues.add(hit.pointer, LayerScheduleMismatch{.reason = ScheduleReason::unknown_pattern_character,
+                                                        .field = key_of(hit), .written = std::string(1, pattern[i]),
+                                                        .layer = static_cast<int>(i)});
         return std::nullopt;
     }
   }
   if (static_cast<int>(schedule.types.size()) != num_layers) {
-    n.problems.add("CFG006", hit.pointer,
-                   fmt::format("has {} layers but num_hidden_layers is {}", schedule.types.size(), num_layers));
+    n.issues.add(hit.pointer, LayerScheduleMismatch{.reason = ScheduleReason::wrong_entry_count, .field = key_of(hit),
+                                                    .count = static_cast<std::int64_t>(schedule.types.size()),
+                                                    .layers = num_layers});
     return std::nullopt;
   }
   return schedule;
@@ -118,18 +127,24 @@ std::optional<Schedule> read_override_pattern(Normalizing& n, const Hit& hit, in
 
 // MiniMax remote code: 1 = softmax attention, 0 = lightning (linear) attention, as vLLM counts them.
 std::optional<Schedule> read_attn_type_list(Normalizing& n, const Hit& hit, int num_layers) {
-  if (!hit.value->is_array() || static_cast<int>(hit.value->size()) != num_layers) {
-    n.problems.add("CFG006", hit.pointer,
-                   fmt::format("must be a list of {} entries (1 attention, 0 linear), got {}", num_layers,
-                               describe_json(*hit.value)));
+  if (!hit.value->is_array()) {
+    n.issues.add(hit.pointer, LayerScheduleMismatch{.reason = ScheduleReason::not_a_list, .field = key_of(hit),
+                                                    .written = describe_json(*hit.value)});
+    return std::nullopt;
+  }
+  if (static_cast<int>(hit.value->size()) != num_layers) {
+    n.issues.add(hit.pointer, LayerScheduleMismatch{.reason = ScheduleReason::wrong_entry_count, .field = key_of(hit),
+                                                    .count = static_cast<std::int64_t>(hit.value->size()),
+                                                    .layers = num_layers});
     return std::nullopt;
   }
   std::set<int> attending;
   for (std::size_t i = 0; i < hit.value->size(); ++i) {
     const auto& item = (*hit.value)[i];
     if (!item.is_number_integer() || (item.get<long long>() != 0 && item.get<long long>() != 1)) {
-      n.problems.add("CFG006", pointer_join(hit.pointer, std::to_string(i)),
-                     fmt::format("entries must be 1 (attention) or 0 (linear attention), got {}", describe_json(item)));
+      n.issues.add(pointer_join(hit.pointer, std::to_string(i)),
+                   LayerScheduleMismatch{.reason = ScheduleReason::entry_not_an_attention_flag, .field = key_of(hit),
+                                         .written = describe_json(item)});
       return std::nullopt;
     }
     if (item.get<long long>() == 1) attending.insert(static_cast<int>(i));
@@ -143,7 +158,7 @@ std::optional<Schedule> read_full_attention_interval(Normalizing& n, int num_lay
   int interval = 4;
   std::string pointer;
   if (hit) {
-    auto value = read_integer(*hit, n.problems, "full_attention_interval", 1, kMaxLayers);
+    auto value = read_integer(*hit, n.issues, "full_attention_interval", 1, kMaxLayers);
     if (!value) return std::nullopt;
     interval = static_cast<int>(*value);
     pointer = hit->pointer;
@@ -169,12 +184,13 @@ std::optional<Schedule> read_attention_period(Normalizing& n, int num_layers) {
   std::int64_t period = zamba ? 6 : 8;
   std::int64_t offset = 4;
   if (period_hit)
-    if (auto v = read_integer(*period_hit, n.problems, "attn_layer_period", 1, kMaxLayers)) period = *v;
+    if (auto v = read_integer(*period_hit, n.issues, "attn_layer_period", 1, kMaxLayers)) period = *v;
   if (offset_hit)
-    if (auto v = read_integer(*offset_hit, n.problems, "attn_layer_offset", 0, kMaxLayers)) offset = *v;
+    if (auto v = read_integer(*offset_hit, n.issues, "attn_layer_offset", 0, kMaxLayers)) offset = *v;
   if (offset >= period) {
-    n.problems.add("CFG006", offset_hit ? offset_hit->pointer : "",
-                   fmt::format("attn_layer_offset {} is not below attn_layer_period {}: no layer attends", offset, period));
+    n.issues.add(offset_hit ? offset_hit->pointer : "",
+                 LayerScheduleMismatch{.reason = ScheduleReason::offset_not_below_period, .field = "attn_layer_offset",
+                                       .count = offset, .layers = static_cast<int>(period)});
     return std::nullopt;
   }
   Schedule schedule{{}, period_hit ? period_hit->pointer : offset_hit ? offset_hit->pointer : ""};

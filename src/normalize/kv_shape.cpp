@@ -14,8 +14,8 @@ std::optional<Field<int>> read_count(Normalizing& n, std::initializer_list<std::
                                      int min = 1) {
   auto hit = n.view.find_value(keys);
   if (!hit) return std::nullopt;
-  std::vector<Problem> ignored;
-  Problems quiet(ignored);
+  std::vector<ConfigIssue> ignored;
+  Issues quiet(ignored);
   auto value = read_integer(*hit, quiet, what, min, 1 << 24);
   if (!value) return std::nullopt;
   return Field<int>{static_cast<int>(*value), Provenance::at(hit->pointer)};

@@ -23,7 +23,7 @@ struct Normalizing {
   const ConfigView& view;
   const Family& family;
   Model& model;
-  Problems problems;
+  Issues issues;
   Dims dims;
   Field<double> top_theta{10000.0, {}};
   bool has_top_original_attribute = false;  // hasattr(config, "original_max_position_embeddings")
@@ -34,7 +34,6 @@ void read_dims(Normalizing& n);
 void read_lengths(Normalizing& n);
 void read_layer_schedule(Normalizing& n);
 void read_rope_setups(Normalizing& n);
-void check_setup_shapes(Normalizing& n);
 void read_kv_shape(Normalizing& n);
 
 // Hybrid models (attention_layers.cpp): which layers attend at all, and whether that attention carries positions.

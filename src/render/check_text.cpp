@@ -12,18 +12,23 @@ namespace ropelens {
 namespace {
 
 
-std::string position(const FileResult& file, const Diagnostic& d) {
-  if (d.where.line) return fmt::format("{}:{}:{}", file.path, *d.where.line, d.where.column.value_or(1));
-  return file.path;
+std::string position(const std::string& path, const Diagnostic& d) {
+  if (d.where.line) return fmt::format("{}:{}:{}", path, *d.where.line, d.where.column.value_or(1));
+  return path;
 }
 
-void render_finding(const FileResult& file, const Diagnostic& d, std::string& out) {
+}  // namespace
+
+void render_detail::append_finding_text(const std::string& path, const Diagnostic& d, std::string& out) {
   auto to = std::back_inserter(out);
-  fmt::format_to(to, "{}: {} {} [{}] {}\n", position(file, d), d.code, to_string(d.severity), d.name, d.message);
-  fmt::format_to(to, "  at {}\n", d.where.pointer.empty() ? "(document)" : d.where.pointer);
+  fmt::format_to(to, "{}: {} {} [{}] {}\n", position(path, d), d.code, to_string(d.severity), d.name, d.message);
+  fmt::format_to(to, "  at {}{}\n", d.where.pointer.empty() ? "(document)" : d.where.pointer,
+                 d.where.byte_offset ? fmt::format(" (byte {})", *d.where.byte_offset) : "");
   for (const auto& r : d.related) fmt::format_to(to, "  see {}\n", r.pointer.empty() ? "(document)" : r.pointer);
   if (!d.help.empty()) fmt::format_to(to, "  help: {}\n", d.help);
 }
+
+namespace {
 
 bool render_audit(const FileResult& file, std::string& out) {
   bool any = false;
@@ -52,7 +57,7 @@ class TextCheckRenderer : public CheckRenderer {
   std::string render_file(const FileResult& file) const override {
     std::string part;
     if (file.error) return part;
-    for (const auto& d : file.diagnostics) render_finding(file, d, part);
+    for (const auto& d : file.diagnostics) render_detail::append_finding_text(file.path, d, part);
     bool audited = render_audit(file, part);
     if (file.engines) {
       std::ostringstream engines;
@@ -67,15 +72,31 @@ class TextCheckRenderer : public CheckRenderer {
   void write_file(const std::string& part) override { out_ << part; }
 
   void end(const CheckCounts& c) override {
+    render_fixed(c.baseline_fixed);
     const int findings = c.errors + c.warnings + c.infos;
     out_ << fmt::format("{} finding{} ({} error{}, {} warning{}, {} info) in {} file{}", findings,
                         findings == 1 ? "" : "s", c.errors, c.errors == 1 ? "" : "s", c.warnings,
                         c.warnings == 1 ? "" : "s", c.infos, c.files, c.files == 1 ? "" : "s");
     if (c.unreadable_files > 0) out_ << fmt::format("; {} could not be read", c.unreadable_files);
+    if (c.skipped_files > 0)
+      out_ << fmt::format("; {} config.json file{} skipped (not model configs)", c.skipped_files,
+                          c.skipped_files == 1 ? "" : "s");
+    if (c.baseline_used)
+      out_ << fmt::format("; {} suppressed by the baseline, {} fixed since it", c.baseline_suppressed,
+                          c.baseline_fixed.size());
     out_ << "\n";
   }
 
  private:
+  void render_fixed(const std::vector<BaselineEntry>& fixed) {
+    if (fixed.empty()) return;
+    out_ << "fixed since the baseline:\n";
+    for (const auto& e : fixed)
+      out_ << fmt::format("  {}: {} at {}: {}\n", terminal_safe(e.path), e.code,
+                          e.pointer.empty() ? "(document)" : terminal_safe(e.pointer), terminal_safe(e.message));
+    out_ << "\n";
+  }
+
   std::ostream& out_;
 };
 

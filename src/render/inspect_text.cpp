@@ -80,6 +80,7 @@ void render_attention_layers(const Model& model, std::ostream& out) {
 void render_inspect_text(const InspectReport& report, std::ostream& out) {
   const Model& model = *report.model;
   const SchemeReport& schemes = report.schemes;
+  const std::vector<Diagnostic>& problems = report.problems;
   out << fmt::format("{}\n", model.source);
   if (model.reference) render_reference(*model.reference, out);
   line(out, "", "model_type",
@@ -115,9 +116,9 @@ void render_inspect_text(const InspectReport& report, std::ostream& out) {
     out << "\nnotes\n";
     for (const auto& note : model.notes) out << "  - " << note << "\n";
   }
-  out << fmt::format("\nproblems: {}\n", model.problems.size());
-  for (const auto& p : model.problems)
-    out << fmt::format("  {} {}: {}\n", p.code, p.pointer.empty() ? "(document)" : p.pointer, p.message);
+  out << fmt::format("\nproblems: {}\n", problems.size());
+  for (const auto& p : problems)
+    out << fmt::format("  {} {}: {}\n", p.code, p.where.pointer.empty() ? "(document)" : p.where.pointer, p.message);
 }
 
 }  // namespace ropelens

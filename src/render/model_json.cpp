@@ -111,10 +111,6 @@ json model_to_json(const Model& model) {
   auto nope = model.nope_layers();
   if (!nope.empty()) out["nope"] = {{"layers", nope}};
   if (model.qk_nope_head_dim) out["mla"] = {{"qk_nope_head_dim", field_json(*model.qk_nope_head_dim)}};
-  json problems = json::array();
-  for (const auto& p : model.problems)
-    problems.push_back({{"code", p.code}, {"pointer", p.pointer}, {"message", p.message}});
-  out["problems"] = problems;
   out["notes"] = model.notes;
   return out;
 }
@@ -125,6 +121,10 @@ void render_inspect_json(const InspectReport& report, std::ostream& out) {
   doc.update(scheme_report_json(report.schemes));
   if (report.gguf) doc["gguf"] = gguf_metadata_json(*report.gguf);
   if (report.kv_cache) doc["kv_cache"] = kv_cache_json(*report.kv_cache);
+  json listed = json::array();
+  for (const auto& p : report.problems)
+    listed.push_back({{"code", p.code}, {"pointer", p.where.pointer}, {"message", p.message}});
+  doc["problems"] = std::move(listed);
   out << doc.dump(2) << '\n';
 }
 

@@ -22,10 +22,15 @@ std::vector<int> every(int first, int step, int count) {
 
 Model normalized(json config) { return ropelens::normalize_json(config, "inline.json"); }
 
+// What the rule `code` says about the model, as check prints it.
 std::vector<std::string> problem_messages(const Model& model, const std::string& code) {
+  ropelens::LoadedModel loaded;
+  loaded.model = model;
+  ropelens::CheckOptions options;
+  options.selection.select = {code};
   std::vector<std::string> out;
-  for (const auto& p : model.problems)
-    if (p.code == code) out.push_back(p.pointer + ": " + p.message);
+  for (const auto& d : ropelens::check_model(std::move(loaded), options).diagnostics)
+    out.push_back(d.where.pointer + ": " + d.message);
   return out;
 }
 
@@ -41,7 +46,7 @@ TEST_CASE("Qwen3-Next: full_attention_interval 4 leaves 12 RoPE layers of 48", "
   CHECK(model.setups[0].layers == every(3, 4, 12));
   CHECK(model.setups[0].rotary_dim == 64);  // head_dim 256 × partial_rotary_factor 0.25
   CHECK(model.nope_layers().empty());
-  CHECK(model.problems.empty());
+  CHECK(model.issues.empty());
 
   // Every engine view holds the one setup of the 12 attention layers.
   for (const auto& view : ropelens::engine_views(model, ropelens::all_engines(), 131072)) {
@@ -138,7 +143,7 @@ TEST_CASE("unknown values in a hybrid schedule are reported, not guessed", "[hyb
   const Model pattern = normalized({{"model_type", "nemotron_h"}, {"num_hidden_layers", 3},
                                     {"hybrid_override_pattern", "M*X"}});
   CHECK(problem_messages(pattern, "CFG006") ==
-        std::vector<std::string>{"/hybrid_override_pattern: character 2 'X' is not a layer kind (M mamba, * attention, "
+        std::vector<std::string>{"/hybrid_override_pattern: character 2 'X' of hybrid_override_pattern is not a layer kind (M mamba, * attention, "
                                  "- MLP, E MoE)"});
   CHECK(pattern.hybrid_schedule_from == std::nullopt);
 
@@ -153,7 +158,7 @@ TEST_CASE("unknown values in a hybrid schedule are reported, not guessed", "[hyb
 
   const Model minimax = normalized({{"model_type", "minimax"}, {"num_hidden_layers", 2}, {"attn_type_list", {1, 2}}});
   CHECK(problem_messages(minimax, "CFG006") ==
-        std::vector<std::string>{"/attn_type_list/1: entries must be 1 (attention) or 0 (linear attention), got number 2"});
+        std::vector<std::string>{"/attn_type_list/1: attn_type_list entries must be 1 (attention) or 0 (linear attention), got number 2"});
 }
 
 TEST_CASE("window-limited layers count only the layers that attend", "[hybrid][CTX203]") {
