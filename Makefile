@@ -5,8 +5,11 @@ FUZZ_BUILD ?= build-fuzz
 JOBS       ?= $(shell nproc)
 EXAMPLE    ?= testdata/configs/qwen/qwen3-8b.json
 FUZZ_SECONDS ?= 60
+PREFIX     ?= /usr/local
+# format-check looks at the C++ files changed since this git revision; empty: every tracked C++ file.
+FORMAT_BASE ?= main
 
-.PHONY: deps deps-browser build run test test-sanitize golden fuzz bench docs format clean
+.PHONY: deps deps-browser build binary run test test-sanitize golden fuzz bench docs install deb format format-check clean
 
 deps:
 	@bash cmake/install-deps.sh build
@@ -18,14 +21,29 @@ deps-browser:
 $(BUILD)/CMakeCache.txt: | deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" -DROPELENS_WERROR=ON
 
+# Everything: the binary, its man page and completions, and the test suite.
 build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 
-run: build
+# Only the binary, none of the tests.
+binary: deps $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) --target ropelens -j $(JOBS)
+
+run: binary
 	./$(BUILD)/ropelens check $(EXAMPLE) --target 131072 --exit-zero
 
 test: build deps-browser
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The binary, man page, completions and docs under $(PREFIX); DESTDIR=/tmp/stage stages them.
+install: deps $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) --target ropelens ropelens_docs -j $(JOBS)
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+# A Debian package of the same files, installed under /usr: $(BUILD)/ropelens_<version>_<arch>.deb.
+deb: deps $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) --target ropelens ropelens_docs -j $(JOBS)
+	cd $(BUILD) && cpack -G DEB
 
 test-sanitize: deps deps-browser
 	cmake -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DROPELENS_WERROR=ON -DROPELENS_SANITIZE=ON
@@ -40,16 +58,20 @@ fuzz: deps
 	cmake --build $(FUZZ_BUILD) -j $(JOBS)
 	bash fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
-bench: build
+bench: binary
 	cmake --build $(BUILD) --target ropelens_bench
 	./$(BUILD)/ropelens_bench
+	bash bench/startup.sh $(BUILD)/ropelens
 	bash bench/scan.sh $(BUILD)/ropelens 10000
 
-docs: build
+docs: binary
 	./$(BUILD)/ropelens rules --format markdown > docs/rules.md
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')
+
+format-check:
+	@bash cmake/format-check.sh $(FORMAT_BASE)
 
 clean:
 	rm -rf $(BUILD) $(SAN_BUILD) $(FUZZ_BUILD)

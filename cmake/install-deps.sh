@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# Installs the Debian packages ropelens builds with, skipping those already installed.
+# Installs the Debian packages ropelens builds and tests with, skipping those already installed.
 # Usage: install-deps.sh [build] [browser]   (default: build)
-#   build    the compiler, CMake and the libraries (what `make run` needs)
+#   build    the compiler, CMake, the five libraries and git (`ropelens diff --git` and .gitignore-aware scans run
+#            it); for the tests, python3-jsonschema with python3-rfc3987 (SARIF validated against the official schema
+#            with URI format checks on) and python3-yaml (.pre-commit-hooks.yaml and the CI examples in docs/ci.md)
 #   browser  headless Chromium and a font, for the report's browser test (`make test` adds it)
 set -euo pipefail
 groups=("${@:-build}")
 packages=()
 for group in "${groups[@]}"; do
   case "$group" in
-    build) packages+=(cmake g++ make libcli11-dev nlohmann-json3-dev libfmt-dev libspdlog-dev catch2 python3) ;;
+    build) packages+=(cmake g++ make libcli11-dev nlohmann-json3-dev libfmt-dev libspdlog-dev catch2 python3 git
+                      python3-jsonschema python3-rfc3987 python3-yaml) ;;
     browser) packages+=(chromium fonts-dejavu-core) ;;
     *) echo "ropelens: unknown dependency group '$group' (expected build or browser)" >&2; exit 2 ;;
   esac

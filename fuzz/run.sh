@@ -1,24 +1,44 @@
 #!/usr/bin/env bash
-# Runs every fuzz target for a bounded time on a copy of its seed corpus (testdata/fuzz/<target>/).
-# Usage: fuzz/run.sh BUILD_DIR SECONDS_PER_TARGET
+# Runs every fuzz target for a bounded time. Each target's corpus is a working copy of its seeds
+# (testdata/fuzz/<target>/, grown by earlier campaigns) plus the configs and GGUF fixtures it can read, and the
+# config dictionary (fuzz/config.dict). Prints each target's executions; exits 1 when a target finds a failure.
+# Usage: fuzz/run.sh BUILD_DIR SECONDS_PER_TARGET [TARGET...]
 set -euo pipefail
 build=${1:-build-fuzz}
 seconds=${2:-60}
+shift 2 || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=($(cd "$build/fuzz" && ls fuzz_* | sed 's/^fuzz_//'))
+
+# Extra seed folders per target: what the target reads as input.
+seeds_for() {
+  case "$1" in
+    config|suggest) echo "testdata/configs" ;;
+    gguf) echo "" ;;
+    check|table) echo "testdata/configs testdata/fuzz/gguf" ;;
+    settings) echo "" ;;
+    *) echo "" ;;
+  esac
+}
+
 status=0
-for target in "$build"/fuzz/fuzz_*; do
-  [ -x "$target" ] || continue
-  name=$(basename "$target")
-  seeds="testdata/fuzz/${name#fuzz_}"
+for name in "${targets[@]}"; do
+  target="$build/fuzz/fuzz_$name"
+  [ -x "$target" ] || { echo "fuzz: no target $target" >&2; status=1; continue; }
   work="fuzz/corpus-work/$name"
-  mkdir -p "$work"
-  [ -d "$seeds" ] && cp -n "$seeds"/* "$work"/ 2>/dev/null || true
-  echo "fuzz: $name for ${seconds}s (seeds: $seeds)"
-  if ! "$target" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
-      -artifact_prefix="fuzz/corpus-work/$name-" "$work" 2>"fuzz/corpus-work/$name.log"; then
-    echo "fuzz: $name found a failure; see fuzz/corpus-work/$name.log" >&2
-    tail -n 40 "fuzz/corpus-work/$name.log" >&2
+  mkdir -p "$work" "testdata/fuzz/$name"
+  log="fuzz/corpus-work/$name.log"
+  echo "fuzz: $name for ${seconds}s"
+  # shellcheck disable=SC2046
+  if ! "$target" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+      -dict=fuzz/config.dict -artifact_prefix="fuzz/corpus-work/$name-" \
+      "$work" "testdata/fuzz/$name" $(seeds_for "$name") 2>"$log"; then
+    echo "fuzz: $name found a failure; see $log" >&2
+    tail -n 40 "$log" >&2
     status=1
   fi
-  grep -E "^#[0-9]+.*(DONE|pulse)" "fuzz/corpus-work/$name.log" | tail -n 1 || true
+  runs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')
+  cov=$(grep -E '^#[0-9]+' "$log" | tail -n 1 | grep -oE 'cov: [0-9]+' || true)
+  echo "fuzz: $name: ${runs:-0} executions, ${cov:-cov: ?}"
 done
 exit $status

@@ -1,81 +1,54 @@
-// The catalog: one line per rule, sorted by code. Codes are never reused.
+// The catalog: one RULE line per rule, sorted by code. Codes are never reused.
 #include "ropelens/rule.hpp"
+
+// clang-format off
+#define ROPELENS_CATALOG(RULE) \
+  RULE(CFG001) \
+  RULE(CFG002) \
+  RULE(CFG003) \
+  RULE(CFG004) \
+  RULE(CFG005) \
+  RULE(CFG006) \
+  RULE(CFG007) \
+  RULE(CFG008) \
+  RULE(CFG009) \
+  RULE(CFG010) \
+  RULE(CTX201) \
+  RULE(CTX202) \
+  RULE(CTX203) \
+  RULE(CTX204) \
+  RULE(CTX205) \
+  RULE(CTX206) \
+  RULE(CTX207) \
+  RULE(CTX208) \
+  RULE(CTX209) \
+  RULE(ENG301) \
+  RULE(ENG302) \
+  RULE(ENG303) \
+  RULE(ENG304) \
+  RULE(ENG305) \
+  RULE(GGUF001) \
+  RULE(GGUF002) \
+  RULE(GGUF003) \
+  RULE(ROPE101) \
+  RULE(ROPE102) \
+  RULE(ROPE103) \
+  RULE(ROPE104) \
+  RULE(ROPE105) \
+  RULE(ROPE106) \
+  RULE(ROPE107) \
+  /* end of the catalog */
+// clang-format on
 
 namespace ropelens {
 namespace rules {
-extern const Rule CFG001;
-extern const Rule CFG002;
-extern const Rule CFG003;
-extern const Rule CFG004;
-extern const Rule CFG005;
-extern const Rule CFG006;
-extern const Rule CFG007;
-extern const Rule CFG008;
-extern const Rule CFG009;
-extern const Rule CFG010;
-extern const Rule CTX201;
-extern const Rule CTX202;
-extern const Rule CTX203;
-extern const Rule CTX204;
-extern const Rule CTX205;
-extern const Rule CTX206;
-extern const Rule CTX207;
-extern const Rule CTX208;
-extern const Rule CTX209;
-extern const Rule ENG301;
-extern const Rule ENG302;
-extern const Rule ENG303;
-extern const Rule ENG304;
-extern const Rule ENG305;
-extern const Rule GGUF001;
-extern const Rule GGUF002;
-extern const Rule GGUF003;
-extern const Rule ROPE101;
-extern const Rule ROPE102;
-extern const Rule ROPE103;
-extern const Rule ROPE104;
-extern const Rule ROPE105;
-extern const Rule ROPE106;
-extern const Rule ROPE107;
+#define ROPELENS_DECLARE_RULE(code) extern const Rule code;
+ROPELENS_CATALOG(ROPELENS_DECLARE_RULE)
 }  // namespace rules
 
 const std::vector<const Rule*>& rule_registry() {
-  static const std::vector<const Rule*> catalog = {
-      &rules::CFG001,
-      &rules::CFG002,
-      &rules::CFG003,
-      &rules::CFG004,
-      &rules::CFG005,
-      &rules::CFG006,
-      &rules::CFG007,
-      &rules::CFG008,
-      &rules::CFG009,
-      &rules::CFG010,
-      &rules::CTX201,
-      &rules::CTX202,
-      &rules::CTX203,
-      &rules::CTX204,
-      &rules::CTX205,
-      &rules::CTX206,
-      &rules::CTX207,
-      &rules::CTX208,
-      &rules::CTX209,
-      &rules::ENG301,
-      &rules::ENG302,
-      &rules::ENG303,
-      &rules::ENG304,
-      &rules::ENG305,
-      &rules::GGUF001,
-      &rules::GGUF002,
-      &rules::GGUF003,
-      &rules::ROPE101,
-      &rules::ROPE102,
-      &rules::ROPE103,
-      &rules::ROPE104,
-      &rules::ROPE105,
-      &rules::ROPE106,
-      &rules::ROPE107,
-  };
+#define ROPELENS_LIST_RULE(code) &rules::code,
+  static const std::vector<const Rule*> catalog = {ROPELENS_CATALOG(ROPELENS_LIST_RULE)};
   return catalog;
 }
 

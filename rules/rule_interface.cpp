@@ -22,7 +22,7 @@ Finding& Finding::help(std::string text) {
 }
 
 Finding& Finding::related(std::string pointer) {
-  d_.related.push_back({std::move(pointer), {}, {}});
+  d_.related.push_back({std::move(pointer), {}, {}, {}});
   return *this;
 }
 

@@ -6,14 +6,6 @@
 
 namespace ropelens::rules {
 
-void report_problems(const Context& cx, Sink& out, std::string_view help) {
-  for (const auto& problem : cx.model.problems) {
-    if (problem.code != out.meta().code) continue;
-    Severity severity = problem.is_error ? Severity::error : out.meta().default_severity;
-    out.report_as(severity, problem.pointer, problem.message).help(std::string(help));
-  }
-}
-
 std::string setup_label(const Model& model, int setup) {
   const RopeSetup& s = model.setups[static_cast<std::size_t>(setup)];
   if (model.setups.size() == 1) return "RoPE";

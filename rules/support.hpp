@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "ropelens/rule.hpp"
@@ -10,10 +11,11 @@
 
 namespace ropelens::rules {
 
-// Reports every normalization problem recorded under this rule's code.
-void report_problems(const Context& cx, Sink& out, std::string_view help);
-
-// "0–2, 4" from sorted indices.
+// Calls `report(pointer, detail)` for every issue of one kind that normalize recorded, in the order it met them.
+template <class Detail, class Report> void for_each_issue(const Model& model, Report&& report) {
+  for (const auto& issue : model.issues)
+    if (const auto* detail = std::get_if<Detail>(&issue.detail)) report(issue.pointer, *detail);
+}
 
 // A setup's short label for messages: "setup full_attention (layers 5, 11, …)".
 std::string setup_label(const Model& model, int setup);

@@ -43,7 +43,7 @@ enum : std::uint32_t {
 };
 
 // ggml tensor type ids used by the tests.
-enum : std::uint32_t { kGgmlF32 = 0, kGgmlF16 = 1, kGgmlQ4_0 = 2 };
+enum : std::uint32_t { kGgmlF32 = 0, kGgmlF16 = 1, kGgmlQ4_0 = 2, kGgmlQ4_K = 12, kGgmlQ6_K = 14 };
 
 struct TensorSpec {
   std::string name;
@@ -211,6 +211,31 @@ inline std::vector<float> llama3_rope_freqs(double theta, int head_dim, double f
     divisors.push_back(static_cast<float>(divisor));
   }
   return divisors;
+}
+
+// The keys every llama-style file carries.
+inline GgufWriter llama_like(const std::string& arch, std::uint32_t context, std::uint32_t layers,
+                             std::uint32_t embedding, std::uint32_t heads) {
+  GgufWriter w;
+  w.str("general.architecture", arch)
+      .str("general.name", "fixture " + arch)
+      .u32(arch + ".context_length", context)
+      .u32(arch + ".embedding_length", embedding)
+      .u32(arch + ".block_count", layers)
+      .u32(arch + ".attention.head_count", heads)
+      .f32(arch + ".attention.layer_norm_rms_epsilon", 1e-5f);
+  return w;
+}
+
+// What convert_hf_to_gguf.py writes for testdata/configs/qwen/qwen2.5-coder-32b-instruct-historical-yarn.json.
+inline GgufWriter qwen_yarn_fixture() {
+  GgufWriter w = llama_like("qwen2", 32768, 64, 5120, 40);
+  w.u32("qwen2.attention.head_count_kv", 8)
+      .f32("qwen2.rope.freq_base", 1000000.0f)
+      .str("qwen2.rope.scaling.type", "yarn")
+      .f32("qwen2.rope.scaling.factor", 4.0f)
+      .u32("qwen2.rope.scaling.original_context_length", 32768);
+  return w;
 }
 
 }  // namespace ropelens::test

@@ -1,5 +1,7 @@
 #include "support.hpp"
 
+#include <fcntl.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,6 +12,8 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+
+extern char** environ;
 
 namespace ropelens::test {
 
@@ -57,11 +61,9 @@ RunResult run_cli(const std::string& arguments, const std::string& stdin_text) {
   return run_command(kPlainBinary + " " + arguments, stdin_text);
 }
 
-RunResult run_cli_in(const std::string& directory, const std::string& arguments) {
-  return run_command("cd '" + directory + "' && " + kPlainBinary + " " + arguments, "");
+RunResult run_cli_in(const std::string& directory, const std::string& arguments, const std::string& stdin_text) {
+  return run_command("cd '" + directory + "' && " + kPlainBinary + " " + arguments, stdin_text);
 }
-
-RunResult run_shell(const std::string& command) { return run_command(command, ""); }
 
 std::string binary() { return ROPELENS_BINARY; }
 
@@ -88,6 +90,37 @@ std::vector<double> chart_values(const std::string& svg, const std::string& seri
   for (std::sregex_iterator it(svg.begin(), svg.end(), point), end; it != end; ++it) out.push_back(std::stod((*it)[1]));
   return out;
 }
+
+RunResult run_program(const std::vector<std::string>& argv) {
+  TempDir dir;
+  const std::string out = dir.file("out"), err = dir.file("err");
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  std::vector<std::string> words = argv;
+  std::vector<char*> args;
+  for (auto& word : words) args.push_back(word.data());
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  RunResult result;
+  if (posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ) != 0) {
+    posix_spawn_file_actions_destroy(&actions);
+    result.exit_code = -1;
+    result.err = "cannot start " + argv.at(0);
+    return result;
+  }
+  posix_spawn_file_actions_destroy(&actions);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.out = read_file(out);
+  result.err = read_file(err);
+  return result;
+}
+
+RunResult run_shell(const std::string& command_line) { return run_command(command_line, ""); }
 
 std::string compare_snapshot(const std::string& relative_path, const std::string& actual) {
   std::string path = source_path(relative_path);

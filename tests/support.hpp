@@ -19,10 +19,11 @@ struct RunResult {
 // Runs build/ropelens with the given arguments (shell-quoted by the caller), capturing stdout and stderr.
 RunResult run_cli(const std::string& arguments, const std::string& stdin_text = "");
 // The same, with `directory` as the working directory (where .ropelens.json is looked up).
-RunResult run_cli_in(const std::string& directory, const std::string& arguments);
-
+RunResult run_cli_in(const std::string& directory, const std::string& arguments, const std::string& stdin_text = "");
+// Runs a program from an argument vector (no shell), stdin empty, capturing stdout and stderr.
+RunResult run_program(const std::vector<std::string>& argv);
 // Runs a shell command line (e.g. under `script` for a pseudo-terminal), capturing stdout and stderr.
-RunResult run_shell(const std::string& command);
+RunResult run_shell(const std::string& command_line);
 // The path of the built ropelens binary.
 std::string binary();
 

@@ -5,18 +5,17 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <string>
 #include <vector>
-
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
 #include "gguf_writer.hpp"
 #include "support.hpp"
+#include "ropelens/check.hpp"
 #include "ropelens/gguf.hpp"
 #include "ropelens/input.hpp"
+#include "ropelens/kv_cache.hpp"
 #include "ropelens/normalize.hpp"
 #include "ropelens/rope.hpp"
 
@@ -26,6 +25,8 @@ using ropelens::Model;
 using ropelens::read_gguf;
 using ropelens::read_gguf_bytes;
 using ropelens::test::GgufWriter;
+using ropelens::test::llama_like;
+using ropelens::test::qwen_yarn_fixture;
 using ropelens::test::TensorSpec;
 using ropelens::test::TempDir;
 using Catch::Matchers::Contains;
@@ -52,20 +53,6 @@ std::vector<float> as_floats(const nlohmann::json& values) {
   std::vector<float> out;
   for (const auto& v : values) out.push_back(static_cast<float>(v.get<double>()));
   return out;
-}
-
-// The keys every llama-style file carries.
-GgufWriter llama_like(const std::string& arch, std::uint32_t context, std::uint32_t layers, std::uint32_t embedding,
-                      std::uint32_t heads) {
-  GgufWriter w;
-  w.str("general.architecture", arch)
-      .str("general.name", "fixture " + arch)
-      .u32(arch + ".context_length", context)
-      .u32(arch + ".embedding_length", embedding)
-      .u32(arch + ".block_count", layers)
-      .u32(arch + ".attention.head_count", heads)
-      .f32(arch + ".attention.layer_norm_rms_epsilon", 1e-5f);
-  return w;
 }
 
 GgufWriter minimal_llama() { return llama_like("llama", 4096, 4, 512, 4); }
@@ -100,16 +87,6 @@ GgufWriter phi3_fixture() {
       .tensor(small_weight("token_embd.weight"))
       .f32_tensor("rope_factors_long.weight", as_floats(params["long_factor"]))
       .f32_tensor("rope_factors_short.weight", as_floats(params["short_factor"]));
-  return w;
-}
-
-GgufWriter qwen_yarn_fixture() {
-  GgufWriter w = llama_like("qwen2", 32768, 64, 5120, 40);
-  w.u32("qwen2.attention.head_count_kv", 8)
-      .f32("qwen2.rope.freq_base", 1000000.0f)
-      .str("qwen2.rope.scaling.type", "yarn")
-      .f32("qwen2.rope.scaling.factor", 4.0f)
-      .u32("qwen2.rope.scaling.original_context_length", 32768);
   return w;
 }
 
@@ -179,11 +156,16 @@ Model model_of(const GgufWriter& writer) {
   return ropelens::model_from_gguf(read_gguf_bytes("fixture.gguf", writer.bytes()));
 }
 
-bool has_problem(const Model& model, const std::string& code) {
-  for (const auto& problem : model.problems)
-    if (problem.code == code) return true;
-  return false;
+// What the rules about the config itself (or only `code`) find in the model.
+std::vector<ropelens::Diagnostic> findings_of(const Model& model, const std::string& code = "") {
+  ropelens::CheckOptions options;
+  options.selection.select = code.empty() ? std::vector<std::string>{"CFG", "GGUF"} : std::vector<std::string>{code};
+  ropelens::LoadedModel loaded;
+  loaded.model = model;
+  return ropelens::check_model(std::move(loaded), options).diagnostics;
 }
+
+bool has_finding(const Model& model, const std::string& code) { return !findings_of(model, code).empty(); }
 
 bool has_note(const Model& model, const std::string& fragment) {
   for (const auto& note : model.notes)
@@ -191,10 +173,10 @@ bool has_note(const Model& model, const std::string& fragment) {
   return false;
 }
 
-std::string problems_of(const Model& model) {
+std::string findings_text(const Model& model) {
   std::string out;
-  for (const auto& problem : model.problems)
-    out += problem.code + " " + problem.pointer + ": " + problem.message + "\n";
+  for (const auto& finding : findings_of(model))
+    out += finding.code + " " + finding.where.pointer + ": " + finding.message + "\n";
   return out;
 }
 
@@ -213,8 +195,8 @@ TEST_CASE("gguf: Llama-3.1 file with rope_freqs matches the llama3 golden", "[gg
   CHECK(file.rope_tensors.at("rope_freqs.weight").size() == 64);
 
   const Model model = ropelens::model_from_gguf(file);
-  INFO(problems_of(model));
-  CHECK(model.problems.empty());
+  INFO(findings_text(model));
+  CHECK(findings_of(model).empty());
   CHECK(model.model_type.value == "llama");
   CHECK(model.num_layers.value == 32);
   CHECK(model.layers.size() == 32);
@@ -246,8 +228,8 @@ TEST_CASE("gguf: Llama-3.1 file with rope_freqs matches the llama3 golden", "[gg
 
 TEST_CASE("gguf: Phi-3 file with long/short factors matches the longrope golden", "[gguf]") {
   const Model model = model_of(phi3_fixture());
-  INFO(problems_of(model));
-  CHECK(model.problems.empty());
+  INFO(findings_text(model));
+  CHECK(findings_of(model).empty());
   CHECK(model.pairing.value == ropelens::Pairing::rotate_half);
   REQUIRE(model.original_max_position_embeddings);
   CHECK(model.original_max_position_embeddings->value == 4096);
@@ -271,8 +253,8 @@ TEST_CASE("gguf: Phi-3 file with long/short factors matches the longrope golden"
 
 TEST_CASE("gguf: Qwen2 yarn file matches the yarn golden", "[gguf]") {
   const Model model = model_of(qwen_yarn_fixture());
-  INFO(problems_of(model));
-  CHECK(model.problems.empty());  // context_length == original_context_length is the converter's normal layout
+  INFO(findings_text(model));
+  CHECK(findings_of(model).empty());  // context_length == original_context_length is the converter's normal layout
   CHECK(model.pairing.value == ropelens::Pairing::rotate_half);
   REQUIRE(model.setups.size() == 1);
 
@@ -296,8 +278,8 @@ TEST_CASE("gguf: Qwen2 yarn file matches the yarn golden", "[gguf]") {
 
 TEST_CASE("gguf: DeepSeek2 file undoes the 0.1 yarn_log_multiplier and matches the golden", "[gguf]") {
   const Model model = model_of(deepseek2_fixture());
-  INFO(problems_of(model));
-  CHECK(model.problems.empty());
+  INFO(findings_text(model));
+  CHECK(findings_of(model).empty());
   CHECK(model.pairing.value == ropelens::Pairing::interleaved);  // llama.cpp runs deepseek2 in NORM mode
   REQUIRE(model.qk_nope_head_dim);
   CHECK(model.qk_nope_head_dim->value == 128);
@@ -393,7 +375,7 @@ TEST_CASE("gguf: every integer width and both float widths are accepted", "[gguf
 
 TEST_CASE("gguf: absent keys take llama.cpp's loader defaults", "[gguf]") {
   const Model model = model_of(minimal_llama());
-  CHECK(model.problems.empty());
+  CHECK(findings_of(model).empty());
   REQUIRE(model.setups.size() == 1);
   const auto& setup = model.setups[0];
   CHECK(setup.type == ropelens::RopeType::default_rope);
@@ -425,7 +407,7 @@ TEST_CASE("gguf: linear scaling needs a factor, and the legacy scale_linear key 
   longrope_factor.str("llama.rope.scaling.type", "longrope").f32("llama.rope.scaling.factor", 4.0f);
   const Model interpolated = model_of(longrope_factor);
   CHECK(interpolated.setups.at(0).type == ropelens::RopeType::linear);
-  CHECK_FALSE(has_problem(interpolated, "GGUF001"));
+  CHECK_FALSE(has_finding(interpolated, "GGUF001"));
 
   GgufWriter unknown = minimal_llama();
   unknown.str("llama.rope.scaling.type", "ntk");
@@ -524,26 +506,28 @@ TEST_CASE("gguf: GGUF001 flags a claimed extension that nothing implements", "[g
     GgufWriter w = llama_like("qwen2", 131072, 2, 1024, 8);
     w.str("qwen2.rope.scaling.type", "none").u32("qwen2.rope.scaling.original_context_length", 32768);
     const Model model = model_of(w);
-    REQUIRE(has_problem(model, "GGUF001"));
-    CHECK(model.problems[0].pointer == "gguf:qwen2.rope.scaling.original_context_length");
-    CHECK_THAT(model.problems[0].message, Contains("context_length 131072 exceeds original_context_length 32768"));
+    const auto found = findings_of(model, "GGUF001");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].where.pointer == "gguf:qwen2.rope.scaling.original_context_length");
+    CHECK_THAT(found[0].message, Contains("context_length 131072 exceeds original_context_length 32768"));
   }
   SECTION("a factor the scaling type ignores") {
     GgufWriter w = minimal_llama();
     w.str("llama.rope.scaling.type", "none").f32("llama.rope.scaling.factor", 4.0f);
     const Model model = model_of(w);
-    REQUIRE(has_problem(model, "GGUF001"));
-    CHECK_THAT(model.problems[0].message, Contains("rope.scaling.factor 4 implies an extended context"));
+    const auto found = findings_of(model, "GGUF001");
+    REQUIRE(found.size() == 1);
+    CHECK_THAT(found[0].message, Contains("rope.scaling.factor 4 implies an extended context"));
   }
   SECTION("yarn without a factor") {
     GgufWriter w = minimal_llama();
     w.str("llama.rope.scaling.type", "yarn");
-    CHECK(has_problem(model_of(w), "GGUF001"));
+    CHECK(has_finding(model_of(w), "GGUF001"));
   }
   SECTION("longrope without factor tensors") {
     GgufWriter w = minimal_llama();
     w.str("llama.rope.scaling.type", "longrope");
-    CHECK(has_problem(model_of(w), "GGUF001"));
+    CHECK(has_finding(model_of(w), "GGUF001"));
   }
 }
 
@@ -552,8 +536,9 @@ TEST_CASE("gguf: GGUF002 flags factor tensors that do not fit the rotary dims", 
     GgufWriter w = minimal_llama();
     w.f32_tensor("rope_freqs.weight", std::vector<float>(32, 2.0f));
     const Model model = model_of(w);
-    REQUIRE(has_problem(model, "GGUF002"));
-    CHECK_THAT(model.problems[0].message, Contains("rope_freqs.weight has 32 values but rotary_dim 128 needs 64"));
+    const auto found = findings_of(model, "GGUF002");
+    REQUIRE(found.size() == 1);
+    CHECK_THAT(found[0].message, Contains("rope_freqs.weight has 32 values but rotary_dim 128 needs 64"));
     CHECK(model.setups.at(0).longrope.short_factor.value.size() == 64);
   }
   SECTION("not positive") {
@@ -562,8 +547,9 @@ TEST_CASE("gguf: GGUF002 flags factor tensors that do not fit the rotary dims", 
     divisors[3] = -1.0f;
     w.f32_tensor("rope_freqs.weight", divisors);
     const Model model = model_of(w);
-    REQUIRE(has_problem(model, "GGUF002"));
-    CHECK_THAT(model.problems[0].message, Contains("rope_freqs.weight[3] is -1"));
+    const auto found = findings_of(model, "GGUF002");
+    REQUIRE(found.size() == 1);
+    CHECK_THAT(found[0].message, Contains("rope_freqs.weight[3] is -1"));
   }
 }
 
@@ -572,8 +558,8 @@ TEST_CASE("gguf: GGUF003 flags inconsistent context lengths", "[gguf][GGUF003]")
     GgufWriter w = minimal_llama();  // context 4096
     w.u32("llama.rope.scaling.original_context_length", 8192);
     const Model model = model_of(w);
-    REQUIRE(has_problem(model, "GGUF003"));
-    CHECK_THAT(problems_of(model), Contains("original_context_length 8192 exceeds context_length 4096"));
+    REQUIRE(has_finding(model, "GGUF003"));
+    CHECK_THAT(findings_text(model), Contains("original_context_length 8192 exceeds context_length 4096"));
   }
   SECTION("context neither the original nor factor times the original") {
     GgufWriter w = llama_like("qwen2", 65536, 2, 1024, 8);
@@ -581,12 +567,12 @@ TEST_CASE("gguf: GGUF003 flags inconsistent context lengths", "[gguf][GGUF003]")
         .f32("qwen2.rope.scaling.factor", 4.0f)
         .u32("qwen2.rope.scaling.original_context_length", 32768);
     const Model model = model_of(w);
-    REQUIRE(has_problem(model, "GGUF003"));
-    CHECK_THAT(problems_of(model), Contains("context_length 65536 is neither original_context_length 32768 nor "
+    REQUIRE(has_finding(model, "GGUF003"));
+    CHECK_THAT(findings_text(model), Contains("context_length 65536 is neither original_context_length 32768 nor "
                                             "factor × original (4 × 32768 = 131072)"));
   }
   SECTION("factor times the original is consistent") {
-    CHECK_FALSE(has_problem(model_of(deepseek2_fixture()), "GGUF003"));
+    CHECK_FALSE(has_finding(model_of(deepseek2_fixture()), "GGUF003"));
   }
 }
 
@@ -607,16 +593,17 @@ TEST_CASE("gguf: the model needs an architecture and llama.cpp's required keys",
   wrong_type.str("llama.rope.freq_base", "lots");
   const Model model = model_of(wrong_type);
   CHECK(model.setups.at(0).rope_theta.value == 10000.0);
-  REQUIRE(has_problem(model, "CFG001"));
-  CHECK(model.problems[0].pointer == "gguf:llama.rope.freq_base");
-  CHECK_THAT(model.problems[0].message, Contains("llama.rope.freq_base is a string, not a number"));
+  const auto found = findings_of(model, "CFG001");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].where.pointer == "gguf:llama.rope.freq_base");
+  CHECK(found[0].message == "llama.rope.freq_base must be a number, got string; ignored (llama.cpp would not load it)");
 
   GgufWriter zero_base = minimal_llama();
   zero_base.f32("llama.rope.freq_base", 0.0f).f32("llama.rope.scaling.factor", -2.0f);
   const Model zero = model_of(zero_base);
   CHECK(zero.setups.at(0).rope_theta.value == 10000.0);
-  CHECK_THAT(problems_of(zero), Contains("llama.rope.freq_base is 0, not positive"));
-  CHECK_THAT(problems_of(zero), Contains("llama.rope.scaling.factor is -2, negative"));
+  CHECK_THAT(findings_text(zero), Contains("llama.rope.freq_base 0 must be positive"));
+  CHECK_THAT(findings_text(zero), Contains("llama.rope.scaling.factor -2 is negative"));
 }
 
 TEST_CASE("gguf: header errors name the problem and the byte", "[gguf][hostile]") {
@@ -867,4 +854,81 @@ TEST_CASE("gguf: write the rule case files", "[.write-rule-cases]") {
     std::filesystem::create_directories(root + name);
     writer.write(root + name + "/model.gguf");
   }
+}
+
+namespace {
+
+// llama31_fixture with two block-quantized weights and a short vocabulary.
+GgufWriter quantized_fixture() {
+  GgufWriter w = llama31_fixture();
+  w.str("tokenizer.ggml.model", "gpt2")
+      .string_array("tokenizer.ggml.tokens", {"a", "b", "c", "d", "e"})
+      .tensor({"blk.0.attn_q.weight", {256, 2}, ropelens::test::kGgmlQ4_K, std::string(288, '\x02'), std::nullopt})
+      .tensor({"output.weight", {256}, ropelens::test::kGgmlQ6_K, std::string(210, '\x03'), std::nullopt});
+  return w;
+}
+
+}  // namespace
+
+TEST_CASE("gguf metadata: what gguf-parser-go shows, from the header", "[gguf][metadata]") {
+  const GgufFile file = read_gguf_bytes("quantized.gguf", quantized_fixture().bytes());
+  const ropelens::GgufMetadata meta = ropelens::gguf_metadata(file);
+  CHECK(meta.architecture == "llama");
+  CHECK(meta.name == "fixture llama");
+  CHECK(meta.file_type == 15);
+  CHECK(meta.quantization == "Q4_K_M");
+  CHECK(meta.tensor_count == 4);
+  CHECK(meta.parameters == 64 + 32 + 512 + 256);                // rope_freqs, token_embd, Q4_K, Q6_K elements
+  CHECK(meta.tensor_bytes == 64 * 4 + 32 * 2 + 2 * 144 + 210);  // F32, F16, two Q4_K blocks, one Q6_K block
+  CHECK(meta.size_bytes == 256 + 64 + 288 + 224);               // the data section, the last tensor padded to 32
+  CHECK(meta.bits_per_weight == Approx(832.0 * 8 / 864));
+  CHECK(meta.context_length == 131072);
+  CHECK(meta.embedding_length == 4096);
+  CHECK(meta.block_count == 32);
+  CHECK(meta.head_count == 32);
+  CHECK(meta.head_count_kv == 8);
+  CHECK(meta.tokenizer_model == "gpt2");
+  CHECK(meta.vocabulary_size == 128256);
+  CHECK(meta.vocabulary_from == "llama.vocab_size");
+
+  // Without vocab_size the vocabulary is the length of the token list, counted without keeping the strings.
+  const ropelens::GgufMetadata counted = ropelens::gguf_metadata(read_gguf_bytes("vocab.gguf", vocabulary_fixture(150000).bytes()));
+  CHECK(counted.vocabulary_size == 150000);
+  CHECK(counted.vocabulary_from == "tokenizer.ggml.tokens");
+  CHECK(counted.quantization.empty());  // no general.file_type
+}
+
+TEST_CASE("gguf metadata: llama.cpp's file type names and ggml block sizes", "[gguf][metadata]") {
+  CHECK(ropelens::llama_ftype_name(15) == "Q4_K_M");
+  CHECK(ropelens::llama_ftype_name(32) == "BF16");
+  CHECK(ropelens::llama_ftype_name(1024 | 7) == "Q8_0 (guessed)");
+  CHECK(ropelens::llama_ftype_name(99) == "ftype 99");
+  CHECK(ropelens::ggml_tensor_bytes(8, 64) == 68);     // Q8_0: 34 bytes per 32
+  CHECK(ropelens::ggml_tensor_bytes(39, 64) == 34);    // MXFP4: 17 bytes per 32
+  CHECK_FALSE(ropelens::ggml_tensor_bytes(43, 64));    // beyond GGML_TYPE_COUNT
+  CHECK(ropelens::ggml_type_name(23) == "IQ4_XS");
+}
+
+TEST_CASE("gguf: the KV-cache shape, and the weights from the tensor sizes", "[gguf][kv]") {
+  const Model model = model_of(quantized_fixture());
+  CHECK(model.kv.num_kv_heads->value == 8);
+  CHECK(model.kv.head_dim->value == 128);  // embedding_length 4096 / head_count 32
+  CHECK(model.kv.dtype->value == "f16");   // llama.cpp's default cache type
+  CHECK(model.weights_bytes->value == 818);
+  const auto kv = ropelens::kv_cache_at(model, {131072, std::nullopt});
+  CHECK(kv.cache.total_bytes == 17'179'869'184ULL);
+}
+
+TEST_CASE("gguf: layers with no key/value heads are recurrent layers without attention", "[gguf][hybrid]") {
+  GgufWriter w = llama_like("jamba", 4096, 4, 512, 4);
+  w.i32_array("jamba.attention.head_count_kv", {0, 0, 2, 0});
+  const Model model = model_of(w);
+  CHECK(model.attention_layers() == std::vector<int>{2});
+  REQUIRE(model.setups.size() == 1);
+  CHECK(model.setups[0].layers == std::vector<int>{2});
+  CHECK(model.layers[0].setup == -1);
+  CHECK(model.layers[2].setup == 0);
+  CHECK(model.hybrid_schedule_from->pointer == "gguf:jamba.attention.head_count_kv");
+  CHECK(model.schedule_summary() == "4 layers: 3 recurrent (no attention), 1 RoPE global");
+  CHECK(ropelens::kv_cache_at(model, {1024, std::nullopt}).cache.total_bytes == 1024ULL * 2 * 128 * 2 * 2);
 }

@@ -13,6 +13,7 @@
 #include "ropelens/input.hpp"
 #include "ropelens/model_loader.hpp"
 #include "ropelens/audit.hpp"
+#include "ropelens/baseline.hpp"
 #include "ropelens/diagnostic.hpp"
 #include "ropelens/rule.hpp"
 
@@ -36,31 +37,36 @@ std::vector<Diagnostic> run_rules(const Context& context, const RuleSelection& s
 // One checked file: everything a check renderer needs.
 struct FileResult {
   std::string path;
-  std::optional<std::string> error;  // the file could not be read; nothing else is filled
+  std::optional<std::string> error;    // the file could not be read; nothing else is filled
+  std::optional<std::string> skipped;  // a config.json a scan found that is no model's: why (nothing else is filled)
   Model model;
-  std::vector<Diagnostic> diagnostics;
+  std::vector<Diagnostic> diagnostics;  // without those a baseline holds
   Audit audit;
   std::shared_ptr<const EngineReport> engines;  // with --engine
+  std::optional<BaselineMatch> baseline;        // with a baseline
 };
 
 struct CheckCounts {
-  int files = 0;
+  int files = 0;  // checked or unreadable; skipped files are not counted here
   int errors = 0;
   int warnings = 0;
   int infos = 0;
   int unreadable_files = 0;
+  int skipped_files = 0;
+  bool baseline_used = false;
+  int baseline_suppressed = 0;
+  std::vector<BaselineEntry> baseline_fixed;  // in path order
+  std::vector<std::string> scan_notes;        // e.g. a folder whose .gitignore could not be honoured
   void add(const FileResult& file);
   void add(const CheckCounts& other);
 };
 
 struct CheckReport {
   std::int64_t target_tokens = 0;
-  std::vector<FileResult> files;
-  int errors = 0;
-  int warnings = 0;
-  int infos = 0;
-  int unreadable_files = 0;
-  CheckCounts counts() const;
+  std::vector<FileResult> files;  // skipped files are left out (their paths are in `skipped`)
+  std::vector<std::string> skipped;
+  CheckCounts totals;
+  CheckCounts counts() const { return totals; }
 };
 
 struct CheckOptions {
@@ -68,11 +74,18 @@ struct CheckOptions {
   TrainingOverrides training;
   RuleSelection selection;
   std::vector<Edit> edits;  // --set, applied to every file
+  std::optional<std::string> revision;  // --revision, for Hugging Face ids
   std::vector<Engine> engines;  // --engine: add each file's engine views to the report
+  ScanFilter scan;              // what directory scans leave out
+  bool force_exclude = false;   // filter named paths as a scan would (pre-commit names every changed file)
+  std::shared_ptr<const Baseline> baseline;  // suppress the findings it holds
+  bool keep_findings = false;                // RenderedFile::findings is filled (--write-baseline)
 };
 
 // Checks one loaded file (load_model): the audit reads its training history from the file before its edits.
 FileResult check_model(LoadedModel loaded, const CheckOptions& options);
+// The findings about the config itself (the CFG and GGUF rules): what inspect lists as its problems.
+std::vector<Diagnostic> config_findings(const LoadedModel& loaded);
 // Checks every file under the paths in sorted order, handing each result to `on_file` as soon as it is
 // ready, so memory stays flat however many files there are.
 CheckCounts check_paths_streaming(const std::vector<std::string>& paths, const CheckOptions& options,
@@ -82,9 +95,11 @@ CheckCounts check_paths_streaming(const std::vector<std::string>& paths, const C
 // freeing it on the writing thread made glibc's allocator a tenth of a directory scan.
 struct RenderedFile {
   std::string path;
-  std::optional<std::string> error;  // the file could not be read
-  CheckCounts counts;                // this file's findings
+  std::optional<std::string> error;    // the file could not be read
+  std::optional<std::string> skipped;  // not a model config (a scan passed over it)
+  CheckCounts counts;                  // this file's findings
   std::string part;
+  std::vector<Diagnostic> findings;    // with CheckOptions::keep_findings (e.g. to write a baseline)
 };
 // The same, with each file's output rendered by `render` on the worker thread that checked it (`render`
 // must not touch shared state); `on_file` still receives the files in sorted order.

@@ -1,6 +1,7 @@
 // One finding of a rule, with everything every output format needs.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,6 +19,7 @@ struct Location {
   std::string pointer;  // RFC 6901 JSON pointer into the config ("" = the whole document)
   std::optional<int> line;
   std::optional<int> column;
+  std::optional<std::uint64_t> byte_offset;  // binary inputs (GGUF): where the key-value pair starts
 };
 
 struct Diagnostic {
@@ -30,5 +32,11 @@ struct Diagnostic {
   std::vector<Location> related;
   nlohmann::json facts = nlohmann::json::object();  // computed values for machine formats
 };
+
+// What identifies a finding across runs, whatever its wording: a hash of its code and facts (numbers rounded
+// to 9 significant digits, so a last-bit difference between math libraries does not count). Baselines, SARIF
+// partialFingerprints and `diff` all use this one function; the file and the JSON pointer are matched beside
+// it (diff leaves the pointer out when it compares a config.json with a GGUF file, whose keys differ).
+std::string finding_fingerprint(const Diagnostic& diagnostic);
 
 }  // namespace ropelens

@@ -71,6 +71,12 @@ struct GgufFile {
   std::map<std::string, GgufValue, std::less<>> kv;
   // rope_freqs.weight, rope_factors_long.weight and rope_factors_short.weight, when present.
   std::map<std::string, std::vector<float>, std::less<>> rope_tensors;
+  std::uint64_t tensor_elements = 0;          // the parameter count: every tensor's element count, summed
+  std::optional<std::uint64_t> tensor_bytes;  // ggml_nbytes summed; none when a tensor type has no known size
+  std::map<std::string, std::uint64_t, std::less<>> rope_tensor_info_offsets;  // where each one's info entry starts
+
+  // Where a key-value pair or a RoPE tensor's info entry starts in the file, by its name.
+  std::optional<std::uint64_t> offset_of(std::string_view name) const;
 
   const GgufValue* find(std::string_view key) const;
 };
@@ -87,6 +93,41 @@ inline constexpr std::uint64_t kGgufMaxRopeTensorElements = 1u << 16;   // real 
 inline constexpr std::string_view kRopeFreqsTensor = "rope_freqs.weight";
 inline constexpr std::string_view kRopeFactorsLongTensor = "rope_factors_long.weight";
 inline constexpr std::string_view kRopeFactorsShortTensor = "rope_factors_short.weight";
+
+// ggml tensor types: name, values per block and bytes per block (ggml.c type_traits).
+struct GgmlTypeTraits {
+  std::string_view name;
+  std::uint32_t block_values = 1;
+  std::uint32_t block_bytes = 0;
+};
+const GgmlTypeTraits* ggml_type_traits(std::uint32_t type);  // nullptr for ids ggml does not define
+std::string ggml_type_name(std::uint32_t type);              // "Q4_K", or "type N"
+std::optional<std::uint64_t> ggml_tensor_bytes(std::uint32_t type, std::uint64_t elements);
+// general.file_type (llama_ftype) as gguf-parser-go names it: "Q4_K_M", "F16", … or "ftype N".
+std::string llama_ftype_name(std::uint32_t file_type);
+
+// What gguf-parser-go's METADATA, ARCHITECTURE and TOKENIZER tables show, all from the header.
+struct GgufMetadata {
+  std::optional<std::string> architecture;  // general.architecture
+  std::optional<std::string> name;          // general.name
+  std::optional<std::int64_t> file_type;    // general.file_type
+  std::string quantization;                 // llama_ftype_name(file_type), or "" without the key
+  std::uint64_t tensor_count = 0;
+  std::uint64_t parameters = 0;                 // Σ tensor element counts
+  std::uint64_t size_bytes = 0;                 // the tensor data section: file size − data offset
+  std::optional<std::uint64_t> tensor_bytes;    // Σ ggml_nbytes, what the weights take in memory
+  double bits_per_weight = 0.0;                 // size_bytes · 8 / parameters, as gguf-parser-go computes it
+  std::optional<std::int64_t> context_length;   // {arch}.context_length
+  std::optional<std::int64_t> embedding_length;
+  std::optional<std::int64_t> block_count;
+  std::optional<std::int64_t> head_count;       // the largest entry when stored per layer
+  std::optional<std::int64_t> head_count_kv;
+  std::optional<std::string> tokenizer_model;   // tokenizer.ggml.model
+  std::optional<std::uint64_t> vocabulary_size;  // {arch}.vocab_size, else the length of tokenizer.ggml.tokens
+  std::string vocabulary_from;                   // the key it was read from
+  std::optional<std::int64_t> split_count;       // split.count: this file is one part of several
+};
+GgufMetadata gguf_metadata(const GgufFile& file);
 
 // True when the file starts with the GGUF magic (false when it cannot be read).
 bool looks_like_gguf(const std::string& path);

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -42,13 +43,62 @@ struct InputFile {
   std::string text;   // empty for a GGUF file larger than kMaxConfigBytes
 };
 InputFile read_input_file(const std::string& path);
+// Standard input, read to its end (at most kMaxConfigBytes): a config.json or a whole GGUF header.
+InputFile read_stdin();
 
 // Parses text already in memory (used by read_config, tests and the fuzzer).
 Document parse_config(std::string display_path, std::string text);
 
+// A path as outputs show it: relative to the working directory when it lies under it ("./a/../b" → "b"),
+// otherwise as given. "-" stays "-".
+std::string shown_path(const std::string& path);
+
+// A glob a directory scan passes over. Without a slash it matches any one folder or file name below the
+// scanned folder ("node_modules", ".*", "*.bak.gguf"); with one, the path relative to `base` ("models/old",
+// "**/drafts/*.gguf"). `*` and `?` stay within a name, `**` spans folders, `[…]` is a class.
+struct ExcludePattern {
+  std::string glob;
+  std::string base;  // absolute folder a pattern with a slash is relative to (the working directory, or the
+                     // folder holding .ropelens.json)
+};
+// Hidden folders, node_modules, virtual environments, caches and build folders: what ruff excludes by default.
+const std::vector<std::string>& default_exclude_globs();
+std::vector<ExcludePattern> exclude_patterns(const std::vector<std::string>& globs, const std::string& base);
+bool glob_match(std::string_view glob, std::string_view path);
+
+// What a directory scan leaves out. Paths named on the command line are never left out.
+struct ScanFilter {
+  std::vector<ExcludePattern> excludes = exclude_patterns(default_exclude_globs(), "");
+  bool respect_gitignore = true;  // inside a git work tree, list files with git (see find_model_files)
+  bool record_skipped = false;    // fill FoundFiles::skipped (for the -v log)
+};
+
+// An entry a directory walk passed over, and why (for the -v log).
+struct SkippedPath {
+  enum class Why { unreadable_directory, directory_link, not_a_regular_file, other_name, excluded };
+  std::string path;
+  Why why = Why::other_name;
+  std::string detail;  // the system's error for an unreadable directory
+};
+std::string describe(const SkippedPath& skipped);
+
+struct FoundFiles {
+  std::vector<std::string> files;  // shown paths (shown_path), sorted
+  bool named = false;              // the path named a file or a model folder, not a folder to search
+  std::vector<std::string> notes;  // e.g. why .gitignore could not be honoured
+  std::vector<SkippedPath> skipped;  // with ScanFilter::record_skipped, what the walk passed over
+};
+
 // The path itself when it is a file or "-"; for a model folder its config.json; otherwise every config.json
-// and *.gguf file below the directory, sorted.
-std::vector<std::string> expand_paths(const std::string& path);
+// and *.gguf file below the directory that the filter leaves in. Inside a git work tree the candidates come
+// from `git ls-files --cached --others --exclude-standard` (so .gitignore is honoured exactly as git does);
+// elsewhere, or when git cannot run (a note says so), from a walk that does not follow directory links.
+FoundFiles find_model_files(const std::string& path, const ScanFilter& filter = {});
+// find_model_files(path).files; `skipped`, when given, receives every entry the walk passed over.
+std::vector<std::string> expand_paths(const std::string& path, std::vector<SkippedPath>* skipped = nullptr);
+// Whether a path named on the command line falls under an exclusion, judged as if the working directory
+// were scanned (`--force-exclude`, for pre-commit, which names every changed file).
+bool excluded_path(const std::string& path, const ScanFilter& filter);
 
 // Line and column (1-based) of the value a JSON pointer names, found by scanning the text.
 struct TextPosition {

@@ -19,8 +19,5 @@ struct MethodOverride {
 
 // Setups whose RoPE method differs between the config as trained and the config with --set edits applied.
 std::vector<MethodOverride> find_method_overrides(const Model& trained, const Model& edited);
-// Records them as Model::problems with code ENG305, which the ENG305 rule reports. Call after load_model
-// applied --set edits, with the same file loaded without them.
-void record_method_overrides(Model& edited, const Model& trained);
 
 }  // namespace ropelens

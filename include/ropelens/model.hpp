@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "ropelens/config_issues.hpp"
+
 namespace ropelens {
 
 enum class Origin { config, defaulted, derived };
@@ -40,14 +42,6 @@ std::string_view to_string(PositionScheme scheme);
 
 enum class AttentionKind { global, sliding, chunked };
 std::string_view to_string(AttentionKind kind);
-
-// A semantic problem found while normalizing. `code` is the catalog code it becomes (CFG…).
-struct Problem {
-  std::string code;
-  std::string pointer;
-  std::string message;
-  bool is_error = false;  // raise above the code's default severity (e.g. CFG004's conflicting keys)
-};
 
 struct YarnParams {
   Field<double> beta_fast{32.0, Provenance::by_default("transformers default beta_fast 32")};
@@ -99,7 +93,10 @@ struct RopeSetup {
 
 struct Layer {
   int index = 0;
-  std::string layer_type;  // full_attention, sliding_attention, chunked_attention, …
+  std::string layer_type;  // full_attention, sliding_attention, chunked_attention, … or a mixer that does not attend
+  // False for layers that are not attention at all (linear attention such as Gated DeltaNet, Mamba, convolution,
+  // MLP-only): they have no positions, no rotary pairs and no KV cache.
+  bool attends = true;
   AttentionKind attention = AttentionKind::global;
   std::optional<std::int64_t> window_tokens;
   bool uses_rope = true;
@@ -124,8 +121,54 @@ struct NopeTemperature {
   Field<double> attn_scale;
 };
 
+// A per-pair RoPE factor tensor of a GGUF file, as stored.
+struct GgufFactorTensor {
+  std::string name;     // rope_freqs.weight, rope_factors_long.weight or rope_factors_short.weight
+  std::string pointer;  // gguf:<name>
+  std::vector<float> values;
+};
+
+// What a GGUF file states about RoPE scaling, as llama.cpp's loader reads it, for the rules that check the file's
+// keys against each other. Its lengths are Model::max_position_embeddings (context_length) and
+// Model::original_max_position_embeddings (rope.scaling.original_context_length).
+struct GgufFacts {
+  Field<std::string> scaling_type;
+  std::optional<Field<double>> scaling_factor;  // > 0 only: llama.cpp reads 0 as no factor
+  std::vector<GgufFactorTensor> factor_tensors;
+
+  // llama.cpp divides frequencies by the factor for linear, yarn and longrope (freq_scale = 1 / factor).
+  bool factor_applies() const;
+  // Something in the file scales RoPE: a factor tensor, or an applied factor above 1.
+  bool extends() const;
+  const GgufFactorTensor* factor_tensor(std::string_view name) const;
+};
+
+// What the attention layers cache per token, for KV-cache sizes (kv_cache.hpp).
+struct KvShape {
+  std::optional<Field<int>> num_attention_heads;
+  std::optional<Field<int>> num_kv_heads;         // num_key_value_heads and its spellings; absent: multi-head
+  std::optional<Field<int>> head_dim;             // K width of one head (MLA: qk_nope_head_dim + qk_rope_head_dim)
+  std::optional<Field<int>> v_head_dim;           // V width when it differs from K's
+  std::optional<Field<int>> global_num_kv_heads;  // full-attention layers with their own heads (Gemma 4)
+  std::optional<Field<int>> global_head_dim;
+  std::optional<Field<int>> kv_lora_rank;         // MLA: the latent each layer caches beside the rotary key part
+  std::optional<Field<int>> qk_rope_head_dim;
+  std::optional<Field<int>> num_kv_shared_layers;  // the last N layers reuse earlier layers' KV (Gemma 3n)
+  std::optional<Field<std::string>> dtype;         // torch_dtype or dtype as written, or an engine's default
+};
+
+// A model named by id instead of a path, and the local cache entry it resolved to.
+struct ModelReference {
+  std::string id;        // "Qwen/Qwen3-8B" or "ollama:llama3.2:latest"
+  std::string revision;  // as asked: a branch, tag or commit (Hugging Face) or the tag (Ollama)
+  std::string resolved;  // the commit (Hugging Face) or the blob digest (Ollama)
+  std::string path;      // the file read
+  std::string cache;     // the cache folder it was found in
+};
+
 struct Model {
-  std::string source;  // path shown to users
+  std::string source;  // shown to users: the path, or "id@revision" for a model named by id
+  std::optional<ModelReference> reference;
   Field<std::string> model_type;
   std::string text_pointer;  // "" or the nested language-model object, e.g. "/text_config"
   PositionScheme scheme = PositionScheme::rope;
@@ -142,16 +185,23 @@ struct Model {
 
   std::vector<Layer> layers;
   std::vector<RopeSetup> setups;
+  // Where the schedule of attending layers was read, for models that interleave attention with other mixers.
+  std::optional<Provenance> hybrid_schedule_from;
 
   std::optional<AlibiInfo> alibi;
   std::optional<T5Buckets> t5;
   std::optional<NopeTemperature> nope_temperature;
   std::optional<Field<int>> qk_nope_head_dim;  // MLA: the part of each head that carries no position
+  KvShape kv;
+  std::optional<Field<std::uint64_t>> weights_bytes;  // the weights' size: safetensors index or GGUF tensors
+
+  std::optional<GgufFacts> gguf;  // set for models read from a GGUF file
 
   std::vector<std::string> notes;
-  std::vector<Problem> problems;
+  std::vector<ConfigIssue> issues;  // what the config holds but normalize could not take as written
 
-  std::vector<int> nope_layers() const;
+  std::vector<int> nope_layers() const;       // layers that attend without RoPE
+  std::vector<int> attention_layers() const;  // layers that attend (all of them when no schedule was read)
   // Multi-head latent attention (DeepSeek-V2/V3 and kin): part of each head carries no position.
   bool uses_mla() const { return qk_nope_head_dim.has_value(); }
   std::string schedule_summary() const;

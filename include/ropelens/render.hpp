@@ -12,6 +12,8 @@
 #include "ropelens/engine_report.hpp"
 #include "ropelens/check.hpp"
 #include "ropelens/report_data.hpp"
+#include "ropelens/inspect_report.hpp"
+#include "ropelens/diff.hpp"
 #include "ropelens/table_report.hpp"
 #include "ropelens/scheme_report.hpp"
 #include "ropelens/suggest.hpp"
@@ -28,8 +30,13 @@ struct TextOptions {
 
 nlohmann::json model_to_json(const Model& model);
 
-void render_inspect_text(const Model& model, const SchemeReport& schemes, std::ostream& out);
-void render_inspect_json(const Model& model, const SchemeReport& schemes, std::ostream& out);
+void render_inspect_text(const InspectReport& report, std::ostream& out);
+void render_inspect_json(const InspectReport& report, std::ostream& out);
+// Deployment facts, shared by inspect and table: the KV cache at the target, and a GGUF file's header.
+void render_kv_cache_text(const KvCacheReport& kv, std::ostream& out);
+nlohmann::json kv_cache_json(const KvCacheReport& kv);
+void render_gguf_metadata_text(const GgufMetadata& metadata, std::ostream& out);
+nlohmann::json gguf_metadata_json(const GgufMetadata& metadata);
 nlohmann::json scheme_report_json(const SchemeReport& schemes);
 void render_scheme_text(const SchemeReport& schemes, std::ostream& out);
 
@@ -53,9 +60,14 @@ class CheckRenderer {
   virtual std::string render_file(const FileResult& file) const = 0;
   // Writes the parts in path order (separators between parts are the renderer's business).
   virtual void write_file(const std::string& part) = 0;
+  // A file that could not be read, after its part (for formats that list such files apart, like SARIF).
+  virtual void unreadable(const std::string& /*path*/, const std::string& /*message*/) {}
   virtual void end(const CheckCounts& counts) = 0;
 
-  void file(const FileResult& file) { write_file(render_file(file)); }
+  void file(const FileResult& file) {
+    write_file(render_file(file));
+    if (file.error) unreadable(file.path, *file.error);
+  }
 };
 std::unique_ptr<CheckRenderer> make_check_renderer(std::string_view format, std::ostream& out,
                                                    const TextOptions& text = {});
@@ -64,6 +76,14 @@ void render_check_text(const CheckReport& report, std::ostream& out);
 void render_check_json(const CheckReport& report, std::ostream& out);
 void render_check_sarif(const CheckReport& report, std::ostream& out);
 void render_check_github(const CheckReport& report, std::ostream& out);
+
+// `diff`: every format but SARIF and GitHub annotations shows the whole comparison; those two hold the
+// findings the change introduced, each marked baselineState "new".
+void render_diff_text(const DiffReport& report, std::ostream& out);
+void render_diff_json(const DiffReport& report, std::ostream& out);
+void render_diff_markdown(const DiffReport& report, std::ostream& out);
+void render_diff_sarif(const DiffReport& report, std::ostream& out);
+void render_diff_github(const DiffReport& report, std::ostream& out);
 
 void render_engines_text(const Model& model, const EngineReport& report, std::ostream& out);
 void render_engines_json(const Model& model, const EngineReport& report, std::ostream& out);

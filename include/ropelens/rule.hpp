@@ -25,6 +25,7 @@ class Context {
   const std::vector<RopeTable>& tables;  // one per setup, at the declared length (no sequence length)
   const Audit& audit;                    // at the target
   const std::int64_t target_tokens;       // the audit's target, resolved once (resolve_target)
+  const Model* unedited = nullptr;  // the config as written, when --set edits were applied to `model`
 
   // Every engine's views at the target, computed on first use and shared by the rules that compare engines.
   const std::vector<EngineView>& engine_views() const;
@@ -53,6 +54,9 @@ struct RuleMeta {
   std::string_view name;
   Severity default_severity;
   std::string_view summary;
+  // A finding of this rule means the target is out of the model's reach, whatever its severity: suggest
+  // never calls an edit verified while one remains.
+  bool target_out_of_reach = false;
 };
 
 class Sink {

@@ -25,6 +25,7 @@ struct SuggestRequest {
   // when the config gives one, else the declared length: with no scaling the declared length is the trained one).
   std::optional<std::int64_t> original_tokens;
   std::vector<Engine> engines = all_engines();  // which snippets to print
+  std::optional<std::string> revision;           // for a Hugging Face id (locate_model)
 };
 
 struct EngineSnippet {
@@ -73,5 +74,6 @@ struct SuggestReport {
 // suggestion, verified by check_model on the config loaded with the suggestion's edits (what
 // `ropelens check PATH --set … --target T` runs).
 SuggestReport suggest_changes(const std::string& path, const SuggestRequest& request);
+SuggestReport suggest_changes(const Document& document, const SuggestRequest& request);
 
 }  // namespace ropelens

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ropelens/audit.hpp"
+#include "ropelens/kv_cache.hpp"
 #include "ropelens/model.hpp"
 #include "ropelens/rope.hpp"
 #include "ropelens/scheme_report.hpp"
@@ -55,6 +56,7 @@ struct TableReport {
   std::optional<std::int64_t> seq_len;
   std::vector<SetupTable> setups;
   SchemeReport schemes;
+  std::optional<KvCacheReport> kv_cache;  // at the target
 };
 
 struct TableRequest {
@@ -64,6 +66,7 @@ struct TableRequest {
   TrainingHistory training;  // used when target_tokens is set
   // An audit already made at target_tokens (check_model's): the rows show it rather than auditing again.
   const Audit* audit = nullptr;
+  std::optional<KvDtype> kv_dtype;  // none: the config's dtype
 };
 
 TableReport build_table_report(const Model& model, const TableRequest& request);

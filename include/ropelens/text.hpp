@@ -1,6 +1,7 @@
 // Text forms shared by rule messages and renderers.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -10,6 +11,9 @@ namespace ropelens {
 
 // Sorted indices as ranges: {0, 1, 2, 4, 6, 7, 8, 9} → "0–2, 4, 6–9".
 std::string index_ranges(const std::vector<int>& sorted_indices);
+
+// Digits grouped by thousands: 17179869184 → "17,179,869,184".
+std::string group_thousands(std::uint64_t value);
 
 // The candidate closest to a mistyped word (case-insensitive edit distance, transpositions counted once),
 // when it is close enough to be what was meant: "CTX2O1" → "CTX201", "chek" → "check".

@@ -1,9 +1,26 @@
+#include <fmt/format.h>
+
 #include "../support.hpp"
 
 namespace ropelens::rules {
 
+static std::string describe(const MissingRequiredKey& missing) {
+  if (missing.rope_type == "su")
+    return fmt::format("missing {}: rope type 'su' is renamed to longrope only after transformers fills it, so "
+                       "loading fails with KeyError",
+                       missing.key);
+  return fmt::format("rope type '{}' requires {}; transformers raises KeyError when loading", missing.rope_type,
+                     missing.key);
+}
+
 static void check(const Context& cx, Sink& out) {
-  report_problems(cx, out, "add the missing key with the value the checkpoint was trained with");
+  const std::string help = "add the missing key with the value the checkpoint was trained with";
+  for_each_issue<MissingRequiredKey>(cx.model, [&](const std::string& pointer, const MissingRequiredKey& missing) {
+    out.report(pointer, describe(missing)).help(help);
+  });
+  for_each_issue<UnderivableHeadDim>(cx.model, [&](const std::string& pointer, const UnderivableHeadDim&) {
+    out.report(pointer, "cannot derive head_dim: no head_dim, and no hidden_size with num_attention_heads").help(help);
+  });
 }
 
 extern const Rule CFG003{{"CFG003", "missing-required-key", Severity::error,

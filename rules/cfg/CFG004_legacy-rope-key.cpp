@@ -1,21 +1,37 @@
+#include <fmt/format.h>
+
 #include "../support.hpp"
 
 namespace ropelens::rules {
 
-static std::string help_for(const Problem& problem) {
-  if (problem.is_error) return "remove the legacy type key and keep the rope_type the checkpoint was trained with";
-  if (problem.message.find("'su'") != std::string::npos) return "write \"rope_type\": \"longrope\" instead of 'su'";
-  if (problem.message.find("'mrope'") != std::string::npos)
-    return "write \"rope_type\": \"default\" and keep mrope_section";
+// How to spell the method today: 'su' is longrope, 'mrope' is default RoPE that keeps its mrope_section.
+static std::string modern_spelling_help(std::string_view legacy_name) {
+  if (legacy_name == "su") return "write \"rope_type\": \"longrope\" instead of 'su'";
+  if (legacy_name == "mrope") return "write \"rope_type\": \"default\" and keep mrope_section";
   return "rename the key type to rope_type";
 }
 
+static std::string meaning(const LegacyRopeTypeName& legacy) {
+  if (legacy.means == RopeType::default_rope) return "default RoPE with mrope_section";
+  return std::string(to_string(legacy.means));
+}
+
 static void check(const Context& cx, Sink& out) {
-  for (const auto& problem : cx.model.problems) {
-    if (problem.code != out.meta().code) continue;
-    auto severity = problem.is_error ? Severity::error : out.meta().default_severity;
-    out.report_as(severity, problem.pointer, problem.message).help(help_for(problem));
-  }
+  for_each_issue<ConflictingTypeKeys>(cx.model, [&](const std::string& pointer, const ConflictingTypeKeys& keys) {
+    out.report_as(Severity::error, pointer,
+                  fmt::format("type '{}' and rope_type '{}' disagree; transformers uses rope_type, vLLM refuses "
+                              "to load",
+                              keys.legacy_type, keys.rope_type))
+        .help("remove the legacy type key and keep the rope_type the checkpoint was trained with");
+  });
+  for_each_issue<LegacyTypeKey>(cx.model, [&](const std::string& pointer, const LegacyTypeKey& key) {
+    out.report(pointer, fmt::format("legacy key type '{}'; the current key is rope_type", key.type))
+        .help(modern_spelling_help(key.type));
+  });
+  for_each_issue<LegacyRopeTypeName>(cx.model, [&](const std::string& pointer, const LegacyRopeTypeName& legacy) {
+    out.report(pointer, fmt::format("legacy rope type '{}' means {}", legacy.spelled, meaning(legacy)))
+        .help(modern_spelling_help(legacy.spelled));
+  });
 }
 
 extern const Rule CFG004{{"CFG004", "legacy-rope-key", Severity::info,

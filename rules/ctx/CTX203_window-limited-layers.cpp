@@ -10,7 +10,10 @@ static void check(const Context& cx, Sink& out) {
   const auto& layers = cx.model.layers;
   std::vector<int> global;
   std::map<std::pair<AttentionKind, std::int64_t>, std::vector<int>> limited;  // (kind, window) -> layers
+  int attending = 0;
   for (const Layer& layer : layers) {
+    if (!layer.attends) continue;  // linear attention and recurrent mixers hold no positions
+    ++attending;
     if (layer.attention == AttentionKind::global || !layer.window_tokens) global.push_back(layer.index);
     else if (*layer.window_tokens < cx.target_tokens) limited[{layer.attention, *layer.window_tokens}].push_back(layer.index);
   }
@@ -24,7 +27,7 @@ static void check(const Context& cx, Sink& out) {
     out.report(source ? pointer_or(source->from, "") : "",
                fmt::format("at {} tokens {} of {} layers use {} attention within {} tokens and never see longer "
                            "distances; {}",
-                           cx.target_tokens, indices.size(), layers.size(),
+                           cx.target_tokens, indices.size(), attending,
                            kind == AttentionKind::chunked ? "chunked" : "sliding", window, rest))
         .help(global.empty()
                   ? fmt::format("evaluate retrieval across more than {} tokens directly before relying on it", window)

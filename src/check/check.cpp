@@ -1,5 +1,7 @@
 // The check pipeline: each path read, normalized, audited at its target, and run through the catalog.
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <condition_variable>
 #include <map>
 #include <mutex>
@@ -9,30 +11,43 @@
 
 #include "ropelens/check.hpp"
 #include "ropelens/engine_report.hpp"
+#include "ropelens/log.hpp"
 #include "ropelens/method_override.hpp"
+#include "ropelens/model_log.hpp"
 #include "ropelens/normalize.hpp"
 
 namespace ropelens {
 namespace {
 
-// Line and column for each pointer of a file's findings; findings often share a pointer, so each is found once.
+// Where each pointer of a file's findings is: line and column in a JSON file (the nearest enclosing value for
+// a key the file lacks), the byte offset of the key in a GGUF file. Findings often share a pointer, so each
+// is found once.
 class PointerLocations {
  public:
-  explicit PointerLocations(const std::string& text) : text_(text) {}
+  explicit PointerLocations(const LoadedModel& loaded) : text_(loaded.text), byte_offsets_(loaded.byte_offsets) {}
 
   void locate(Location& where) {
+    if (auto it = byte_offsets_.find(where.pointer); it != byte_offsets_.end()) where.byte_offset = it->second;
+    if (text_.empty()) return;
     auto [entry, added] = found_.try_emplace(where.pointer);
-    if (added) {
-      TextPosition position;
-      if (locate_pointer(text_, where.pointer, position)) entry->second = position;
-    }
+    if (added) entry->second = find_nearest(where.pointer);
     if (!entry->second) return;
     where.line = entry->second->line;
     where.column = entry->second->column;
   }
 
  private:
+  std::optional<TextPosition> find_nearest(std::string pointer) const {
+    for (;;) {
+      TextPosition position;
+      if (locate_pointer(text_, pointer, position)) return position;
+      if (pointer.empty() || pointer[0] != '/') return std::nullopt;
+      pointer.erase(pointer.rfind('/'));
+    }
+  }
+
   const std::string& text_;
+  const std::map<std::string, std::uint64_t, std::less<>>& byte_offsets_;
   std::map<std::string, std::optional<TextPosition>, std::less<>> found_;
 };
 
@@ -43,27 +58,68 @@ FileResult unreadable(const InputError& e) {
   return failed;
 }
 
-FileResult check_file(const std::string& file, const CheckOptions& options) {
+// A file the pipeline reads: named on the command line, or found by a directory scan.
+struct ScannedFile {
+  std::string path;
+  bool named = false;
+  bool operator<(const ScannedFile& other) const { return path < other.path; }
+  bool operator==(const ScannedFile& other) const { return path == other.path; }
+};
+
+// Time spent per phase, summed over the worker threads; kept only when the -v log is on.
+class PhaseTimes {
+ public:
+  enum Phase { load, check, render, kPhases };
+
+  void add(Phase phase, double ms) { ns_[phase].fetch_add(static_cast<std::int64_t>(ms * 1e6), std::memory_order_relaxed); }
+  double ms(Phase phase) const { return static_cast<double>(ns_[phase].load(std::memory_order_relaxed)) / 1e6; }
+
+ private:
+  std::array<std::atomic<std::int64_t>, kPhases> ns_{};
+};
+
+// Runs `work`, adding its time to `phase` when there are times to keep.
+template <class Work> auto timed(PhaseTimes* times, PhaseTimes::Phase phase, const Work& work) {
+  if (times == nullptr) return work();
+  const logging::Stopwatch clock;
+  auto result = work();
+  times->add(phase, clock.elapsed_ms());
+  return result;
+}
+
+FileResult check_file(const ScannedFile& file, const CheckOptions& options, PhaseTimes* times) {
   try {
-    LoadedModel loaded = load_model(file, options.edits);
-    if (loaded.as_trained) record_method_overrides(loaded.model, *loaded.as_trained);
-    return check_model(std::move(loaded), options);
+    LoadedModel loaded = timed(times, PhaseTimes::load, [&] { return load_model(file.path, options.edits, options.revision); });
+    log_loaded_model(loaded);
+    FileResult result = timed(times, PhaseTimes::check, [&] { return check_model(std::move(loaded), options); });
+    log_audit_target(result, options.target_tokens.has_value());
+    return result;
+  } catch (const NotAModelConfig& e) {
+    if (file.named && !options.force_exclude) return unreadable(e);
+    logging::info("skipped {}: {}", e.file(), e.what());
+    FileResult skipped;
+    skipped.path = e.file();
+    skipped.skipped = e.what();
+    return skipped;
   } catch (const InputError& e) {
     return unreadable(e);
   } catch (const std::exception& e) {  // a defect, reported per file rather than ending the scan
-    return unreadable(InputError(file, std::string("internal error: ") + e.what()));
+    return unreadable(InputError(file.path, std::string("internal error: ") + e.what()));
   }
 }
 
-RenderedFile render_result(const FileResult& result, const std::function<std::string(const FileResult&)>& render) {
-  RenderedFile rendered{result.path, result.error, {}, {}};
+RenderedFile render_result(FileResult result, const std::function<std::string(const FileResult&)>& render,
+                           bool keep_findings, PhaseTimes* times) {
+  RenderedFile rendered{result.path, result.error, result.skipped, {}, {}, {}};
   rendered.counts.add(result);
+  if (result.skipped) return rendered;
   try {
-    rendered.part = render(result);
+    rendered.part = timed(times, PhaseTimes::render, [&] { return render(result); });
   } catch (const std::exception& e) {  // a defect; on a worker thread it would otherwise end the process
     rendered.error = InputError(result.path, std::string("internal error while rendering: ") + e.what()).what();
     rendered.counts.unreadable_files += result.error ? 0 : 1;
   }
+  if (keep_findings) rendered.findings = std::move(result.diagnostics);
   return rendered;
 }
 
@@ -76,9 +132,9 @@ class OrderedChecker {
   static constexpr std::size_t kBatchSize = 16;
   static constexpr std::size_t kBatchesAhead = 4;
 
-  using CheckOne = std::function<Item(const std::string&)>;
+  using CheckOne = std::function<Item(const ScannedFile&)>;
 
-  OrderedChecker(const std::vector<std::string>& files, const CheckOne& check_one)
+  OrderedChecker(const std::vector<ScannedFile>& files, const CheckOne& check_one)
       : files_(files), check_one_(check_one), batch_count_((files.size() + kBatchSize - 1) / kBatchSize),
         ring_(kBatchesAhead) {}
 
@@ -127,7 +183,7 @@ class OrderedChecker {
     return items;
   }
 
-  const std::vector<std::string>& files_;
+  const std::vector<ScannedFile>& files_;
   const CheckOne& check_one_;
   const std::size_t batch_count_;
   std::vector<std::optional<std::vector<Item>>> ring_;
@@ -152,20 +208,30 @@ void CheckCounts::add(const CheckCounts& other) {
   warnings += other.warnings;
   infos += other.infos;
   unreadable_files += other.unreadable_files;
+  skipped_files += other.skipped_files;
+  baseline_used = baseline_used || other.baseline_used;
+  baseline_suppressed += other.baseline_suppressed;
+  baseline_fixed.insert(baseline_fixed.end(), other.baseline_fixed.begin(), other.baseline_fixed.end());
+  scan_notes.insert(scan_notes.end(), other.scan_notes.begin(), other.scan_notes.end());
 }
 
 void CheckCounts::add(const FileResult& file) {
+  if (file.skipped) {
+    ++skipped_files;
+    return;
+  }
   ++files;
   if (file.error) ++unreadable_files;
+  if (file.baseline) {
+    baseline_used = true;
+    baseline_suppressed += file.baseline->suppressed;
+    baseline_fixed.insert(baseline_fixed.end(), file.baseline->fixed.begin(), file.baseline->fixed.end());
+  }
   for (const auto& d : file.diagnostics) {
     if (d.severity == Severity::error) ++errors;
     else if (d.severity == Severity::warning) ++warnings;
     else ++infos;
   }
-}
-
-CheckCounts CheckReport::counts() const {
-  return {static_cast<int>(files.size()), errors, warnings, infos, unreadable_files};
 }
 
 FileResult check_model(LoadedModel loaded, const CheckOptions& options) {
@@ -177,39 +243,79 @@ FileResult check_model(LoadedModel loaded, const CheckOptions& options) {
   std::vector<RopeTable> tables;
   for (const auto& setup : model.setups) tables.push_back(compute_rope_table(setup));
   Context context{model, tables, result.audit};
+  context.unedited = loaded.as_trained ? &*loaded.as_trained : nullptr;
   result.diagnostics = run_rules(context, options.selection);
-  PointerLocations locations(loaded.text);
+  PointerLocations locations(loaded);
   for (auto& d : result.diagnostics) {
     locations.locate(d.where);
     for (auto& r : d.related) locations.locate(r);
   }
+  if (options.baseline) result.baseline = options.baseline->apply(result.path, result.diagnostics);
   if (!options.engines.empty())
     result.engines = std::make_shared<const EngineReport>(build_engine_report(model, options.engines, result.audit.target_tokens));
   result.model = std::move(model);
   return result;
 }
 
+std::vector<Diagnostic> config_findings(const LoadedModel& loaded) {
+  CheckOptions options;
+  options.selection.select = {"CFG", "GGUF"};
+  return check_model(loaded, options).diagnostics;
+}
+
 namespace {
 
-// Every config under the paths, sorted and without duplicates; paths that cannot be expanded become
-// unreadable results.
-std::vector<std::string> files_under(const std::vector<std::string>& paths, std::vector<FileResult>& unreadable_paths) {
-  std::vector<std::string> files;
+void log_skipped(const std::vector<SkippedPath>& skipped) {
+  for (const auto& entry : skipped)
+    logging::log(entry.why == SkippedPath::Why::other_name ? logging::Level::debug : logging::Level::info, "skipped {}",
+                 describe(entry));
+}
+
+// Every file under the paths, sorted and without duplicates; paths that cannot be expanded become unreadable
+// results, and what the scans could not honour becomes a note. With the -v log on, what a walk passed over is logged.
+std::vector<ScannedFile> files_under(const std::vector<std::string>& paths, const CheckOptions& options,
+                                     std::vector<FileResult>& unreadable_paths, std::vector<std::string>& notes) {
+  const logging::Stopwatch walk_time;
+  ScanFilter filter = options.scan;
+  filter.record_skipped = logging::enabled(logging::Level::info);
+  std::vector<ScannedFile> files;
   for (const auto& path : paths) {
     try {
-      auto found = expand_paths(path);
-      files.insert(files.end(), found.begin(), found.end());
+      FoundFiles found = find_model_files(path, filter);
+      log_skipped(found.skipped);
+      logging::debug("{}: {} file(s) to check", path, found.files.size());
+      notes.insert(notes.end(), found.notes.begin(), found.notes.end());
+      for (auto& file : found.files) files.push_back({std::move(file), found.named});
     } catch (const InputError& e) {
       unreadable_paths.push_back(unreadable(e));
     }
   }
-  std::sort(files.begin(), files.end());
+  std::stable_sort(files.begin(), files.end());
   files.erase(std::unique(files.begin(), files.end()), files.end());
+  if (options.force_exclude) {
+    files.erase(std::remove_if(files.begin(), files.end(),
+                               [&](const ScannedFile& file) { return file.named && excluded_path(file.path, filter); }),
+                files.end());
+  }
+  logging::info("found {} file(s) under {} path(s) in {:.1f} ms", files.size(), paths.size(), walk_time.elapsed_ms());
   return files;
 }
 
+void log_phase_times(const PhaseTimes* times, std::size_t files, const logging::Stopwatch& check_time) {
+  if (times == nullptr) return;
+  logging::info("checked {} file(s) in {:.1f} ms on {} thread(s); summed over threads: read+normalize {:.1f} ms, "
+                "audit+rules {:.1f} ms, render {:.1f} ms",
+                files, check_time.elapsed_ms(), std::max(1u, worker_count_for(files)), times->ms(PhaseTimes::load),
+                times->ms(PhaseTimes::check), times->ms(PhaseTimes::render));
+}
+
+// Phase times are kept only when the log will print them.
+std::unique_ptr<PhaseTimes> phase_times_if_logging() {
+  return logging::enabled(logging::Level::info) ? std::make_unique<PhaseTimes>() : nullptr;
+}
+
 template <class Item>
-void check_in_order(const std::vector<std::string>& files, const std::function<Item(const std::string&)>& check_one,
+void check_in_order(const std::vector<ScannedFile>& files, const std::function<Item(const ScannedFile&)>& check_one,
                     const std::function<void(Item&&)>& emit) {
   if (unsigned workers = worker_count_for(files.size()); workers > 0) {
     OrderedChecker<Item>(files, check_one).run(workers, emit);
@@ -218,46 +324,62 @@ void check_in_order(const std::vector<std::string>& files, const std::function<I
   }
 }
 
+// Runs the pipeline, handing each file to `on_item` in order; `make_item` turns a result into what is handed
+// over, `count` adds an item to the totals.
+template <class Item>
+CheckCounts check_all(const std::vector<std::string>& paths, const CheckOptions& options,
+                      const std::function<Item(FileResult&&, PhaseTimes*)>& make_item,
+                      const std::function<void(CheckCounts&, const Item&)>& count,
+                      const std::function<void(Item&&)>& on_item) {
+  CheckCounts counts;
+  std::function<void(Item&&)> emit = [&](Item&& item) {
+    count(counts, item);
+    on_item(std::move(item));
+  };
+  std::vector<FileResult> unreadable_paths;
+  const std::vector<ScannedFile> files = files_under(paths, options, unreadable_paths, counts.scan_notes);
+  const auto times = phase_times_if_logging();
+  const logging::Stopwatch check_time;
+  for (auto& failed : unreadable_paths) emit(make_item(std::move(failed), times.get()));
+  check_in_order<Item>(
+      files, [&](const ScannedFile& file) { return make_item(check_file(file, options, times.get()), times.get()); },
+      emit);
+  log_phase_times(times.get(), files.size(), check_time);
+  if (options.baseline) {
+    counts.baseline_used = true;
+    auto gone = options.baseline->entries_of_missing_files();
+    counts.baseline_fixed.insert(counts.baseline_fixed.end(), gone.begin(), gone.end());
+  }
+  return counts;
+}
+
 }  // namespace
 
 CheckCounts check_paths_streaming(const std::vector<std::string>& paths, const CheckOptions& options,
                                   const std::function<std::string(const FileResult&)>& render,
                                   const std::function<void(RenderedFile&&)>& on_file) {
-  CheckCounts counts;
-  std::function<void(RenderedFile&&)> emit = [&](RenderedFile&& rendered) {
-    counts.add(rendered.counts);
-    on_file(std::move(rendered));
-  };
-  std::vector<FileResult> unreadable_paths;
-  const std::vector<std::string> files = files_under(paths, unreadable_paths);
-  for (const auto& failed : unreadable_paths) emit(render_result(failed, render));
-  check_in_order<RenderedFile>(
-      files, [&](const std::string& file) { return render_result(check_file(file, options), render); }, emit);
-  return counts;
+  return check_all<RenderedFile>(
+      paths, options,
+      [&](FileResult&& result, PhaseTimes* times) {
+        return render_result(std::move(result), render, options.keep_findings, times);
+      },
+      [](CheckCounts& counts, const RenderedFile& file) { counts.add(file.counts); }, on_file);
 }
 
 CheckCounts check_paths_streaming(const std::vector<std::string>& paths, const CheckOptions& options,
                                   const std::function<void(FileResult&&)>& on_file) {
-  CheckCounts counts;
-  std::function<void(FileResult&&)> emit = [&](FileResult&& result) {
-    counts.add(result);
-    on_file(std::move(result));
-  };
-  std::vector<FileResult> unreadable_paths;
-  const std::vector<std::string> files = files_under(paths, unreadable_paths);
-  for (auto& failed : unreadable_paths) emit(std::move(failed));
-  check_in_order<FileResult>(files, [&](const std::string& file) { return check_file(file, options); }, emit);
-  return counts;
+  return check_all<FileResult>(
+      paths, options, [](FileResult&& result, PhaseTimes*) { return std::move(result); },
+      [](CheckCounts& counts, const FileResult& result) { counts.add(result); }, on_file);
 }
 
 CheckReport check_paths(const std::vector<std::string>& paths, const CheckOptions& options) {
   CheckReport report;
   report.target_tokens = options.target_tokens.value_or(0);
-  CheckCounts counts = check_paths_streaming(paths, options, [&](FileResult&& f) { report.files.push_back(std::move(f)); });
-  report.errors = counts.errors;
-  report.warnings = counts.warnings;
-  report.infos = counts.infos;
-  report.unreadable_files = counts.unreadable_files;
+  report.totals = check_paths_streaming(paths, options, [&](FileResult&& f) {
+    if (f.skipped) report.skipped.push_back(f.path);
+    else report.files.push_back(std::move(f));
+  });
   return report;
 }
 

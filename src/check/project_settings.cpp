@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "ropelens/log.hpp"
 #include "ropelens/project_settings.hpp"
 #include "ropelens/text.hpp"
 #include "ropelens/units.hpp"
@@ -26,7 +27,8 @@ std::optional<fs::path> find_settings_file(fs::path directory) {
 
 // Every key .ropelens.json may hold; anything else is a typo that would silently switch a setting off.
 const std::vector<std::string>& known_keys() {
-  static const std::vector<std::string> keys = {"fail_on", "ignore", "select", "severity", "target"};
+  static const std::vector<std::string> keys = {"exclude", "extend_exclude", "fail_on", "ignore",
+                                                "select",  "severity",       "target"};
   return keys;
 }
 
@@ -62,6 +64,17 @@ std::int64_t target_of(const nlohmann::json& value, const std::string& file) {
   throw InputError(file, "/target must be a token count such as 131072 or \"128k\"");
 }
 
+std::vector<std::string> glob_list(const nlohmann::json& value, const std::string& file, const char* key) {
+  const std::string expected = fmt::format("/{} must be a list of globs such as \"vendor\" or \"models/old/**\"", key);
+  if (!value.is_array()) throw InputError(file, expected);
+  std::vector<std::string> globs;
+  for (const auto& item : value) {
+    if (!item.is_string() || item.get<std::string>().empty()) throw InputError(file, expected);
+    globs.push_back(item.get<std::string>());
+  }
+  return globs;
+}
+
 Severity severity_of(const nlohmann::json& value, const std::string& file, const std::string& pointer) {
   auto severity = value.is_string() ? parse_severity(value.get<std::string>()) : std::nullopt;
   if (!severity) throw InputError(file, pointer + " must be error, warning or info");
@@ -71,11 +84,20 @@ Severity severity_of(const nlohmann::json& value, const std::string& file, const
 }  // namespace
 
 ProjectSettings load_project_settings(const std::string& start_directory) {
-  ProjectSettings settings;
   auto file = find_settings_file(start_directory);
-  if (!file) return settings;
-  Document doc = read_config(file->string());
+  if (!file) {
+    logging::debug("no .ropelens.json in {} or its parents", start_directory);
+    return {};
+  }
+  logging::info("project settings from {}", file->string());
+  return parse_project_settings(read_config(file->string()));
+}
+
+ProjectSettings parse_project_settings(const Document& doc) {
+  ProjectSettings settings;
   settings.path = doc.path;
+  settings.directory = fs::path(doc.path).parent_path().string();
+  if (settings.directory.empty()) settings.directory = ".";
   const auto& root = doc.root;
   if (!root.is_object()) throw InputError(doc.path, "must be a JSON object of settings");
   require_known_keys(root, doc.path);
@@ -83,6 +105,9 @@ ProjectSettings load_project_settings(const std::string& start_directory) {
   if (auto it = root.find("fail_on"); it != root.end()) settings.fail_on = severity_of(*it, doc.path, "/fail_on");
   if (auto it = root.find("select"); it != root.end()) settings.selection.select = selector_list(*it, doc.path, "select");
   if (auto it = root.find("ignore"); it != root.end()) settings.selection.ignore = selector_list(*it, doc.path, "ignore");
+  if (auto it = root.find("exclude"); it != root.end()) settings.exclude = glob_list(*it, doc.path, "exclude");
+  if (auto it = root.find("extend_exclude"); it != root.end())
+    settings.extend_exclude = glob_list(*it, doc.path, "extend_exclude");
   if (auto it = root.find("severity"); it != root.end()) {
     if (!it->is_object()) throw InputError(doc.path, "/severity must map rule codes to error, warning or info");
     for (const auto& [code, level] : it->items()) {
@@ -92,6 +117,17 @@ ProjectSettings load_project_settings(const std::string& start_directory) {
     }
   }
   return settings;
+}
+
+ScanFilter scan_filter(const ProjectSettings& settings, const std::vector<std::string>& command_line_excludes) {
+  std::error_code ec;
+  const std::string settings_folder = fs::absolute(settings.directory, ec).lexically_normal().string();
+  ScanFilter filter;
+  if (settings.exclude) filter.excludes = exclude_patterns(*settings.exclude, settings_folder);
+  for (auto& pattern : exclude_patterns(settings.extend_exclude, settings_folder)) filter.excludes.push_back(pattern);
+  for (auto& pattern : exclude_patterns(command_line_excludes, fs::current_path(ec).string()))
+    filter.excludes.push_back(pattern);
+  return filter;
 }
 
 }  // namespace ropelens

@@ -1,9 +1,11 @@
-// Internal: one setup function per subcommand (CLI11's subcommand-in-files pattern). Each binds its
-// options and registers a callback that runs the pipeline and stores the exit code.
+// Internal: the subcommands (CLI11's subcommand-in-files pattern). Each file binds its options to the subcommand
+// it is given and registers a callback that runs the pipeline and stores the exit code.
 #pragma once
 
 #include <functional>
+#include <span>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -13,13 +15,46 @@ struct Outcome {
   int exit_code = 0;
 };
 
-void setup_inspect(CLI::App& app, Outcome& outcome);
-void setup_table(CLI::App& app, Outcome& outcome);
-void setup_check(CLI::App& app, Outcome& outcome);
-void setup_explain(CLI::App& app, Outcome& outcome);
-void setup_rules(CLI::App& app, Outcome& outcome);
-void setup_suggest(CLI::App& app, Outcome& outcome);
-void setup_report(CLI::App& app, Outcome& outcome);
+void setup_inspect(CLI::App* cmd, Outcome& outcome);
+void setup_table(CLI::App* cmd, Outcome& outcome);
+void setup_check(CLI::App* cmd, Outcome& outcome);
+void setup_explain(CLI::App* cmd, Outcome& outcome);
+void setup_rules(CLI::App* cmd, Outcome& outcome);
+void setup_suggest(CLI::App* cmd, Outcome& outcome);
+void setup_diff(CLI::App* cmd, Outcome& outcome);
+void setup_report(CLI::App* cmd, Outcome& outcome);
+
+// One subcommand: its name, its one-line summary, and the function that binds its options and callback.
+struct Command {
+  const char* name;
+  const char* summary;
+  void (*setup)(CLI::App* cmd, Outcome& outcome);
+};
+// Every subcommand, in the order `--help` and the man page list them. A new subcommand is one line here.
+std::span<const Command> commands();
+
+// Adds every subcommand to `app` with its name and summary. Its options are bound when the command line names
+// it (CLI11's pre-parse callback), so a run builds the options of one subcommand, not of all of them.
+class Subcommands {
+ public:
+  Subcommands(CLI::App& app, Outcome& outcome);
+  Subcommands(const Subcommands&) = delete;
+  Subcommands& operator=(const Subcommands&) = delete;
+
+  // Binds every subcommand's options now, for the man page and the shell completions.
+  void bind_all();
+
+ private:
+  struct Entry {
+    CLI::App* cmd;
+    const Command* command;
+    bool bound = false;
+  };
+  void bind(Entry& entry);
+
+  Outcome& outcome_;
+  std::vector<Entry> entries_;
+};
 
 int run(int argc, char** argv);
 
@@ -29,5 +64,7 @@ int guarded(const std::function<int()>& body);
 
 // Prints "ropelens: error: …" on stderr.
 void print_error(const std::string& message);
+// Prints "ropelens: warning: …" on stderr.
+void print_warning(const std::string& message);
 
 }  // namespace ropelens::cli

@@ -13,14 +13,13 @@
 
 namespace ropelens::cli {
 
-void setup_explain(CLI::App& app, Outcome& outcome) {
+void setup_explain(CLI::App* cmd, Outcome& outcome) {
   struct Options {
     std::string code;
     std::string format = "text";
     OutputOptions output;
   };
   auto options = std::make_shared<Options>();
-  auto* cmd = app.add_subcommand("explain", "Print a rule's documentation");
   cmd->add_option("CODE", options->code, "a rule code or name, e.g. CTX201 or unseen-angles")->required();
   add_format_option(*cmd, options->format, {"text", "json"});
   add_output_option(*cmd, options->output);

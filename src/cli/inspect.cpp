@@ -4,30 +4,40 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "output.hpp"
+#include "ropelens/inspect_report.hpp"
+#include "ropelens/check.hpp"
 #include "ropelens/model_loader.hpp"
+#include "ropelens/model_log.hpp"
 #include "ropelens/render.hpp"
 
 namespace ropelens::cli {
 
-void setup_inspect(CLI::App& app, Outcome& outcome) {
+void setup_inspect(CLI::App* cmd, Outcome& outcome) {
   struct Options {
     std::string path;
     std::string format = "text";
     std::vector<std::string> edits;
     OutputOptions output;
+    std::optional<std::int64_t> target;
+    std::string kv_dtype;
+    std::optional<std::string> revision;
   };
   auto options = std::make_shared<Options>();
-  auto* cmd = app.add_subcommand("inspect", "Print the normalized model: every value with where it came from");
-  cmd->add_option("PATH", options->path, "config.json, a model folder, a .gguf file, or - for stdin")->required();
+  cmd->add_option("PATH", options->path, kPathHelp)->required();
   add_format_option(*cmd, options->format, {"text", "json"});
+  add_tokens_option(*cmd, "--target", options->target, "also report the KV cache a sequence of N tokens needs");
+  add_kv_dtype_option(*cmd, options->kv_dtype);
+  add_revision_option(*cmd, options->revision);
   add_set_option(*cmd, options->edits);
   add_output_option(*cmd, options->output);
   cmd->callback([options, &outcome] {
-    LoadedModel loaded = load_model(options->path, parse_edits(options->edits));
-    SchemeReport schemes = build_scheme_report(loaded.model, std::nullopt);
+    LoadedModel loaded = load_model(options->path, parse_edits(options->edits), options->revision);
+    log_loaded_model(loaded);
+    InspectReport report = build_inspect_report(loaded, {options->target, parse_kv_dtype_option(options->kv_dtype)});
+    report.problems = config_findings(loaded);
     Output output(options->output.path);
-    if (options->format == "json") render_inspect_json(loaded.model, schemes, output.stream());
-    else render_inspect_text(loaded.model, schemes, output.stream());
+    if (options->format == "json") render_inspect_json(report, output.stream());
+    else render_inspect_text(report, output.stream());
     output.close();
     outcome.exit_code = 0;
   });

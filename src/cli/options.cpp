@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "exit_codes.hpp"
 #include "ropelens/units.hpp"
 
 namespace ropelens::cli {
@@ -28,6 +29,22 @@ void add_engine_option(CLI::App& cmd, std::string& engine) {
       ->check(CLI::IsMember({"transformers", "vllm", "sglang", "llama.cpp", "all"}));
 }
 
+void add_revision_option(CLI::App& cmd, std::optional<std::string>& revision) {
+  cmd.add_option("--revision", revision, "the branch, tag or commit of a Hugging Face id (default main)");
+}
+
+void add_kv_dtype_option(CLI::App& cmd, std::string& dtype) {
+  cmd.add_option("--kv-dtype", dtype,
+                 "KV-cache dtype for the memory figures: bf16, f16, f32, fp8, q8_0 or q4_0 (default: the config's "
+                 "torch_dtype, else bf16)")
+      ->check(CLI::IsMember({"bf16", "f16", "f32", "fp8", "q8_0", "q4_0"}));
+}
+
+std::optional<KvDtype> parse_kv_dtype_option(const std::string& dtype) {
+  if (dtype.empty()) return std::nullopt;
+  return parse_kv_dtype(dtype);
+}
+
 std::vector<Edit> parse_edits(const std::vector<std::string>& specs) {
   std::vector<Edit> edits;
   for (const auto& spec : specs) edits.push_back(parse_edit(spec));
@@ -45,6 +62,70 @@ CLI::Validator tokens_validator(std::int64_t min) {
         }
       },
       "TOKENS");
+}
+
+namespace {
+
+// A typo in a selector would silently switch a rule off (or select nothing): it is a usage error instead.
+const std::string& require_selector(const std::string& flag, const std::string& selector) {
+  if (auto problem = selector_problem(selector); !problem.empty())
+    throw std::invalid_argument(fmt::format("{}: {}", flag, problem));
+  return selector;
+}
+
+std::map<std::string, Severity> parse_severity_overrides(const std::vector<std::string>& specs) {
+  std::map<std::string, Severity> out;
+  for (const auto& spec : specs) {
+    auto equals = spec.find('=');
+    auto level = equals == std::string::npos ? std::nullopt : parse_severity(spec.substr(equals + 1));
+    if (!level)
+      throw std::invalid_argument(fmt::format("--severity '{}': expected CODE=error|warning|info", spec));
+    out[require_selector("--severity", spec.substr(0, equals))] = *level;
+  }
+  return out;
+}
+
+}  // namespace
+
+void add_rule_options(CLI::App& cmd, RuleOptions& options) {
+  add_tokens_option(cmd, "--target", options.target, "target context length in tokens (default: each model's declared length)", 1);
+  add_tokens_option(cmd, "--trained-length", options.trained_length, "override the pretraining length L_P", 1);
+  add_tokens_option(cmd, "--extended-length", options.extended_length, "override the extension length L_E (0: none)", 0);
+  cmd.add_option("--fail-on", options.fail_on, "lowest severity that fails the run (default warning)")
+      ->check(CLI::IsMember({"error", "warning", "info"}));
+  cmd.add_option("--select", options.select, "only these codes, names or prefixes (e.g. CTX, ROPE1, unseen-angles)")
+      ->delimiter(',');
+  cmd.add_option("--ignore", options.ignore, "skip these codes, names or prefixes")->delimiter(',');
+  cmd.add_option("--severity", options.severity, "CODE=error|warning|info: override a rule's severity")
+      ->delimiter(',');
+  cmd.add_option("--exclude", options.exclude,
+                 "GLOB: also leave out matching files and folders when searching directories (repeatable)")
+      ->take_all()
+      ->allow_extra_args(false);
+}
+
+ResolvedRuleOptions resolve_rule_options(const RuleOptions& options, const ProjectSettings& settings) {
+  ResolvedRuleOptions resolved;
+  CheckOptions& check = resolved.check;
+  check.target_tokens = options.target ? options.target : settings.target_tokens;
+  check.training = {options.trained_length, options.extended_length};
+  check.selection = settings.selection;
+  for (const auto& selector : options.select) require_selector("--select", selector);
+  if (!options.select.empty()) check.selection.select = options.select;
+  for (const auto& selector : options.ignore) check.selection.ignore.push_back(require_selector("--ignore", selector));
+  for (const auto& [code, level] : parse_severity_overrides(options.severity)) check.selection.severity[code] = level;
+  check.scan = scan_filter(settings, options.exclude);
+  resolved.fail_on = settings.fail_on.value_or(Severity::warning);
+  if (!options.fail_on.empty()) resolved.fail_on = *parse_severity(options.fail_on);
+  return resolved;
+}
+
+int exit_code_for(bool unreadable, FindingCounts findings, Severity fail_on, bool exit_zero) {
+  if (unreadable) return kExitError;
+  if (exit_zero) return kExitClean;
+  const bool failing = findings.errors > 0 || (fail_on <= Severity::warning && findings.warnings > 0) ||
+                       (fail_on == Severity::info && findings.infos > 0);
+  return failing ? kExitFindings : kExitClean;
 }
 
 namespace {

@@ -8,14 +8,25 @@
 
 #include <CLI/CLI.hpp>
 
+#include "ropelens/kv_cache.hpp"
+#include "ropelens/check.hpp"
 #include "ropelens/model_loader.hpp"
+#include "ropelens/project_settings.hpp"
 
 namespace ropelens::cli {
 
 void add_format_option(CLI::App& cmd, std::string& format, std::vector<std::string> choices);
 void add_set_option(CLI::App& cmd, std::vector<std::string>& edits);
 void add_engine_option(CLI::App& cmd, std::string& engine);
+void add_revision_option(CLI::App& cmd, std::optional<std::string>& revision);
+void add_kv_dtype_option(CLI::App& cmd, std::string& dtype);
 std::vector<Edit> parse_edits(const std::vector<std::string>& specs);
+std::optional<KvDtype> parse_kv_dtype_option(const std::string& dtype);  // "" = the config's dtype
+
+// The PATH argument's help: files, folders and model ids.
+inline constexpr const char* kPathHelp =
+    "config.json, a model folder, a .gguf file, - for stdin, a Hugging Face id (Org/Name[@REV]) in the local cache, "
+    "or ollama:NAME[:TAG]";
 
 // A length in tokens: 131072, 128k or 1M (powers of 1024). A value that is not one says "not an integer",
 // one out of range says so.
@@ -25,6 +36,36 @@ CLI::Option* add_tokens_option(CLI::App& cmd, const std::string& name, T& value,
                                std::int64_t min = 1) {
   return cmd.add_option(name, value, help)->transform(tokens_validator(min));
 }
+
+// What check and diff share: the target, which rules run at which severity, what fails the run, and what
+// directory scans leave out. Flags win over .ropelens.json.
+struct RuleOptions {
+  std::optional<std::int64_t> target;
+  std::optional<std::int64_t> trained_length;
+  std::optional<std::int64_t> extended_length;
+  std::string fail_on;
+  std::vector<std::string> select;
+  std::vector<std::string> ignore;
+  std::vector<std::string> severity;
+  std::vector<std::string> exclude;
+};
+void add_rule_options(CLI::App& cmd, RuleOptions& options);
+
+struct ResolvedRuleOptions {
+  CheckOptions check;
+  Severity fail_on = Severity::warning;
+};
+// Validates every selector (a typo is a usage error naming the nearest rule) and merges the settings.
+ResolvedRuleOptions resolve_rule_options(const RuleOptions& options, const ProjectSettings& settings);
+
+// The exit code of a run: 2 when a file could not be read, else 1 when findings at these counts reach
+// `fail_on` (unless --exit-zero), else 0.
+struct FindingCounts {
+  int errors = 0;
+  int warnings = 0;
+  int infos = 0;
+};
+int exit_code_for(bool unreadable, FindingCounts findings, Severity fail_on, bool exit_zero);
 
 // "0,16,32" and ranges "29-34"; throws std::invalid_argument.
 std::vector<int> parse_pair_list(const std::string& text);

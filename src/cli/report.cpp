@@ -47,11 +47,8 @@ void run_report(const Options& options, Outcome& outcome) {
 
 }  // namespace
 
-void setup_report(CLI::App& app, Outcome& outcome) {
+void setup_report(CLI::App* cmd, Outcome& outcome) {
   auto options = std::make_shared<Options>();
-  auto* cmd = app.add_subcommand(
-      "report", "Write one self-contained HTML page: per model its settings, wavelength and angle charts, the engine "
-                "comparison and the findings (exit 0, or 2 when a file could not be read)");
   cmd->add_option("PATH", options->paths, "files (config.json or .gguf), model folders, directories, or -")->required();
   add_tokens_option(*cmd, "--target", options->target,
                     "target context length in tokens (default: each model's declared length)", 1);

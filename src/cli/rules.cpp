@@ -8,10 +8,9 @@
 
 namespace ropelens::cli {
 
-void setup_rules(CLI::App& app, Outcome& outcome) {
+void setup_rules(CLI::App* cmd, Outcome& outcome) {
   auto format = std::make_shared<std::string>("text");
   auto output_options = std::make_shared<OutputOptions>();
-  auto* cmd = app.add_subcommand("rules", "List the rule catalog");
   add_format_option(*cmd, *format, {"text", "json", "markdown"});
   add_output_option(*cmd, *output_options);
   cmd->callback([format, output_options, &outcome] {

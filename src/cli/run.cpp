@@ -6,12 +6,18 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "generate.hpp"
+#include "logging.hpp"
 #include "ropelens/input.hpp"
+#include "ropelens/log.hpp"
 #include "ropelens/text.hpp"
+#include "version.hpp"
 
 namespace ropelens::cli {
 
 void print_error(const std::string& message) { std::cerr << "ropelens: error: " << terminal_safe(message) << "\n"; }
+
+void print_warning(const std::string& message) { std::cerr << "ropelens: warning: " << terminal_safe(message) << "\n"; }
 
 int guarded(const std::function<int()>& body) {
   try {
@@ -39,11 +45,12 @@ std::vector<std::string> subcommand_names(const CLI::App& app) {
 }
 
 // `ropelens help [COMMAND]`: the same text as --help.
-void setup_help(CLI::App& app, Outcome& outcome) {
+void setup_help(CLI::App& app, Outcome& outcome, Subcommands& subcommands) {
   auto topic = std::make_shared<std::string>();
   auto* cmd = app.add_subcommand("help", "Print help for ropelens or one command");
   cmd->add_option("COMMAND", *topic, "the command to describe");
-  cmd->callback([&app, topic, &outcome] {
+  cmd->callback([&app, topic, &outcome, &subcommands] {
+    subcommands.bind_all();  // the command's options, for its help text
     if (topic->empty()) {
       std::cout << app.get_formatter()->make_help(&app, app.get_name(), CLI::AppFormatMode::Normal);
       outcome.exit_code = kExitClean;
@@ -67,7 +74,7 @@ std::optional<std::string> unknown_command(const CLI::App& app, int argc, char**
     std::string word = argv[i];
     if (!word.empty() && word[0] == '-') {
       const CLI::Option* option = word.find('=') == std::string::npos ? app.get_option_no_throw(word) : nullptr;
-      if (option != nullptr && option->get_type_size() > 0) ++i;  // skip the option's value
+      if (option != nullptr && option->get_expected_max() > 0) ++i;  // skip the option's value (flags take none)
       continue;
     }
     if (std::find(names.begin(), names.end(), word) != names.end()) return std::nullopt;
@@ -94,6 +101,8 @@ int parse_and_run(CLI::App& app, Outcome& outcome, int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::Success& e) {  // --generate
+    return app.exit(e);
   } catch (const CLI::RequiredError& e) {
     if (app.get_subcommands().empty()) {  // options but no command: show what the commands are
       std::cerr << app.help();
@@ -111,19 +120,19 @@ int parse_and_run(CLI::App& app, Outcome& outcome, int argc, char** argv) {
 }  // namespace
 
 int run(int argc, char** argv) {
-  CLI::App app{"ropelens: audit a model's positional encoding (RoPE and friends) from its config.json"};
-  app.set_version_flag("--version", std::string("ropelens ") + ROPELENS_VERSION);
+  const logging::Stopwatch run_time;
+  CLI::App app{"ropelens: audit a model's positional encoding (RoPE and friends) from its config.json", "ropelens"};
+  app.set_version_flag("--version", std::string(version_line()));
   app.require_subcommand(1);
+  app.fallthrough();  // global options (-v, --log-level) may follow the command
+  add_logging_options(app);
   Outcome outcome;
-  setup_inspect(app, outcome);
-  setup_table(app, outcome);
-  setup_check(app, outcome);
-  setup_explain(app, outcome);
-  setup_rules(app, outcome);
-  setup_suggest(app, outcome);
-  setup_report(app, outcome);
-  setup_help(app, outcome);
-  return guarded([&] { return parse_and_run(app, outcome, argc, argv); });
+  Subcommands subcommands(app, outcome);
+  setup_help(app, outcome, subcommands);
+  add_generate_option(app, subcommands);
+  const int exit_code = guarded([&] { return parse_and_run(app, outcome, argc, argv); });
+  logging::info("done in {:.1f} ms, exit code {}", run_time.elapsed_ms(), exit_code);
+  return exit_code;
 }
 
 }  // namespace ropelens::cli

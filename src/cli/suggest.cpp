@@ -10,7 +10,7 @@
 
 namespace ropelens::cli {
 
-void setup_suggest(CLI::App& app, Outcome& outcome) {
+void setup_suggest(CLI::App* cmd, Outcome& outcome) {
   struct Options {
     std::string path;
     std::int64_t target = 0;
@@ -18,12 +18,10 @@ void setup_suggest(CLI::App& app, Outcome& outcome) {
     std::string engine = "all";
     std::string format = "text";
     OutputOptions output;
+    std::optional<std::string> revision;
   };
   auto options = std::make_shared<Options>();
-  auto* cmd = app.add_subcommand("suggest",
-                                 "Suggest the smallest RoPE change that keeps every pair in range at a "
-                                 "target length, with engine snippets");
-  cmd->add_option("PATH", options->path, "config.json, a model folder, or - for stdin")->required();
+  cmd->add_option("PATH", options->path, kPathHelp)->required();
   add_tokens_option(*cmd, "--target", options->target, "the context length to reach, in tokens", 2)->required();
   add_tokens_option(*cmd, "--original", options->original,
                     "the length the model was trained at (default: original_max_position_embeddings, else the "
@@ -33,8 +31,10 @@ void setup_suggest(CLI::App& app, Outcome& outcome) {
       ->check(CLI::IsMember({"transformers", "vllm", "sglang", "llama.cpp", "all"}));
   add_format_option(*cmd, options->format, {"text", "json"});
   add_output_option(*cmd, options->output);
+  add_revision_option(*cmd, options->revision);
   cmd->callback([options, &outcome] {
     SuggestRequest request;
+    request.revision = options->revision;
     request.target_tokens = options->target;
     request.original_tokens = options->original;
     request.engines = parse_engine_selection(options->engine);

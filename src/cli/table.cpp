@@ -5,12 +5,13 @@
 #include "options.hpp"
 #include "output.hpp"
 #include "ropelens/engine_report.hpp"
+#include "ropelens/model_log.hpp"
 #include "ropelens/render.hpp"
 #include "ropelens/table_report.hpp"
 
 namespace ropelens::cli {
 
-void setup_table(CLI::App& app, Outcome& outcome) {
+void setup_table(CLI::App* cmd, Outcome& outcome) {
   struct Options {
     std::string path;
     std::string format = "text";
@@ -21,11 +22,12 @@ void setup_table(CLI::App& app, Outcome& outcome) {
     std::string pairs;
     std::string engine;
     std::vector<std::string> edits;
+    std::string kv_dtype;
+    std::optional<std::string> revision;
     OutputOptions output;
   };
   auto options = std::make_shared<Options>();
-  auto* cmd = app.add_subcommand("table", "Print per-pair RoPE frequencies, scales, wavelengths and turns");
-  cmd->add_option("PATH", options->path, "config.json, a model folder, a .gguf file, or - for stdin")->required();
+  cmd->add_option("PATH", options->path, kPathHelp)->required();
   add_format_option(*cmd, options->format, {"text", "json", "csv", "markdown", "svg"});
   add_tokens_option(*cmd, "--target", options->target, "audit every pair at a sequence of N tokens", 1);
   add_tokens_option(*cmd, "--seq-len", options->seq_len, "evaluate length-dependent methods (dynamic, longrope) at N tokens", 1);
@@ -33,12 +35,15 @@ void setup_table(CLI::App& app, Outcome& outcome) {
   add_tokens_option(*cmd, "--extended-length", options->extended_length, "override the extension length L_E (0: none)", 0);
   cmd->add_option("--pairs", options->pairs, "rows to print: 0,16,32 or 29-34");
   add_engine_option(*cmd, options->engine);
+  add_kv_dtype_option(*cmd, options->kv_dtype);
+  add_revision_option(*cmd, options->revision);
   add_set_option(*cmd, options->edits);
   add_output_option(*cmd, options->output);
   add_color_option(*cmd, options->output);
   add_wide_option(*cmd, options->output);
   cmd->callback([options, &outcome] {
-    LoadedModel loaded = load_model(options->path, parse_edits(options->edits));
+    LoadedModel loaded = load_model(options->path, parse_edits(options->edits), options->revision);
+    log_loaded_model(loaded);
     Output output(options->output.path);
     std::ostream& out = output.stream();
     if (!options->engine.empty()) {
@@ -56,6 +61,7 @@ void setup_table(CLI::App& app, Outcome& outcome) {
     request.training = {loaded.as_trained ? &*loaded.as_trained : nullptr,
                         {options->trained_length, options->extended_length}};
     if (!options->pairs.empty()) request.pairs = parse_pair_list(options->pairs);
+    request.kv_dtype = parse_kv_dtype_option(options->kv_dtype);
     TableReport report = build_table_report(loaded.model, request);
     if (options->format == "json") render_table_json(report, out);
     else if (options->format == "csv") render_table_csv(report, out);

@@ -4,13 +4,20 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <string_view>
 #include <system_error>
 
+#include <fmt/format.h>
+
+#include "ropelens/git.hpp"
 #include "ropelens/input.hpp"
 
 namespace ropelens {
+namespace fs = std::filesystem;
+
 namespace {
 
 constexpr std::string_view kConfigName = "config.json";
@@ -29,15 +36,27 @@ class OpenDirectory {
   ~OpenDirectory() {
     if (dir_ != nullptr) ::closedir(dir_);
   }
+  bool is_open() const { return dir_ != nullptr; }
   const dirent* next() { return dir_ == nullptr ? nullptr : ::readdir(dir_); }
 
  private:
   DIR* dir_;
 };
 
+// What goes before a path below `root`: nothing for the working directory itself.
+std::string prefix_of(const std::string& root) {
+  if (root == ".") return "";
+  return root.back() == '/' ? root : root + "/";
+}
+
 bool is_regular_file(const std::string& path) {
   struct stat info {};
   return ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
+}
+
+bool is_directory(const std::string& path) {
+  struct stat info {};
+  return ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
 }
 
 // The entry's type without following a symlink; file systems that do not fill d_type cost one lstat.
@@ -50,42 +69,262 @@ unsigned char type_of(const dirent& entry, const std::string& path) {
   return S_ISREG(info.st_mode) ? DT_REG : DT_UNKNOWN;
 }
 
-// Every config.json and *.gguf below `root` (a symlink to a file counts). Directory symlinks are not followed,
-// so a link cycle cannot loop, and directories that cannot be read are skipped.
-std::vector<std::string> find_model_files(const std::string& root) {
-  std::vector<std::string> found;
-  std::vector<std::string> pending{root};
-  while (!pending.empty()) {
-    const std::string directory = std::move(pending.back());
-    pending.pop_back();
-    const std::string prefix = directory.back() == '/' ? directory : directory + "/";
-    OpenDirectory listing(directory);
-    while (const dirent* entry = listing.next()) {
-      const std::string_view name = entry->d_name;
-      if (name == "." || name == "..") continue;
-      std::string path = prefix + entry->d_name;
-      const unsigned char type = type_of(*entry, path);
-      if (type == DT_DIR) {
-        pending.push_back(std::move(path));
-      } else if (is_model_file_name(name) && (type == DT_REG || (type == DT_LNK && is_regular_file(path)))) {
-        found.push_back(std::move(path));
+// `[…]` at the start of `glob`: whether `c` is in the class, and how long the class is (0: not a class).
+std::size_t match_class(std::string_view glob, char c, bool& matched) {
+  std::size_t i = 1;
+  const bool negated = i < glob.size() && (glob[i] == '!' || glob[i] == '^');
+  if (negated) ++i;
+  bool in = false;
+  for (bool first = true; i < glob.size() && (first || glob[i] != ']'); first = false, ++i) {
+    if (i + 2 < glob.size() && glob[i + 1] == '-' && glob[i + 2] != ']') {
+      in = in || (glob[i] <= c && c <= glob[i + 2]);
+      i += 2;
+    } else {
+      in = in || glob[i] == c;
+    }
+  }
+  if (i >= glob.size()) return 0;  // no closing bracket: a literal '['
+  matched = in != negated && c != '/';
+  return i + 1;
+}
+
+// Which paths a scan leaves out, for one scanned folder.
+class ExcludeMatcher {
+ public:
+  ExcludeMatcher(const ScanFilter& filter, fs::path root) : root_(std::move(root)) {
+    for (const auto& pattern : filter.excludes) {
+      std::string glob = pattern.glob;
+      while (glob.size() > 1 && glob.back() == '/') glob.pop_back();
+      if (glob.find('/') == std::string::npos) {
+        name_globs_.push_back(glob);
+      } else {
+        path_globs_.push_back({glob[0] == '/' ? glob.substr(1) : glob, pattern.base});
       }
     }
   }
-  std::sort(found.begin(), found.end());
+
+  // `relative` is the entry's path below the scanned folder, `name` its last component.
+  bool excluded(std::string_view name, const std::string& relative) const {
+    for (const auto& glob : name_globs_)
+      if (glob_match(glob, name)) return true;
+    if (path_globs_.empty()) return false;
+    const fs::path absolute = (root_ / relative).lexically_normal();
+    for (const auto& pattern : path_globs_) {
+      const std::string below_base = absolute.lexically_relative(pattern.base).generic_string();
+      if (below_base.empty() || below_base.rfind("..", 0) == 0) continue;
+      if (glob_match(pattern.glob, below_base)) return true;
+    }
+    return false;
+  }
+
+  // The same for a path and every folder above it, up to the scanned folder.
+  bool excluded_or_inside_excluded(const std::string& relative) const {
+    for (std::size_t end = relative.find('/');; end = relative.find('/', end + 1)) {
+      const std::string prefix = relative.substr(0, end);
+      const std::size_t slash = prefix.rfind('/');
+      if (excluded(std::string_view(prefix).substr(slash == std::string::npos ? 0 : slash + 1), prefix)) return true;
+      if (end == std::string::npos) return false;
+    }
+  }
+
+ private:
+  fs::path root_;
+  std::vector<std::string> name_globs_;
+  std::vector<ExcludePattern> path_globs_;
+};
+
+// Every config.json and *.gguf below `root` (a symlink to a file counts) that the matcher leaves in. Directory
+// symlinks are not followed, so a link cycle cannot loop, and directories that cannot be read are skipped;
+// `skipped` (optional) hears of both, and of what the matcher left out.
+std::vector<std::string> walk_model_files(const std::string& root, const ExcludeMatcher& matcher,
+                                          std::vector<SkippedPath>* skipped) {
+  auto skip = [skipped](std::string path, SkippedPath::Why why, std::string detail = {}) {
+    if (skipped != nullptr) skipped->push_back({std::move(path), why, std::move(detail)});
+  };
+  std::vector<std::string> found;
+  std::vector<std::string> pending{""};  // below root
+  const std::string root_prefix = prefix_of(root);
+  while (!pending.empty()) {
+    const std::string relative_dir = std::move(pending.back());
+    pending.pop_back();
+    const std::string directory = relative_dir.empty() ? root : root_prefix + relative_dir;
+    const std::string prefix = relative_dir.empty() ? "" : relative_dir + "/";
+    OpenDirectory listing(directory);
+    if (!listing.is_open()) skip(directory, SkippedPath::Why::unreadable_directory, std::strerror(errno));
+    while (const dirent* entry = listing.next()) {
+      const std::string_view name = entry->d_name;
+      if (name == "." || name == "..") continue;
+      std::string relative = prefix + entry->d_name;
+      std::string path = root_prefix + relative;
+      const unsigned char type = type_of(*entry, path);
+      if (type == DT_DIR) {
+        if (!matcher.excluded(name, relative)) pending.push_back(std::move(relative));
+        else skip(std::move(path), SkippedPath::Why::excluded);
+      } else if (!is_model_file_name(name)) {
+        if (skipped == nullptr) continue;  // the common case: no -v log, no stat
+        const bool directory_link = type == DT_LNK && is_directory(path);
+        skip(std::move(path), directory_link ? SkippedPath::Why::directory_link : SkippedPath::Why::other_name);
+      } else if (matcher.excluded(name, relative)) {
+        skip(std::move(path), SkippedPath::Why::excluded);
+      } else if (type == DT_REG || (type == DT_LNK && is_regular_file(path))) {
+        found.push_back(std::move(path));
+      } else {
+        skip(std::move(path), SkippedPath::Why::not_a_regular_file);
+      }
+    }
+  }
+  return found;
+}
+
+// The same list from git, which honours .gitignore; none when git cannot list the folder.
+std::optional<std::vector<std::string>> git_model_files(const std::string& root, const ExcludeMatcher& matcher,
+                                                        std::vector<std::string>& notes) {
+  std::vector<std::string> listed;
+  try {
+    listed = git_listed_files(root, {"**/config.json", "**/*.gguf"});
+  } catch (const InputError& e) {
+    notes.push_back(fmt::format("{}: could not list files with git ({}); scanned without .gitignore", root, e.what()));
+    return std::nullopt;
+  }
+  std::vector<std::string> found;
+  const std::string root_prefix = prefix_of(root);
+  for (const auto& relative : listed) {
+    const std::string path = root_prefix + relative;
+    if (!matcher.excluded_or_inside_excluded(relative) && is_regular_file(path)) found.push_back(path);
+  }
   return found;
 }
 
 }  // namespace
 
-std::vector<std::string> expand_paths(const std::string& path) {
-  namespace fs = std::filesystem;
+bool glob_match(std::string_view glob, std::string_view path) {
+  std::size_t g = 0, p = 0;
+  // Backtracking points for the last `*` (within a name) and the last `**` (across folders).
+  std::size_t star_g = std::string_view::npos, star_p = 0;
+  std::size_t globstar_g = std::string_view::npos, globstar_p = 0;
+  while (p < path.size()) {
+    if (g + 1 < glob.size() && glob[g] == '*' && glob[g + 1] == '*') {
+      g += 2;
+      if (g < glob.size() && glob[g] == '/') ++g;  // "**/" also matches no folder at all
+      globstar_g = g;
+      globstar_p = p;
+      star_g = std::string_view::npos;
+      continue;
+    }
+    if (g < glob.size() && glob[g] == '*') {
+      star_g = ++g;
+      star_p = p;
+      continue;
+    }
+    if (g < glob.size()) {
+      bool matched = false;
+      std::size_t advance = glob[g] == '[' ? match_class(glob.substr(g), path[p], matched) : 0;
+      if (advance == 0) {
+        advance = 1;
+        matched = glob[g] == path[p] || (glob[g] == '?' && path[p] != '/');
+      }
+      if (matched) {
+        g += advance;
+        ++p;
+        continue;
+      }
+    }
+    if (star_g != std::string_view::npos && path[star_p] != '/') {
+      g = star_g;
+      p = ++star_p;
+      continue;
+    }
+    if (globstar_g != std::string_view::npos) {
+      g = globstar_g;
+      p = ++globstar_p;
+      star_g = std::string_view::npos;
+      continue;
+    }
+    return false;
+  }
+  while (g < glob.size() && glob[g] == '*') ++g;
+  return g == glob.size();
+}
+
+const std::vector<std::string>& default_exclude_globs() {
+  static const std::vector<std::string> globs = {".*",    "node_modules", "venv",   "__pycache__", "__pypackages__",
+                                                 "site-packages", "build", "_build", "dist",        "buck-out"};
+  return globs;
+}
+
+std::vector<ExcludePattern> exclude_patterns(const std::vector<std::string>& globs, const std::string& base) {
+  std::vector<ExcludePattern> patterns;
+  for (const auto& glob : globs) patterns.push_back({glob, base});
+  return patterns;
+}
+
+std::string shown_path(const std::string& path) {
+  if (path == "-" || path.empty()) return path;
+  const fs::path given(path);
+  if (given.is_relative()) {
+    const std::string normal = given.lexically_normal().generic_string();
+    if (normal == path && normal.rfind("..", 0) != 0) return path;  // already as short as it gets
+  }
   std::error_code ec;
-  if (path == "-" || !fs::is_directory(path, ec)) return {path};
-  if (fs::exists(fs::path(path) / kConfigName, ec)) return {(fs::path(path) / kConfigName).string()};
-  std::vector<std::string> found = find_model_files(path);
-  if (found.empty()) throw InputError(path, "directory has no config.json or .gguf file (searched recursively)");
-  return found;
+  const fs::path cwd = fs::current_path(ec);
+  if (ec) return path;
+  const fs::path absolute = (given.is_absolute() ? given : cwd / given).lexically_normal();
+  const std::string relative = absolute.lexically_relative(cwd).generic_string();
+  if (relative.empty() || relative.rfind("..", 0) == 0) return path;
+  return relative;
+}
+
+FoundFiles find_model_files(const std::string& path, const ScanFilter& filter) {
+  FoundFiles out;
+  std::error_code ec;
+  if (path == "-" || !fs::is_directory(path, ec)) {
+    out.files = {shown_path(path)};
+    out.named = true;
+    return out;
+  }
+  if (fs::exists(fs::path(path) / kConfigName, ec)) {
+    out.files = {shown_path((fs::path(path) / kConfigName).string())};
+    out.named = true;
+    return out;
+  }
+  const std::string root = shown_path(path);
+  const ExcludeMatcher matcher(filter, fs::absolute(root, ec).lexically_normal());
+  std::optional<std::vector<std::string>> found;
+  if (filter.respect_gitignore && enclosing_work_tree(root)) found = git_model_files(root, matcher, out.notes);
+  if (!found) found = walk_model_files(root, matcher, filter.record_skipped ? &out.skipped : nullptr);
+  out.files = std::move(*found);
+  std::sort(out.files.begin(), out.files.end());
+  if (out.files.empty())
+    throw InputError(root, "directory has no config.json or .gguf file (searched recursively, leaving out hidden, "
+                           "node_modules, virtual-environment and build folders, .gitignore'd files and --exclude)");
+  return out;
+}
+
+std::string describe(const SkippedPath& skipped) {
+  switch (skipped.why) {
+    case SkippedPath::Why::unreadable_directory: return skipped.path + ": directory cannot be read (" + skipped.detail + ")";
+    case SkippedPath::Why::directory_link: return skipped.path + ": link to a directory, not followed";
+    case SkippedPath::Why::not_a_regular_file: return skipped.path + ": not a regular file";
+    case SkippedPath::Why::other_name: return skipped.path + ": not named config.json or *.gguf";
+    case SkippedPath::Why::excluded: return skipped.path + ": excluded (default excludes or --exclude)";
+  }
+  return skipped.path;
+}
+
+std::vector<std::string> expand_paths(const std::string& path, std::vector<SkippedPath>* skipped) {
+  ScanFilter filter;
+  filter.record_skipped = skipped != nullptr;
+  FoundFiles found = find_model_files(path, filter);
+  if (skipped != nullptr) skipped->insert(skipped->end(), found.skipped.begin(), found.skipped.end());
+  return std::move(found.files);
+}
+
+bool excluded_path(const std::string& path, const ScanFilter& filter) {
+  if (path == "-") return false;
+  std::error_code ec;
+  const ExcludeMatcher matcher(filter, fs::current_path(ec));
+  const std::string relative = fs::path(shown_path(path)).lexically_normal().relative_path().generic_string();
+  return !relative.empty() && matcher.excluded_or_inside_excluded(relative);
 }
 
 }  // namespace ropelens

@@ -85,6 +85,12 @@ const GgufValue* GgufFile::find(std::string_view key) const {
   return it == kv.end() ? nullptr : &it->second;
 }
 
+std::optional<std::uint64_t> GgufFile::offset_of(std::string_view name) const {
+  if (const GgufValue* value = find(name)) return value->offset;
+  if (auto it = rope_tensor_info_offsets.find(name); it != rope_tensor_info_offsets.end()) return it->second;
+  return std::nullopt;
+}
+
 namespace {
 
 // Random access to the bytes of a file or of a buffer.
@@ -242,16 +248,6 @@ std::optional<std::uint64_t> plain_element_bytes(std::uint32_t ggml_type) {
   }
 }
 
-std::string ggml_type_name(std::uint32_t ggml_type) {
-  static constexpr std::array<std::pair<std::uint32_t, std::string_view>, 11> names{{
-      {0, "F32"}, {1, "F16"}, {2, "Q4_0"}, {3, "Q4_1"}, {8, "Q8_0"}, {12, "Q4_K"},
-      {14, "Q6_K"}, {24, "I8"}, {26, "I32"}, {28, "F64"}, {30, "BF16"},
-  }};
-  for (const auto& [id, name] : names)
-    if (id == ggml_type) return std::string(name);
-  return fmt::format("type {}", ggml_type);
-}
-
 bool is_rope_tensor(std::string_view name) {
   return name == kRopeFreqsTensor || name == kRopeFactorsLongTensor || name == kRopeFactorsShortTensor;
 }
@@ -286,8 +282,12 @@ class Parser {
     read_tensor_infos();
     locate_data_section();
     for (const auto& tensor : tensors_) check_tensor_data(tensor);
+    sum_tensors();
     for (const auto& tensor : tensors_)
-      if (is_rope_tensor(tensor.name)) file_.rope_tensors[tensor.name] = read_rope_tensor(tensor);
+      if (is_rope_tensor(tensor.name)) {
+        file_.rope_tensors[tensor.name] = read_rope_tensor(tensor);
+        file_.rope_tensor_info_offsets[tensor.name] = tensor.info_offset;
+      }
     return std::move(file_);
   }
 
@@ -516,6 +516,21 @@ class Parser {
                            "file ({} bytes)",
                            tensor.name, tensor.info_offset, tensor.elements, ggml_type_name(tensor.ggml_type),
                            file_.data_offset + tensor.data_offset, in_.size()));
+  }
+
+  // Parameters and bytes of every tensor; element counts are below 2^63 each and at most 2^20 tensors, so a sum
+  // that would overflow is reported as unknown instead.
+  void sum_tensors() {
+    std::uint64_t bytes = 0;
+    bool sized = true;
+    for (const auto& tensor : tensors_) {
+      if (file_.tensor_elements > std::numeric_limits<std::uint64_t>::max() - tensor.elements) sized = false;
+      else file_.tensor_elements += tensor.elements;
+      const auto tensor_bytes = ggml_tensor_bytes(tensor.ggml_type, tensor.elements);
+      if (!tensor_bytes || bytes > std::numeric_limits<std::uint64_t>::max() - *tensor_bytes) sized = false;
+      else bytes += *tensor_bytes;
+    }
+    if (sized) file_.tensor_bytes = bytes;
   }
 
   std::vector<float> read_rope_tensor(const TensorInfo& tensor) {

@@ -169,19 +169,28 @@ InputFile read_opened(InputFile input, int fd, const struct stat& info) {
 // One open and one fstat per file: a directory scan reads thousands of them.
 InputFile read_input_file(const std::string& path) {
   InputFile input;
-  input.shown = path;
+  input.shown = shown_path(path);
   FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | kNoWaitForWriter));
-  if (fd.get() < 0) throw InputError(path, errno == ENOENT ? std::string("no such file") : "cannot open file: " + reason(errno));
+  if (fd.get() < 0) throw InputError(input.shown, errno == ENOENT ? std::string("no such file") : "cannot open file: " + reason(errno));
   struct stat info {};
   if (::fstat(fd.get(), &info) != 0) throw InputError(path, "cannot read size: " + reason(errno));
   if (S_ISDIR(info.st_mode)) {
-    input.shown = (fs::path(path) / "config.json").string();
-    FileDescriptor inner(::open(input.shown.c_str(), O_RDONLY | O_CLOEXEC | kNoWaitForWriter));
-    if (inner.get() < 0) throw InputError(path, "directory has no config.json");
+    const std::string inner_path = (fs::path(path) / "config.json").string();
+    FileDescriptor inner(::open(inner_path.c_str(), O_RDONLY | O_CLOEXEC | kNoWaitForWriter));
+    if (inner.get() < 0) throw InputError(input.shown, "directory has no config.json");
+    input.shown = shown_path(inner_path);
     if (::fstat(inner.get(), &info) != 0) throw InputError(input.shown, "cannot read size: " + reason(errno));
     return read_opened(std::move(input), inner.get(), info);
   }
   return read_opened(std::move(input), fd.get(), info);
+}
+
+InputFile read_stdin() {
+  InputFile input;
+  input.shown = "<stdin>";
+  input.text = read_limited(std::cin, input.shown);
+  input.gguf = looks_like_gguf_bytes(input.text);
+  return input;
 }
 
 Document read_config(const std::string& path) {

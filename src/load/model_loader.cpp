@@ -1,11 +1,14 @@
 #include "ropelens/model_loader.hpp"
 
+#include <algorithm>
+#include <filesystem>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "ropelens/gguf.hpp"
 #include "ropelens/input.hpp"
+#include "ropelens/model_locator.hpp"
 #include "ropelens/normalize.hpp"
 
 namespace ropelens {
@@ -26,6 +29,19 @@ Edit parse_edit(const std::string& spec) {
 
 namespace {
 
+bool has_gguf_extension(const std::string& path) {
+  return path.size() >= 5 && path.compare(path.size() - 5, 5, ".gguf") == 0;
+}
+
+// The first bytes of a file as hex, e.g. "7b 0a 20 20" for a JSON file.
+std::string describe_magic(const std::string& bytes) {
+  if (bytes.empty()) return "nothing (the file is empty)";
+  std::string hex;
+  for (std::size_t i = 0; i < std::min<std::size_t>(bytes.size(), 4); ++i)
+    hex += fmt::format("{}{:02x}", i == 0 ? "" : " ", static_cast<unsigned char>(bytes[i]));
+  return hex;
+}
+
 void apply_edit(nlohmann::json& root, const Edit& edit, const std::string& file) {
   try {
     nlohmann::json::json_pointer pointer(edit.pointer);
@@ -35,27 +51,70 @@ void apply_edit(nlohmann::json& root, const Edit& edit, const std::string& file)
   }
 }
 
+// A model named by id is shown by its id and revision; the file read stays in Model::reference.
+void name_model(LoadedModel& loaded, const LocatedModel& located) {
+  if (!located.reference) return;
+  for (Model* model : {&loaded.model, loaded.as_trained ? &*loaded.as_trained : nullptr}) {
+    if (model == nullptr) continue;
+    model->source = located.shown;
+    model->reference = located.reference;
+  }
+}
+
+// The weights beside a config.json: metadata.total_size of model.safetensors.index.json.
+void read_weights_beside(Model& model, const std::string& config_path) {
+  const auto index = read_safetensors_index(std::filesystem::path(config_path).parent_path().string());
+  if (!index) return;
+  if (!index->total_size) {
+    model.notes.push_back(index->problem);
+    return;
+  }
+  model.weights_bytes = Field<std::uint64_t>{
+      *index->total_size, Provenance::derived(fmt::format("metadata.total_size of {}", index->path), "/metadata/total_size")};
+}
+
+LoadedModel load_gguf(const GgufFile& gguf, const std::vector<Edit>& edits) {
+  if (!edits.empty()) throw InputError(gguf.path, "--set edits apply to config.json, not to GGUF files");
+  LoadedModel loaded;
+  loaded.model = model_from_gguf(gguf);
+  loaded.gguf = gguf_metadata(gguf);
+  for (const auto& [key, value] : gguf.kv) loaded.byte_offsets.emplace(gguf_pointer(key), value.offset);
+  for (const auto& [name, offset] : gguf.rope_tensor_info_offsets) loaded.byte_offsets.emplace(gguf_pointer(name), offset);
+  return loaded;
+}
+
 }  // namespace
 
-LoadedModel load_model(const std::string& path, const std::vector<Edit>& edits) {
-  Document document;
-  if (path == "-") {
-    document = read_config(path);
-  } else {
-    InputFile input = read_input_file(path);
-    if (input.gguf) {
-      if (!edits.empty()) throw InputError(input.shown, "--set edits apply to config.json, not to GGUF files");
-      GgufFile gguf = input.text.empty() ? read_gguf(input.shown) : read_gguf_bytes(input.shown, input.text);
-      LoadedModel loaded;
-      loaded.model = model_from_gguf(gguf);
-      return loaded;
-    }
-    document = parse_config(std::move(input.shown), std::move(input.text));
-  }
-  return load_document(std::move(document), edits);
+NotAModelConfig::NotAModelConfig(const std::string& file)
+    : InputError(file, fmt::format("not a model config: it sets none of {} (a directory scan skips such files)",
+                                   fmt::join(model_config_keys(), ", "))) {}
+
+LoadedModel load_model(const std::string& path, const std::vector<Edit>& edits,
+                       const std::optional<std::string>& revision) {
+  const LocatedModel located = locate_model(path, revision);
+  const bool from_stdin = located.path == "-";
+  LoadedModel loaded = load_input(from_stdin ? read_stdin() : read_input_file(located.path), edits);
+  if (!from_stdin && !loaded.gguf) read_weights_beside(loaded.model, loaded.model.source);
+  name_model(loaded, located);
+  return loaded;
+}
+
+LoadedModel load_input(InputFile input, const std::vector<Edit>& edits) {
+  if (input.gguf)
+    return load_gguf(input.text.empty() ? read_gguf(input.shown) : read_gguf_bytes(input.shown, input.text), edits);
+  if (has_gguf_extension(input.shown))
+    throw InputError(input.shown, fmt::format("not a GGUF file (it starts with {}, not the magic GGUF)",
+                                              describe_magic(input.text)));
+  return load_document(parse_config(std::move(input.shown), std::move(input.text)), edits);
+}
+
+LoadedModel load_model_bytes(std::string shown, std::string bytes, const std::vector<Edit>& edits) {
+  const bool gguf = looks_like_gguf_bytes(bytes);
+  return load_input(InputFile{std::move(shown), gguf, std::move(bytes)}, edits);
 }
 
 LoadedModel load_document(Document document, const std::vector<Edit>& edits) {
+  if (!is_model_config(document.root)) throw NotAModelConfig(document.path);
   LoadedModel loaded;
   if (!edits.empty()) loaded.as_trained = normalize(document);
   for (const auto& edit : edits) apply_edit(document.root, edit, document.path);

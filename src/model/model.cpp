@@ -76,12 +76,50 @@ std::string_view to_string(AttentionKind kind) {
   return "global";
 }
 
+bool GgufFacts::factor_applies() const {
+  const auto& type = scaling_type.value;
+  return scaling_factor && (type == "linear" || type == "yarn" || type == "longrope");
+}
+
+bool GgufFacts::extends() const {
+  return !factor_tensors.empty() || (factor_applies() && scaling_factor->value > 1.0);
+}
+
+const GgufFactorTensor* GgufFacts::factor_tensor(std::string_view name) const {
+  auto it = std::find_if(factor_tensors.begin(), factor_tensors.end(),
+                         [&](const GgufFactorTensor& tensor) { return tensor.name == name; });
+  return it == factor_tensors.end() ? nullptr : &*it;
+}
+
 std::vector<int> Model::nope_layers() const {
   std::vector<int> out;
   for (const auto& layer : layers)
-    if (!layer.uses_rope) out.push_back(layer.index);
+    if (layer.attends && !layer.uses_rope) out.push_back(layer.index);
   return out;
 }
+
+std::vector<int> Model::attention_layers() const {
+  std::vector<int> out;
+  if (layers.empty())
+    for (int i = 0; i < num_layers.value; ++i) out.push_back(i);
+  for (const auto& layer : layers)
+    if (layer.attends) out.push_back(layer.index);
+  return out;
+}
+
+namespace {
+
+// "RoPE chunked 8192", "NoPE global", "linear_attention (no attention)"
+std::string schedule_group(const Layer& layer) {
+  if (!layer.attends) return layer.layer_type + " (no attention)";
+  std::string key = layer.uses_rope ? "RoPE" : "NoPE";
+  key += " ";
+  key += to_string(layer.attention);
+  if (layer.window_tokens && layer.attention != AttentionKind::global) key += fmt::format(" {}", *layer.window_tokens);
+  return key;
+}
+
+}  // namespace
 
 // "48 layers: 36 RoPE chunked 8192, 12 NoPE global"
 std::string Model::schedule_summary() const {
@@ -89,10 +127,7 @@ std::string Model::schedule_summary() const {
   std::map<std::string, int> groups;
   std::vector<std::string> order;
   for (const auto& layer : layers) {
-    std::string key = layer.uses_rope ? "RoPE" : "NoPE";
-    key += " ";
-    key += to_string(layer.attention);
-    if (layer.window_tokens && layer.attention != AttentionKind::global) key += fmt::format(" {}", *layer.window_tokens);
+    std::string key = schedule_group(layer);
     if (groups[key]++ == 0) order.push_back(key);
   }
   std::string out = fmt::format("{} layers:", layers.size());

@@ -20,6 +20,16 @@ std::string index_ranges(const std::vector<int>& sorted) {
   return text;
 }
 
+std::string group_thousands(std::uint64_t value) {
+  const std::string digits = std::to_string(value);
+  std::string grouped;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) grouped += ',';
+    grouped += digits[i];
+  }
+  return grouped;
+}
+
 namespace {
 
 char folded(char c) { return static_cast<char>(std::toupper(static_cast<unsigned char>(c))); }

@@ -76,54 +76,65 @@ std::string describe_json(const json& value) {
   return fmt::format("{} {}", value.type_name(), dumped);
 }
 
-std::optional<double> read_number(const Hit& hit, Problems& problems, std::string_view what) {
+InvalidValue wrong_type(std::string_view field, ValueType expected, const json& value) {
+  return {.field = std::string(field), .reason = InvalidReason::wrong_type, .expected = expected,
+          .written = describe_json(value)};
+}
+
+InvalidValue wrong_entry_type(std::string_view list, ValueType expected, const json& entry) {
+  InvalidValue invalid = wrong_type(list, expected, entry);
+  invalid.reason = InvalidReason::wrong_entry_type;
+  return invalid;
+}
+
+InvalidValue invalid_number(std::string_view field, InvalidReason reason, double value) {
+  return {.field = std::string(field), .reason = reason, .value = value};
+}
+
+std::optional<double> read_number(const Hit& hit, Issues& issues, std::string_view what) {
   if (hit.is_null()) return std::nullopt;
   const json& v = *hit.value;
-  if (v.is_number()) {
-    double d = v.get<double>();
-    if (std::isfinite(d)) return d;
-    problems.add("CFG001", hit.pointer, fmt::format("{} is not finite", what));
+  if (v.is_number() && std::isfinite(v.get<double>())) return v.get<double>();
+  if (v.is_number() || is_non_finite_marker(v)) {
+    issues.add(hit.pointer, InvalidValue{.field = std::string(what),
+                                         .reason = InvalidReason::not_finite,
+                                         .written = v.is_number() ? "" : describe_json(v)});
     return std::nullopt;
   }
-  if (is_non_finite_marker(v)) {
-    problems.add("CFG001", hit.pointer, fmt::format("{} is {}, not a finite number", what, describe_json(v)));
-    return std::nullopt;
-  }
-  problems.add("CFG001", hit.pointer, fmt::format("{} must be a number, got {}", what, describe_json(v)));
+  issues.add(hit.pointer, wrong_type(what, ValueType::number, *hit.value));
   return std::nullopt;
 }
 
-std::optional<std::int64_t> read_integer(const Hit& hit, Problems& problems, std::string_view what, std::int64_t min,
+std::optional<std::int64_t> read_integer(const Hit& hit, Issues& issues, std::string_view what, std::int64_t min,
                                          std::int64_t max) {
-  auto number = read_number(hit, problems, what);
+  auto number = read_number(hit, issues, what);
   if (!number) return std::nullopt;
+  InvalidValue invalid{.field = std::string(what), .value = *number, .minimum = min, .maximum = max};
   if (*number != std::floor(*number)) {
-    problems.add("CFG001", hit.pointer, fmt::format("{} must be a whole number, got {}", what, *number));
-    return std::nullopt;
+    invalid.expected = ValueType::whole_number;
+    invalid.written = fmt::format("{}", *number);
+  } else if (*number < static_cast<double>(min)) {
+    invalid.reason = InvalidReason::below_minimum;
+  } else if (*number > static_cast<double>(max)) {
+    invalid.reason = InvalidReason::above_maximum;
+  } else {
+    return static_cast<std::int64_t>(*number);
   }
-  if (*number < static_cast<double>(min)) {
-    problems.add("CFG001", hit.pointer,
-                 fmt::format("{} {} is {}", what, *number, *number < 0 ? "negative" : fmt::format("below {}", min)));
-    return std::nullopt;
-  }
-  if (*number > static_cast<double>(max)) {
-    problems.add("CFG001", hit.pointer, fmt::format("{} {:.0f} is implausibly large (limit {})", what, *number, max));
-    return std::nullopt;
-  }
-  return static_cast<std::int64_t>(*number);
+  issues.add(hit.pointer, std::move(invalid));
+  return std::nullopt;
 }
 
-std::optional<bool> read_bool(const Hit& hit, Problems& problems, std::string_view what) {
+std::optional<bool> read_bool(const Hit& hit, Issues& issues, std::string_view what) {
   if (hit.is_null()) return std::nullopt;
   if (hit.value->is_boolean()) return hit.value->get<bool>();
-  problems.add("CFG001", hit.pointer, fmt::format("{} must be true or false, got {}", what, describe_json(*hit.value)));
+  issues.add(hit.pointer, wrong_type(what, ValueType::boolean, *hit.value));
   return std::nullopt;
 }
 
-std::optional<std::string> read_string(const Hit& hit, Problems& problems, std::string_view what) {
+std::optional<std::string> read_string(const Hit& hit, Issues& issues, std::string_view what) {
   if (hit.is_null()) return std::nullopt;
   if (hit.value->is_string() && !is_non_finite_marker(*hit.value)) return hit.value->get<std::string>();
-  problems.add("CFG001", hit.pointer, fmt::format("{} must be a string, got {}", what, describe_json(*hit.value)));
+  issues.add(hit.pointer, wrong_type(what, ValueType::string, *hit.value));
   return std::nullopt;
 }
 

@@ -1,5 +1,5 @@
 // Internal to the normalizer: layered lookups over a config and its nested language-model object,
-// and typed reads that record problems instead of throwing.
+// and typed reads that record issues instead of throwing.
 #pragma once
 
 #include <cstdint>
@@ -48,26 +48,30 @@ class ConfigView {
   std::vector<Scope> scopes_;  // innermost first
 };
 
-class Problems {
+// Collects what the readers could not take as written.
+class Issues {
  public:
-  explicit Problems(std::vector<Problem>& out) : out_(out) {}
-  void add(std::string code, std::string pointer, std::string message, bool is_error = false) {
-    out_.push_back({std::move(code), std::move(pointer), std::move(message), is_error});
-  }
+  explicit Issues(std::vector<ConfigIssue>& out) : out_(out) {}
+  void add(std::string pointer, ConfigIssue::Detail detail) { out_.push_back({std::move(pointer), std::move(detail)}); }
 
  private:
-  std::vector<Problem>& out_;
+  std::vector<ConfigIssue>& out_;
 };
 
 std::string describe_json(const json& value);
 bool is_non_finite_marker(const json& value);
 
-// A finite number, or nullopt with a CFG001 problem (strings, booleans, NaN markers). Null gives nullopt silently.
-std::optional<double> read_number(const Hit& hit, Problems& problems, std::string_view what);
-// A whole number within [min, max], or nullopt with a CFG001 problem.
-std::optional<std::int64_t> read_integer(const Hit& hit, Problems& problems, std::string_view what, std::int64_t min,
+InvalidValue wrong_type(std::string_view field, ValueType expected, const json& value);
+InvalidValue wrong_entry_type(std::string_view list, ValueType expected, const json& entry);
+InvalidValue invalid_number(std::string_view field, InvalidReason reason, double value);
+
+// A finite number, or nullopt with an InvalidValue issue (strings, booleans, NaN markers). Null gives nullopt
+// silently.
+std::optional<double> read_number(const Hit& hit, Issues& issues, std::string_view what);
+// A whole number within [min, max], or nullopt with an InvalidValue issue.
+std::optional<std::int64_t> read_integer(const Hit& hit, Issues& issues, std::string_view what, std::int64_t min,
                                          std::int64_t max);
-std::optional<bool> read_bool(const Hit& hit, Problems& problems, std::string_view what);
-std::optional<std::string> read_string(const Hit& hit, Problems& problems, std::string_view what);
+std::optional<bool> read_bool(const Hit& hit, Issues& issues, std::string_view what);
+std::optional<std::string> read_string(const Hit& hit, Issues& issues, std::string_view what);
 
 }  // namespace ropelens::normalize_detail

@@ -13,7 +13,7 @@ std::optional<Field<int>> read_dim(Normalizing& n, std::initializer_list<std::st
                                    int max = kMaxHeadDim) {
   auto hit = n.view.find_value(keys);
   if (!hit) return std::nullopt;
-  auto value = read_integer(*hit, n.problems, what, 1, max);
+  auto value = read_integer(*hit, n.issues, what, 1, max);
   if (!value) return std::nullopt;
   return Field<int>{static_cast<int>(*value), Provenance::at(hit->pointer)};
 }
@@ -42,16 +42,17 @@ Field<int> resolve_head_dim(Normalizing& n, const std::optional<Field<int>>& hea
                                        n.dims.hidden_size->from.pointer)};
   }
   if (n.model.scheme == PositionScheme::rope)
-    n.problems.add("CFG003", "", "cannot derive head_dim: no head_dim, and no hidden_size with num_attention_heads");
+    n.issues.add("", UnderivableHeadDim{});
   return {128, Provenance::by_default("assumed 128: the config gives no way to derive head_dim")};
 }
 
 void resolve_partial_rotary(Normalizing& n) {
   auto& dims = n.dims;
   if (auto hit = n.view.find_value({"partial_rotary_factor", "rotary_pct", "rope_pct", "rotary_emb_fraction"})) {
-    if (auto value = read_number(*hit, n.problems, "partial rotary factor")) {
+    if (auto value = read_number(*hit, n.issues, "partial rotary factor")) {
       if (*value <= 0.0 || *value > 1.0) {
-        n.problems.add("CFG001", hit->pointer, fmt::format("partial rotary factor {} is outside (0, 1]", *value));
+        n.issues.add(hit->pointer,
+                     invalid_number("partial rotary factor", InvalidReason::outside_unit_interval, *value));
       } else {
         dims.partial_rotary_factor = {*value, Provenance::at(hit->pointer)};
         dims.partial_from_attribute = true;
@@ -84,7 +85,7 @@ void read_dims(Normalizing& n) {
   n.dims.hidden_size = read_dim(n, {"hidden_size", "n_embd", "d_model", "n_embed"}, "hidden_size", 1 << 24);
   std::optional<Field<int>> heads;
   if (auto hit = n.view.find_value({"num_attention_heads", "n_head", "n_heads", "num_heads"}))
-    if (auto value = read_integer(*hit, n.problems, "num_attention_heads", 1, 1 << 20))
+    if (auto value = read_integer(*hit, n.issues, "num_attention_heads", 1, 1 << 20))
       heads = Field<int>{static_cast<int>(*value), Provenance::at(hit->pointer)};
   n.model.num_attention_heads = heads;
   n.dims.head_dim = resolve_head_dim(n, heads);

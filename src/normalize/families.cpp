@@ -56,6 +56,17 @@ constexpr Family kFamilies[] = {
     {"stablelm_epoch", false, 1e4, 4096, 0, 0.25, 0, LP::all_global, kHalf, D::standard, PS::rope},
     {"chatglm", false, 1e4, 0, 0, 0.5, 0, LP::all_global, kInterleaved, D::chatglm, PS::rope},
     {"qwen", false, 1e4, 0, 0, 1.0, 0, LP::all_global, kHalf, D::qwen1, PS::rope},
+    // Hybrids: attention interleaved with linear attention, Mamba or convolutions (attention_layers.cpp).
+    {"qwen3_next", true, 1e4, 32768, 256, 0.25, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    {"bamba", true, 1e4, 0, 0, 0.5, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    {"falcon_h1", true, 1e4, 0, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    {"granitemoehybrid", true, 1e4, 0, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    {"lfm2", true, 1e6, 0, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    {"minimax", true, 1e6, 0, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    {"zamba2", true, 1e4, 0, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    {"jamba", true, 0, 0, 0, 0, 0, LP::all_global, kHalf, D::non_rope, PS::none},
+    {"nemotron_h", true, 0, 4096, 128, 0, 0, LP::all_global, kHalf, D::non_rope, PS::none},
+    {"zamba", true, 0, 0, 0, 0, 0, LP::all_global, kHalf, D::non_rope, PS::none},
     // Not RoPE.
     {"bloom", true, 0, 0, 0, 0, 0, LP::all_global, kHalf, D::non_rope, PS::alibi},
     {"mpt", true, 0, 2048, 0, 0, 0, LP::all_global, kHalf, D::non_rope, PS::alibi},

@@ -1,7 +1,6 @@
 // GGUF metadata into the Model: llama.cpp's keys, its loader's defaults and its converter's conventions.
 // Semantics follow llama.cpp (src/llama-model.cpp load_hparams, llama_model_rope_type, get_rope_factors).
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -12,6 +11,7 @@
 #include "ropelens/gguf.hpp"
 #include "ropelens/input.hpp"
 #include "ropelens/normalize.hpp"
+#include "gguf_kv_shape.hpp"
 
 namespace ropelens {
 namespace {
@@ -58,7 +58,7 @@ ArchTraits traits_of(std::string_view arch) {
   return {PositionScheme::rope, RopeMode::unknown};
 }
 
-std::string pointer_of(std::string_view key) { return fmt::format("gguf:{}", key); }
+std::string pointer_of(std::string_view key) { return gguf_pointer(key); }
 
 // Values read from float32 keys carry float32 precision: 0.1f / 0.1 is 1, not 1.0000000149.
 double to_float32_precision(double value) {
@@ -66,7 +66,7 @@ double to_float32_precision(double value) {
   return static_cast<double>(static_cast<float>(value));
 }
 
-// Typed lookups of `{arch}.…` keys. A value of the wrong type or out of range is reported as CFG001 and
+// Typed lookups of `{arch}.…` keys. A value of the wrong type or out of range is recorded as an InvalidValue and
 // treated as absent: llama.cpp's loader would refuse it.
 class Metadata {
  public:
@@ -81,9 +81,12 @@ class Metadata {
     const GgufValue* value = find(suffix);
     if (!value) return std::nullopt;
     auto number = value->as_integer();
-    if (!number) return reject(suffix, fmt::format("is a {}, not an integer", to_string(value->type)));
+    if (!number) return reject_type(suffix, *value, ValueType::whole_number);
     if (*number < min || *number > max)
-      return reject(suffix, fmt::format("is {}, outside [{}, {}]", *number, min, max));
+      return reject(suffix, {.reason = *number < min ? InvalidReason::below_minimum : InvalidReason::above_maximum,
+                             .value = static_cast<double>(*number),
+                             .minimum = min,
+                             .maximum = max});
     return Field<std::int64_t>{*number, Provenance::at(pointer(suffix))};
   }
 
@@ -97,7 +100,7 @@ class Metadata {
     for (const auto& element : array->elements)
       if (auto number = integer_of(element)) largest = std::max(largest.value_or(*number), *number);
     if (!largest || *largest < min || *largest > max)
-      return reject(suffix, "is an array without a usable per-layer value");
+      return reject(suffix, {.reason = InvalidReason::no_usable_layer_value});
     model_.notes.push_back(fmt::format("{} is per layer; the largest value, {}, is used", key(suffix), *largest));
     return Field<std::int64_t>{*largest, Provenance::at(pointer(suffix))};
   }
@@ -106,14 +109,14 @@ class Metadata {
     const GgufValue* value = find(suffix);
     if (!value) return std::nullopt;
     auto number = value->as_number();
-    if (!number) return reject(suffix, fmt::format("is a {}, not a number", to_string(value->type)));
-    if (!std::isfinite(*number)) return reject(suffix, "is not finite");
+    if (!number) return reject_type(suffix, *value, ValueType::number);
+    if (!std::isfinite(*number)) return reject(suffix, {.reason = InvalidReason::not_finite});
     return Field<double>{*number, Provenance::at(pointer(suffix))};
   }
 
   std::optional<Field<double>> positive(std::string_view suffix) const {
     auto field = number(suffix);
-    if (field && field->value <= 0.0) return reject(suffix, fmt::format("is {}, not positive", field->value));
+    if (field && field->value <= 0.0) return reject_number(suffix, InvalidReason::not_positive, field->value);
     return field;
   }
 
@@ -121,7 +124,7 @@ class Metadata {
     const GgufValue* value = find(suffix);
     if (!value) return std::nullopt;
     const std::string* text = value->as_string();
-    if (!text) return reject(suffix, fmt::format("is a {}, not a string", to_string(value->type)));
+    if (!text) return reject_type(suffix, *value, ValueType::string);
     return Field<std::string>{*text, Provenance::at(pointer(suffix))};
   }
 
@@ -129,7 +132,7 @@ class Metadata {
     const GgufValue* value = find(suffix);
     if (!value) return std::nullopt;
     auto flag = value->as_bool();
-    if (!flag) return reject(suffix, fmt::format("is a {}, not a bool", to_string(value->type)));
+    if (!flag) return reject_type(suffix, *value, ValueType::boolean);
     return Field<bool>{*flag, Provenance::at(pointer(suffix))};
   }
 
@@ -145,10 +148,19 @@ class Metadata {
     return out;
   }
 
-  std::nullopt_t reject(std::string_view suffix, const std::string& why) const {
-    model_.problems.push_back(
-        {"CFG001", pointer(suffix), fmt::format("{} {}; ignored (llama.cpp would not load it)", key(suffix), why)});
+  std::nullopt_t reject(std::string_view suffix, InvalidValue invalid) const {
+    invalid.field = key(suffix);
+    model_.issues.push_back({pointer(suffix), std::move(invalid)});
     return std::nullopt;
+  }
+
+  std::nullopt_t reject_type(std::string_view suffix, const GgufValue& value, ValueType expected) const {
+    return reject(suffix, {.reason = InvalidReason::wrong_type, .expected = expected,
+                           .written = std::string(to_string(value.type))});
+  }
+
+  std::nullopt_t reject_number(std::string_view suffix, InvalidReason reason, double value) const {
+    return reject(suffix, {.reason = reason, .value = value});
   }
 
   const GgufFile& file_;
@@ -158,19 +170,17 @@ class Metadata {
 
 // What the file says about scaling, before it is turned into a setup.
 struct Scaling {
-  std::string type = "linear";  // llama.cpp's loader default when the key is absent
-  Provenance type_from = Provenance::by_default("llama.cpp loader default rope.scaling.type 'linear' (a no-op "
-                                                "without a factor)");
-  std::optional<Field<double>> factor;         // > 0 only
-  std::optional<Field<double>> attn_factor;    // rope.scaling.attn_factor
-  const std::vector<float>* rope_freqs = nullptr;
-  const std::vector<float>* long_factors = nullptr;
-  const std::vector<float>* short_factors = nullptr;
+  GgufFacts stated;                          // kept in the Model for the GGUF rules
+  std::optional<Field<double>> attn_factor;  // rope.scaling.attn_factor
 
-  bool has_factor_tensors() const { return rope_freqs || long_factors || short_factors; }
-  // llama.cpp divides frequencies by the factor for every known type but none (freq_scale = 1 / factor).
-  bool factor_applies() const { return factor && (type == "linear" || type == "yarn" || type == "longrope"); }
-  bool extends() const { return has_factor_tensors() || (factor_applies() && factor->value > 1.0); }
+  const std::string& type() const { return stated.scaling_type.value; }
+  const std::optional<Field<double>>& factor() const { return stated.scaling_factor; }
+  const std::vector<float>* tensor(std::string_view name) const {
+    const GgufFactorTensor* found = stated.factor_tensor(name);
+    return found ? &found->values : nullptr;
+  }
+  bool factor_applies() const { return stated.factor_applies(); }
+  bool extends() const { return stated.extends(); }
 };
 
 struct Dims {
@@ -192,6 +202,7 @@ class GgufNormalizer {
 
   void run() {
     model_.source = file_.path;
+    model_.gguf = GgufFacts{};
     model_.model_type = {meta_.arch(), Provenance::at(pointer_of("general.architecture"))};
     model_.scheme = traits_.scheme;
     model_.scheme_from = Provenance::by_default(fmt::format("llama.cpp rope type of architecture '{}'", meta_.arch()));
@@ -202,16 +213,14 @@ class GgufNormalizer {
     if (model_.scheme != PositionScheme::rope) return read_non_rope_scheme();
 
     const Dims dims = read_dims();
-    const Scaling scaling = read_scaling();
+    Scaling scaling = read_scaling();
     read_original_length();
     const Sliding sliding = read_sliding(scaling);
     model_.setups.push_back(global_setup(dims, scaling));
     add_sliding_setup(dims, sliding);
     build_layers(sliding);
     read_pairing();
-    check_scaling_claims(scaling);
-    check_factor_tensors(scaling, dims);
-    check_lengths(scaling);
+    model_.gguf = std::move(scaling.stated);
   }
 
  private:
@@ -288,29 +297,23 @@ class GgufNormalizer {
                                                         embedding->from.pointer)};
   }
 
-  const std::vector<float>* tensor(std::string_view name) const {
-    auto it = file_.rope_tensors.find(name);
-    return it == file_.rope_tensors.end() ? nullptr : &it->second;
-  }
-
   Scaling read_scaling() {
     Scaling scaling;
-    if (auto type = meta_.text("rope.scaling.type")) {
-      scaling.type = type->value;
-      scaling.type_from = type->from;
-    }
+    scaling.stated.scaling_type = {"linear", Provenance::by_default("llama.cpp loader default rope.scaling.type "
+                                                                    "'linear' (a no-op without a factor)")};
+    if (auto type = meta_.text("rope.scaling.type")) scaling.stated.scaling_type = *type;
     // llama.cpp reads the legacy scale_linear only without scaling.factor; a factor of 0 means none.
     for (std::string_view suffix : {"rope.scaling.factor", "rope.scale_linear"}) {
       auto factor = meta_.number(suffix);
       if (!factor) continue;
-      if (factor->value > 0.0) scaling.factor = factor;
-      else if (factor->value < 0.0) meta_.reject(suffix, fmt::format("is {}, negative", factor->value));
+      if (factor->value > 0.0) scaling.stated.scaling_factor = factor;
+      else if (factor->value < 0.0) meta_.reject_number(suffix, InvalidReason::negative, factor->value);
       break;
     }
     scaling.attn_factor = meta_.positive("rope.scaling.attn_factor");
-    scaling.rope_freqs = tensor(kRopeFreqsTensor);
-    scaling.long_factors = tensor(kRopeFactorsLongTensor);
-    scaling.short_factors = tensor(kRopeFactorsShortTensor);
+    for (std::string_view name : {kRopeFreqsTensor, kRopeFactorsLongTensor, kRopeFactorsShortTensor})
+      if (auto it = file_.rope_tensors.find(name); it != file_.rope_tensors.end())
+        scaling.stated.factor_tensors.push_back({std::string(name), pointer_of(name), it->second});
     if (auto finetuned = meta_.flag("rope.scaling.finetuned"); finetuned && finetuned->value)
       model_.notes.push_back("rope.scaling.finetuned is true: the model was fine-tuned at the scaled length");
     return scaling;
@@ -357,23 +360,24 @@ class GgufNormalizer {
 
   RopeSetup global_setup(const Dims& dims, const Scaling& scaling) {
     RopeSetup setup = plain_setup(dims, theta());
-    if (scaling.rope_freqs) apply_rope_freqs(setup, scaling);
-    else if (scaling.long_factors || scaling.short_factors) apply_longrope(setup, scaling);
-    else if (scaling.type == "yarn") apply_yarn(setup, scaling);
-    else if (scaling.type == "linear" || scaling.type == "longrope") apply_linear(setup, scaling);
-    else if (scaling.type != "none")
+    if (scaling.tensor(kRopeFreqsTensor)) apply_rope_freqs(setup, scaling);
+    else if (scaling.tensor(kRopeFactorsLongTensor) || scaling.tensor(kRopeFactorsShortTensor))
+      apply_longrope(setup, scaling);
+    else if (scaling.type() == "yarn") apply_yarn(setup, scaling);
+    else if (scaling.type() == "linear" || scaling.type() == "longrope") apply_linear(setup, scaling);
+    else if (scaling.type() != "none")
       model_.notes.push_back(fmt::format("unknown rope.scaling.type '{}': llama.cpp refuses to load the file; read "
                                          "as unscaled",
-                                         scaling.type));
+                                         scaling.type()));
     setup.rope_type_name = {std::string(to_string(setup.type)), type_source(scaling)};
     return setup;
   }
 
   static Provenance type_source(const Scaling& scaling) {
-    if (scaling.rope_freqs) return Provenance::at(pointer_of(kRopeFreqsTensor));
-    if (scaling.long_factors) return Provenance::at(pointer_of(kRopeFactorsLongTensor));
-    if (scaling.short_factors) return Provenance::at(pointer_of(kRopeFactorsShortTensor));
-    return scaling.type_from;
+    if (scaling.tensor(kRopeFreqsTensor)) return Provenance::at(pointer_of(kRopeFreqsTensor));
+    if (scaling.tensor(kRopeFactorsLongTensor)) return Provenance::at(pointer_of(kRopeFactorsLongTensor));
+    if (scaling.tensor(kRopeFactorsShortTensor)) return Provenance::at(pointer_of(kRopeFactorsShortTensor));
+    return scaling.stated.scaling_type.from;
   }
 
   std::vector<double> per_pair(const std::vector<float>* values, int pairs) const {
@@ -386,7 +390,7 @@ class GgufNormalizer {
 
   void apply_rope_freqs(RopeSetup& setup, const Scaling& scaling) {
     const int pairs = setup.rotary_dim / 2;
-    Field<std::vector<double>> divisors{per_pair(scaling.rope_freqs, pairs),
+    Field<std::vector<double>> divisors{per_pair(scaling.tensor(kRopeFreqsTensor), pairs),
                                         Provenance::at(pointer_of(kRopeFreqsTensor))};
     setup.type = RopeType::longrope;
     setup.longrope.short_factor = divisors;
@@ -407,10 +411,10 @@ class GgufNormalizer {
         "attention factor {}",
         low == divisors.value.end() ? 1.0 : *low, high == divisors.value.end() ? 1.0 : *high,
         setup.longrope.attention_factor->value));
-    if (scaling.factor_applies() && scaling.factor->value != 1.0)
+    if (scaling.factor_applies() && scaling.factor()->value != 1.0)
       model_.notes.push_back(fmt::format("rope.scaling.type '{}' with factor {} also applies on top of rope_freqs in "
                                          "llama.cpp; ropelens models only the divisors",
-                                         scaling.type, scaling.factor->value));
+                                         scaling.type(), scaling.factor()->value));
   }
 
   void apply_longrope(RopeSetup& setup, const Scaling& scaling) {
@@ -423,8 +427,8 @@ class GgufNormalizer {
                                         Provenance::by_default(fmt::format("{} absent: factors of 1", name))};
     };
     setup.type = RopeType::longrope;
-    setup.longrope.long_factor = factors(scaling.long_factors, kRopeFactorsLongTensor);
-    setup.longrope.short_factor = factors(scaling.short_factors, kRopeFactorsShortTensor);
+    setup.longrope.long_factor = factors(scaling.tensor(kRopeFactorsLongTensor), kRopeFactorsLongTensor);
+    setup.longrope.short_factor = factors(scaling.tensor(kRopeFactorsShortTensor), kRopeFactorsShortTensor);
     setup.longrope.attention_factor =
         scaling.attn_factor
             ? *scaling.attn_factor
@@ -434,28 +438,28 @@ class GgufNormalizer {
         fmt::format("LongRoPE factors from the rope_factors tensors: llama.cpp uses the long set for "
                     "the whole context when n_ctx exceeds {} tokens, the short set otherwise",
                     setup.original_max_position_embeddings->value));
-    if (scaling.factor_applies() && scaling.factor->value != 1.0)
+    if (scaling.factor_applies() && scaling.factor()->value != 1.0)
       model_.notes.push_back(fmt::format("rope.scaling.factor {} also scales LongRoPE frequencies in llama.cpp; "
                                          "ropelens models only the factor tensors",
-                                         scaling.factor->value));
+                                         scaling.factor()->value));
   }
 
   void apply_linear(RopeSetup& setup, const Scaling& scaling) {
-    if (scaling.type == "longrope")
+    if (scaling.type() == "longrope")
       model_.notes.push_back("rope.scaling.type is longrope but the file has no rope_factors_long/short tensors: "
                              "llama.cpp applies no per-pair factors, only rope.scaling.factor if set");
-    if (!scaling.factor) return;  // llama.cpp: factor 0 or absent means freq_scale 1
+    if (!scaling.factor()) return;  // llama.cpp: factor 0 or absent means freq_scale 1
     setup.type = RopeType::linear;
-    setup.factor = scaling.factor;
+    setup.factor = scaling.factor();
   }
 
   void apply_yarn(RopeSetup& setup, const Scaling& scaling) {
-    if (!scaling.factor) {
+    if (!scaling.factor()) {
       model_.notes.push_back("rope.scaling.type is yarn without a factor: llama.cpp uses freq_scale 1 (unscaled)");
       return;
     }
     setup.type = RopeType::yarn;
-    setup.factor = scaling.factor;
+    setup.factor = scaling.factor();
     setup.original_max_position_embeddings = original_length();
     if (auto beta = meta_.number("rope.scaling.yarn_beta_fast")) setup.yarn.beta_fast = *beta;
     else setup.yarn.beta_fast.from = Provenance::by_default("llama.cpp default yarn_beta_fast 32");
@@ -637,77 +641,6 @@ class GgufNormalizer {
                                        arch));
   }
 
-  // GGUF001: the file claims an extended context but nothing in it scales RoPE.
-  void check_scaling_claims(const Scaling& scaling) {
-    if (scaling.extends()) return;
-    const auto& original = model_.original_max_position_embeddings;
-    const std::string why = fmt::format("rope.scaling.type '{}'{}, no rope_freqs or rope_factors tensors", scaling.type,
-                                        scaling.factor ? fmt::format(" with factor {}", scaling.factor->value)
-                                                       : std::string(" without a factor"));
-    if (original && original->value < model_.max_position_embeddings.value)
-      add_problem("GGUF001", original->from.pointer,
-                  fmt::format("context_length {} exceeds original_context_length {}, but nothing scales RoPE ({}): "
-                              "llama.cpp runs unscaled RoPE past the original length",
-                              model_.max_position_embeddings.value, original->value, why));
-    else if (scaling.factor && scaling.factor->value > 1.0)
-      add_problem("GGUF001", scaling.factor->from.pointer,
-                  fmt::format("rope.scaling.factor {} implies an extended context, but llama.cpp ignores it ({})",
-                              scaling.factor->value, why));
-    else if (scaling.type == "yarn" || scaling.type == "longrope")
-      add_problem("GGUF001", scaling.type_from.pointer,
-                  fmt::format("rope.scaling.type is {}, but nothing scales RoPE ({})", scaling.type, why));
-  }
-
-  // GGUF002: a per-pair factor tensor that does not fit the rotary dims or holds unusable values.
-  void check_factor_tensors(const Scaling& scaling, const Dims& dims) {
-    const std::size_t pairs = static_cast<std::size_t>(dims.rotary_dim / 2);
-    const std::array<std::pair<std::string_view, const std::vector<float>*>, 3> tensors{{
-        {kRopeFreqsTensor, scaling.rope_freqs},
-        {kRopeFactorsLongTensor, scaling.long_factors},
-        {kRopeFactorsShortTensor, scaling.short_factors},
-    }};
-    for (const auto& [name, values] : tensors) {
-      if (!values) continue;
-      if (values->size() != pairs)
-        add_problem("GGUF002", pointer_of(name),
-                    fmt::format("{} has {} values but rotary_dim {} needs {} (one per pair); {}", name, values->size(),
-                                dims.rotary_dim, pairs,
-                                values->size() < pairs ? "llama.cpp refuses to run it (modeled with factors of 1 for "
-                                                         "the missing pairs)"
-                                                       : "llama.cpp ignores the extra values"));
-      auto bad = std::find_if(values->begin(), values->end(), [](float v) { return !std::isfinite(v) || v <= 0.0f; });
-      if (bad != values->end())
-        add_problem("GGUF002", pointer_of(name),
-                    fmt::format("{}[{}] is {}: per-pair factors must be finite and positive", name,
-                                bad - values->begin(), *bad));
-    }
-  }
-
-  // GGUF003: context_length and original_context_length disagree. With both present and a factor f > 1, the
-  // context must be the original length (converters copy the unscaled max_position_embeddings, as for Qwen) or
-  // f × original within 0.1%.
-  void check_lengths(const Scaling& scaling) {
-    const auto& original = model_.original_max_position_embeddings;
-    if (!original) return;
-    const std::int64_t context = model_.max_position_embeddings.value;
-    if (original->value > context) {
-      add_problem("GGUF003", original->from.pointer,
-                  fmt::format("original_context_length {} exceeds context_length {}", original->value, context));
-      return;
-    }
-    if (!scaling.factor || scaling.factor->value <= 1.0 || original->value == context) return;
-    const double scaled = scaling.factor->value * static_cast<double>(original->value);
-    if (std::abs(scaled - static_cast<double>(context)) <= 1e-3 * static_cast<double>(context)) return;
-    add_problem("GGUF003", model_.max_position_embeddings.from.pointer,
-                fmt::format("context_length {} is neither original_context_length {} nor factor × original "
-                            "({} × {} = {})",
-                            context, original->value, scaling.factor->value, original->value, scaled));
-  }
-
-  void add_problem(std::string code, std::string pointer, std::string message) {
-    model_.problems.push_back({std::move(code), std::move(pointer), std::move(message)});
-  }
-
   const GgufFile& file_;
   Model& model_;
   Metadata meta_;
@@ -725,9 +658,13 @@ std::string read_architecture(const GgufFile& file) {
 
 }  // namespace
 
+std::string gguf_pointer(std::string_view key) { return fmt::format("gguf:{}", key); }
+
 Model model_from_gguf(const GgufFile& file) {
   Model model;
-  GgufNormalizer(file, model, read_architecture(file)).run();
+  const std::string arch = read_architecture(file);
+  GgufNormalizer(file, model, arch).run();
+  normalize_detail::read_gguf_kv_shape(file, arch, model);
   return model;
 }
 

@@ -1,6 +1,5 @@
 // Which layers use which attention kind and whether they rotate at all.
 #include <algorithm>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -14,15 +13,10 @@ constexpr std::string_view kFull = "full_attention";
 constexpr std::string_view kSliding = "sliding_attention";
 constexpr std::string_view kChunked = "chunked_attention";
 
-bool is_known_layer_type(std::string_view type) {
-  static const std::set<std::string_view> known = {kFull, kSliding, kChunked, "linear_attention", "conv", "mamba"};
-  return known.count(type) > 0;
-}
-
 int read_num_layers(Normalizing& n) {
   auto hit = n.view.find_value({"num_hidden_layers", "n_layer", "n_layers", "num_layers"});
   if (hit)
-    if (auto value = read_integer(*hit, n.problems, "num_hidden_layers", 1, kMaxLayers)) {
+    if (auto value = read_integer(*hit, n.issues, "num_hidden_layers", 1, kMaxLayers)) {
       n.model.num_layers = {static_cast<int>(*value), Provenance::at(hit->pointer)};
       return n.model.num_layers.value;
     }
@@ -34,25 +28,33 @@ std::optional<std::vector<std::string>> read_layer_types(Normalizing& n, int num
   auto hit = n.view.find_value({"layer_types"});
   if (!hit) return std::nullopt;
   if (!hit->value->is_array()) {
-    n.problems.add("CFG006", hit->pointer, fmt::format("layer_types must be a list, got {}", describe_json(*hit->value)));
+    n.issues.add(hit->pointer, LayerScheduleMismatch{.reason = ScheduleReason::not_a_list,
+                                                     .field = "layer_types",
+                                                     .written = describe_json(*hit->value)});
     return std::nullopt;
   }
   std::vector<std::string> types;
   for (std::size_t i = 0; i < hit->value->size(); ++i) {
     const auto& item = (*hit->value)[i];
     if (!item.is_string()) {
-      n.problems.add("CFG006", pointer_join(hit->pointer, std::to_string(i)),
-                     fmt::format("layer type must be a string, got {}", describe_json(item)));
+      n.issues.add(pointer_join(hit->pointer, std::to_string(i)),
+                   LayerScheduleMismatch{.reason = ScheduleReason::entry_not_a_string,
+                                         .field = "layer_types",
+                                         .written = describe_json(item)});
       return std::nullopt;
     }
     types.push_back(item.get<std::string>());
     if (!is_known_layer_type(types.back()))
-      n.problems.add("CFG006", pointer_join(hit->pointer, std::to_string(i)),
-                     fmt::format("unknown layer type '{}' (treated as full_attention)", types.back()));
+      n.issues.add(pointer_join(hit->pointer, std::to_string(i)),
+                   LayerScheduleMismatch{.reason = ScheduleReason::unknown_layer_type,
+                                         .field = "layer_types",
+                                         .written = types.back()});
   }
   if (static_cast<int>(types.size()) != num_layers) {
-    n.problems.add("CFG006", hit->pointer,
-                   fmt::format("layer_types has {} entries but num_hidden_layers is {}", types.size(), num_layers));
+    n.issues.add(hit->pointer, LayerScheduleMismatch{.reason = ScheduleReason::wrong_entry_count,
+                                                     .field = "layer_types",
+                                                     .count = static_cast<std::int64_t>(types.size()),
+                                                     .layers = num_layers});
     return std::nullopt;
   }
   return types;
@@ -65,17 +67,20 @@ std::vector<int> read_no_rope_layers(Normalizing& n, int num_layers) {
     for (std::size_t i = 0; i < hit->value->size(); ++i) {
       const auto& item = (*hit->value)[i];
       if (!item.is_number_integer() || (item.get<long long>() != 0 && item.get<long long>() != 1)) {
-        n.problems.add("CFG006", pointer_join(hit->pointer, std::to_string(i)),
-                       fmt::format("no_rope_layers entries must be 0 or 1 (1 = uses RoPE), got {}", describe_json(item)));
+        n.issues.add(pointer_join(hit->pointer, std::to_string(i)),
+                     LayerScheduleMismatch{.reason = ScheduleReason::entry_not_a_flag,
+                                           .field = "no_rope_layers",
+                                           .written = describe_json(item)});
         uses_rope.clear();
         break;
       }
       uses_rope.push_back(item.get<int>());
     }
     if (!uses_rope.empty() && static_cast<int>(uses_rope.size()) != num_layers) {
-      n.problems.add("CFG006", hit->pointer,
-                     fmt::format("no_rope_layers has {} entries but num_hidden_layers is {}", uses_rope.size(),
-                                 num_layers));
+      n.issues.add(hit->pointer, LayerScheduleMismatch{.reason = ScheduleReason::wrong_entry_count,
+                                                       .field = "no_rope_layers",
+                                                       .count = static_cast<std::int64_t>(uses_rope.size()),
+                                                       .layers = num_layers});
       uses_rope.clear();
     }
     if (!uses_rope.empty()) return uses_rope;
@@ -84,7 +89,7 @@ std::vector<int> read_no_rope_layers(Normalizing& n, int num_layers) {
   int interval = 4;
   std::string from = "transformers Llama4TextConfig default no_rope_layer_interval 4";
   if (auto ih = n.view.find_value({"no_rope_layer_interval"}))
-    if (auto v = read_integer(*ih, n.problems, "no_rope_layer_interval", 1, kMaxLayers)) {
+    if (auto v = read_integer(*ih, n.issues, "no_rope_layer_interval", 1, kMaxLayers)) {
       interval = static_cast<int>(*v);
       from = ih->pointer;
     }
@@ -95,7 +100,7 @@ std::vector<int> read_no_rope_layers(Normalizing& n, int num_layers) {
 
 int gemma3_pattern(Normalizing& n) {
   if (auto hit = n.view.find_value({"sliding_window_pattern"}))
-    if (auto v = read_integer(*hit, n.problems, "sliding_window_pattern", 1, kMaxLayers)) return static_cast<int>(*v);
+    if (auto v = read_integer(*hit, n.issues, "sliding_window_pattern", 1, kMaxLayers)) return static_cast<int>(*v);
   return 6;
 }
 
@@ -125,12 +130,12 @@ std::vector<std::string> derive_layer_types(Normalizing& n, int num_layers, cons
     int first_sliding = 28;
     auto hit = n.view.find_value({"max_window_layers"});
     if (hit)
-      if (auto v = read_integer(*hit, n.problems, "max_window_layers", 0, kMaxLayers)) first_sliding = static_cast<int>(*v);
+      if (auto v = read_integer(*hit, n.issues, "max_window_layers", 0, kMaxLayers)) first_sliding = static_cast<int>(*v);
     if (first_sliding > num_layers)
-      n.problems.add("CFG006", hit ? hit->pointer : "",
-                     fmt::format("max_window_layers {} exceeds num_hidden_layers {}: no layer slides, although "
-                                 "use_sliding_window is true",
-                                 first_sliding, num_layers));
+      n.issues.add(hit ? hit->pointer : "", LayerScheduleMismatch{.reason = ScheduleReason::window_layers_beyond_count,
+                                                                  .field = "max_window_layers",
+                                                                  .count = first_sliding,
+                                                                  .layers = num_layers});
     for (int i = first_sliding; i < num_layers; ++i) types[static_cast<std::size_t>(i)] = kSliding;
   }
   return types;
@@ -147,9 +152,10 @@ AttentionKind kind_of(std::string_view type) {
 void read_layer_schedule(Normalizing& n) {
   Model& model = n.model;
   int num_layers = read_num_layers(n);
-  if (model.scheme != PositionScheme::rope) return;
-  auto uses_rope = read_no_rope_layers(n, num_layers);
+  if (model.scheme != PositionScheme::rope) return read_attention_only_schedule(n, num_layers);
   auto explicit_types = read_layer_types(n, num_layers);
+  if (!explicit_types) explicit_types = read_hybrid_schedule(n, num_layers);
+  auto uses_rope = read_no_rope_layers(n, num_layers);
   auto types = explicit_types ? *explicit_types : derive_layer_types(n, num_layers, uses_rope);
 
   for (int i = 0; i < num_layers; ++i) {
@@ -157,7 +163,8 @@ void read_layer_schedule(Normalizing& n) {
     layer.index = i;
     layer.layer_type = types[static_cast<std::size_t>(i)];
     layer.attention = kind_of(layer.layer_type);
-    layer.uses_rope = uses_rope.empty() || uses_rope[static_cast<std::size_t>(i)] == 1;
+    layer.attends = layer_type_attends(layer.layer_type);
+    layer.uses_rope = layer.attends && (uses_rope.empty() || uses_rope[static_cast<std::size_t>(i)] == 1);
     if (layer.attention == AttentionKind::sliding) {
       if (model.sliding_window) layer.window_tokens = model.sliding_window->value;
       else layer.attention = AttentionKind::global;  // a sliding layer type without a window attends globally

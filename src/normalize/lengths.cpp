@@ -8,7 +8,7 @@ namespace ropelens::normalize_detail {
 namespace {
 
 std::optional<Field<std::int64_t>> read_length(Normalizing& n, const Hit& hit, std::string_view what) {
-  auto value = read_integer(hit, n.problems, what, 1, kMaxLengthTokens);
+  auto value = read_integer(hit, n.issues, what, 1, kMaxLengthTokens);
   if (!value) return std::nullopt;
   return Field<std::int64_t>{*value, Provenance::at(hit.pointer)};
 }

@@ -9,13 +9,13 @@ using namespace normalize_detail;
 
 namespace {
 
-Field<std::string> read_model_type(const ConfigView& view, Problems& problems) {
+Field<std::string> read_model_type(const ConfigView& view, Issues& issues) {
   // The innermost model_type names the language model (gemma3 -> gemma3_text).
   for (const auto& scope : view.scopes()) {
     auto it = scope.object->find("model_type");
     if (it == scope.object->end()) continue;
     Hit hit{&*it, pointer_join(scope.pointer, "model_type")};
-    if (auto s = read_string(hit, problems, "model_type")) return {*s, Provenance::at(hit.pointer)};
+    if (auto s = read_string(hit, issues, "model_type")) return {*s, Provenance::at(hit.pointer)};
   }
   return {"", Provenance::by_default("no model_type in the config")};
 }
@@ -37,8 +37,8 @@ Model normalize_json(const nlohmann::json& root, const std::string& source) {
   Model model;
   model.source = source;
   ConfigView view(root);
-  Problems problems(model.problems);
-  model.model_type = read_model_type(view, problems);
+  Issues issues(model.issues);
+  model.model_type = read_model_type(view, issues);
   model.text_pointer = view.text_pointer();
   note_nesting(view, model);
 
@@ -53,21 +53,20 @@ Model normalize_json(const nlohmann::json& root, const std::string& source) {
                                       "ropelens cannot see; mapped onto transformers' semantics (best effort)",
                                       model.model_type.value));
 
-  Normalizing n{view, family, model, problems, {}, {}, false};
+  Normalizing n{view, family, model, issues, {}, {}, false};
   read_scheme(n);
+  read_hybrid_scheme(n);
   read_dims(n);
   read_lengths(n);
   read_layer_schedule(n);
   read_rope_setups(n);
-  check_setup_shapes(n);
+  read_kv_shape(n);
   return model;
 }
 
 Model normalize(const Document& document) {
   Model model = normalize_json(document.root, document.path);
-  for (const auto& pointer : document.cut_pointers)
-    model.problems.push_back({"CFG001", pointer,
-                              fmt::format("value nested deeper than {} levels; it was not read", kMaxJsonDepth), false});
+  for (const auto& pointer : document.cut_pointers) model.issues.push_back({pointer, ValueCutForDepth{kMaxJsonDepth}});
   return model;
 }
 

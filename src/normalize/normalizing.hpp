@@ -23,7 +23,7 @@ struct Normalizing {
   const ConfigView& view;
   const Family& family;
   Model& model;
-  Problems problems;
+  Issues issues;
   Dims dims;
   Field<double> top_theta{10000.0, {}};
   bool has_top_original_attribute = false;  // hasattr(config, "original_max_position_embeddings")
@@ -34,6 +34,15 @@ void read_dims(Normalizing& n);
 void read_lengths(Normalizing& n);
 void read_layer_schedule(Normalizing& n);
 void read_rope_setups(Normalizing& n);
-void check_setup_shapes(Normalizing& n);
+void read_kv_shape(Normalizing& n);
+
+// Hybrid models (attention_layers.cpp): which layers attend at all, and whether that attention carries positions.
+bool is_known_layer_type(std::string_view type);
+bool layer_type_attends(std::string_view type);
+void read_hybrid_scheme(Normalizing& n);
+// The per-layer types of a hybrid schedule other than layer_types; may correct num_layers (NemotronH).
+std::optional<std::vector<std::string>> read_hybrid_schedule(Normalizing& n, int& num_layers);
+// Fills Model::layers for a model whose attention has no positions, when a hybrid schedule says which layers attend.
+void read_attention_only_schedule(Normalizing& n, int num_layers);
 
 }  // namespace ropelens::normalize_detail

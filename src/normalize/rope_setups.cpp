@@ -33,7 +33,7 @@ Field<double> resolve_top_theta(Normalizing& n) {
     double ratio = 1.0;
     std::string from = "no rope_ratio (1)";
     if (auto hit = n.view.find_value({"rope_ratio"}))
-      if (auto v = read_number(*hit, n.problems, "rope_ratio")) {
+      if (auto v = read_number(*hit, n.issues, "rope_ratio")) {
         ratio = *v;
         from = hit->pointer;
       }
@@ -45,9 +45,9 @@ Field<double> resolve_top_theta(Normalizing& n) {
     return {10000.0, Provenance::by_default("transformers GPT-J create_sinusoidal_positions fixed base 10000")};
   }
   if (auto hit = n.view.find_value({"rope_theta", "rotary_emb_base", "rope_base"}))
-    if (auto v = read_number(*hit, n.problems, hit->pointer.substr(hit->pointer.rfind('/') + 1))) {
+    if (auto v = read_number(*hit, n.issues, hit->pointer.substr(hit->pointer.rfind('/') + 1))) {
       if (*v > 0) return {*v, Provenance::at(hit->pointer)};
-      n.problems.add("CFG001", hit->pointer, fmt::format("rope_theta {} must be positive", *v));
+      n.issues.add(hit->pointer, invalid_number("rope_theta", InvalidReason::not_positive, *v));
     }
   return {family.default_theta, Provenance::by_default(fmt::format(
                                     "{} default rope_theta {}",
@@ -61,9 +61,9 @@ Field<double> resolve_top_theta(Normalizing& n) {
 RopeDict find_rope_dict(Normalizing& n) {
   auto scaling = n.view.find("rope_scaling");
   auto params = n.view.find("rope_parameters");
-  for (const auto& hit : {scaling, params})
+  for (const auto& [key, hit] : {std::pair{"rope_scaling", scaling}, std::pair{"rope_parameters", params}})
     if (hit && !hit->is_null() && !hit->value->is_object())
-      n.problems.add("CFG001", hit->pointer, fmt::format("must be an object, got {}", describe_json(*hit->value)));
+      n.issues.add(hit->pointer, wrong_type(key, ValueType::object, *hit->value));
   bool scaling_ok = scaling && !scaling->is_null() && scaling->value->is_object();
   bool params_ok = params && !params->is_null() && params->value->is_object() && !params->value->empty();
   if (scaling_ok) {
@@ -120,29 +120,25 @@ TypeResolution resolve_type(Normalizing& n, const RopeDict& dict) {
   auto rope_type = key_in(dict, "rope_type");
   auto legacy = key_in(dict, "type");
   std::optional<std::string> name, legacy_name;
-  if (rope_type) name = read_string(*rope_type, n.problems, "rope_type");
-  if (legacy) legacy_name = read_string(*legacy, n.problems, "type");
+  if (rope_type) name = read_string(*rope_type, n.issues, "rope_type");
+  if (legacy) legacy_name = read_string(*legacy, n.issues, "type");
   if (name && legacy_name && *name != *legacy_name)
-    n.problems.add("CFG004", legacy->pointer,
-                   fmt::format("type '{}' and rope_type '{}' disagree; transformers uses rope_type, vLLM refuses to "
-                               "load",
-                               *legacy_name, *name),
-                   true);
+    n.issues.add(legacy->pointer, ConflictingTypeKeys{*legacy_name, *name});
   else if (legacy_name && !name)
-    n.problems.add("CFG004", legacy->pointer, fmt::format("legacy key type '{}'; the current key is rope_type", *legacy_name));
+    n.issues.add(legacy->pointer, LegacyTypeKey{*legacy_name});
 
   TypeResolution out;
   std::string spelled = name ? *name : legacy_name ? *legacy_name : "default";
   std::string pointer = name ? rope_type->pointer : legacy_name ? legacy->pointer : dict.pointer;
   out.spelled = spelled;
   if (spelled == "su") {
-    n.problems.add("CFG004", pointer, "legacy rope type 'su' means longrope");
     out.type = RopeType::longrope;
+    n.issues.add(pointer, LegacyRopeTypeName{spelled, out.type});
     out.skip_original_fill = true;
     return out;
   }
   if (spelled == "mrope") {
-    n.problems.add("CFG004", pointer, "legacy rope type 'mrope' means default RoPE with mrope_section");
+    n.issues.add(pointer, LegacyRopeTypeName{spelled, out.type});
     return out;
   }
   if (spelled == "yarn" && n.family.dialect == Dialect::phi3) {
@@ -154,18 +150,14 @@ TypeResolution resolve_type(Normalizing& n, const RopeDict& dict) {
     out.type = *parsed;
     return out;
   }
-  n.problems.add("CFG002", pointer,
-                 fmt::format("unknown rope type '{}'; transformers knows default, linear, dynamic, yarn, longrope, "
-                             "llama3 and proportional (computed here as default)",
-                             spelled),
-                 false);
+  n.issues.add(pointer, UnknownRopeType{spelled});
   return out;
 }
 
 std::optional<Field<double>> read_dict_number(Normalizing& n, const RopeDict& dict, std::string_view key) {
   auto hit = key_in(dict, key);
   if (!hit) return std::nullopt;
-  auto value = read_number(*hit, n.problems, key);
+  auto value = read_number(*hit, n.issues, key);
   if (!value) return std::nullopt;
   return Field<double>{*value, Provenance::at(hit->pointer)};
 }
@@ -174,14 +166,14 @@ std::vector<double> read_factor_list(Normalizing& n, const Hit& hit, std::string
   std::vector<double> out;
   if (hit.is_null()) return out;
   if (!hit.value->is_array()) {
-    n.problems.add("CFG001", hit.pointer, fmt::format("{} must be a list of numbers, got {}", what, describe_json(*hit.value)));
+    n.issues.add(hit.pointer, wrong_type(what, ValueType::number_list, *hit.value));
     return out;
   }
   for (std::size_t i = 0; i < hit.value->size() && i <= static_cast<std::size_t>(kMaxHeadDim); ++i) {
     const auto& item = (*hit.value)[i];
     if (!item.is_number() || !std::isfinite(item.get<double>()) || item.get<double>() <= 0) {
-      n.problems.add("CFG001", pointer_join(hit.pointer, std::to_string(i)),
-                     fmt::format("{} entries must be positive numbers, got {}", what, describe_json(item)));
+      n.issues.add(pointer_join(hit.pointer, std::to_string(i)),
+                   wrong_entry_type(what, ValueType::positive_number, item));
       return {};
     }
     out.push_back(item.get<double>());
@@ -191,12 +183,10 @@ std::vector<double> read_factor_list(Normalizing& n, const Hit& hit, std::string
 
 void check_factor_value(Normalizing& n, const RopeSetup& setup) {
   if (!setup.factor) return;
-  if (setup.factor->value < 1.0 && setup.type != RopeType::proportional)
-    n.problems.add("CFG001", setup.factor->from.pointer,
-                   fmt::format("factor {} is below 1 (it shortens wavelengths; transformers only warns and uses it)",
-                               setup.factor->value));
-  if (setup.factor->value <= 0.0)
-    n.problems.add("CFG001", setup.factor->from.pointer, fmt::format("factor {} must be positive", setup.factor->value), true);
+  const auto& [factor, from] = *setup.factor;
+  if (factor < 1.0 && setup.type != RopeType::proportional)
+    n.issues.add(from.pointer, invalid_number("factor", InvalidReason::factor_below_one, factor));
+  if (factor <= 0.0) n.issues.add(from.pointer, invalid_number("factor", InvalidReason::not_positive, factor));
 }
 
 void read_original_length(Normalizing& n, const RopeDict& dict, const TypeResolution& type, RopeSetup& setup) {
@@ -204,7 +194,7 @@ void read_original_length(Normalizing& n, const RopeDict& dict, const TypeResolu
   auto hit = key_in(dict, "original_max_position_embeddings");
   std::optional<Field<std::int64_t>> in_dict;
   if (hit && !hit->is_null())
-    if (auto v = read_integer(*hit, n.problems, "original_max_position_embeddings", 1, kMaxLengthTokens))
+    if (auto v = read_integer(*hit, n.issues, "original_max_position_embeddings", 1, kMaxLengthTokens))
       in_dict = Field<std::int64_t>{*v, Provenance::at(hit->pointer)};
   if (!needs) {
     setup.original_max_position_embeddings = in_dict;
@@ -212,11 +202,7 @@ void read_original_length(Normalizing& n, const RopeDict& dict, const TypeResolu
   }
   if (type.skip_original_fill) {
     setup.original_max_position_embeddings = in_dict;
-    if (!in_dict)
-      n.problems.add("CFG003", dict.pointer,
-                     "missing original_max_position_embeddings: rope type 'su' is renamed to longrope only after "
-                     "transformers fills it, so loading fails with KeyError",
-                     true);
+    if (!in_dict) n.issues.add(dict.pointer, MissingRequiredKey{"original_max_position_embeddings", type.spelled});
     return;
   }
   // transformers: a top-level attribute (Phi-3 keeps one) overwrites the dict's value in a flat dict.
@@ -239,10 +225,8 @@ void read_original_length(Normalizing& n, const RopeDict& dict, const TypeResolu
                                       "standardize_rope_params (implicit factor 1)",
                                       declared.value),
                           declared.from.pointer)};
-  n.problems.add("CFG009", dict.pointer.empty() ? declared.from.pointer : dict.pointer,
-                 fmt::format("{} scaling without original_max_position_embeddings: transformers fills it with "
-                             "max_position_embeddings {}, so the pre-extension length is taken to be the extended one",
-                             to_string(type.type), declared.value));
+  n.issues.add(dict.pointer.empty() ? declared.from.pointer : dict.pointer,
+               DefaultedOriginalLength{type.type, declared.value});
 }
 
 void read_type_specific(Normalizing& n, const RopeDict& dict, RopeSetup& setup, const RopeDict& top_dict) {
@@ -254,11 +238,11 @@ void read_type_specific(Normalizing& n, const RopeDict& dict, RopeSetup& setup, 
     setup.yarn.mscale_all_dim = read_dict_number(n, dict, "mscale_all_dim");
     setup.yarn.attention_factor = read_dict_number(n, dict, "attention_factor");
     if (setup.yarn.attention_factor && setup.yarn.attention_factor->value < 0)
-      n.problems.add("CFG001", setup.yarn.attention_factor->from.pointer,
-                     fmt::format("attention_factor {} is negative", setup.yarn.attention_factor->value));
+      n.issues.add(setup.yarn.attention_factor->from.pointer,
+                   invalid_number("attention_factor", InvalidReason::negative, setup.yarn.attention_factor->value));
     // transformers reads truncate from the top level of rope_parameters only.
     if (auto hit = key_in(top_dict, "truncate"))
-      if (auto v = read_bool(*hit, n.problems, "truncate")) setup.yarn.truncate = {*v, Provenance::at(hit->pointer)};
+      if (auto v = read_bool(*hit, n.issues, "truncate")) setup.yarn.truncate = {*v, Provenance::at(hit->pointer)};
     if (dict.nested_layer)
       if (auto hit = key_in(dict, "truncate"))
         n.model.notes.push_back(fmt::format("{} is ignored: transformers reads truncate only at the top level of "
@@ -282,14 +266,13 @@ void read_type_specific(Normalizing& n, const RopeDict& dict, RopeSetup& setup, 
         if (item.is_number_integer() && item.get<long long>() >= 0 && item.get<long long>() <= kMaxHeadDim)
           setup.mrope_section.push_back(item.get<int>());
         else
-          n.problems.add("CFG001", hit->pointer, fmt::format("mrope_section entries must be whole numbers, got {}",
-                                                             describe_json(item)));
+          n.issues.add(hit->pointer, wrong_entry_type("mrope_section", ValueType::whole_number, item));
     } else {
-      n.problems.add("CFG001", hit->pointer, fmt::format("mrope_section must be a list, got {}", describe_json(*hit->value)));
+      n.issues.add(hit->pointer, wrong_type("mrope_section", ValueType::list, *hit->value));
     }
   }
   if (auto hit = key_in(dict, "mrope_interleaved"))
-    if (auto v = read_bool(*hit, n.problems, "mrope_interleaved")) setup.mrope_interleaved = *v;
+    if (auto v = read_bool(*hit, n.issues, "mrope_interleaved")) setup.mrope_interleaved = *v;
 }
 
 void check_keys(Normalizing& n, const RopeDict& dict, const RopeSetup& setup, const TypeResolution& type) {
@@ -303,16 +286,12 @@ void check_keys(Normalizing& n, const RopeDict& dict, const RopeSetup& setup, co
   for (auto required : keys.required) {
     if (required == "original_max_position_embeddings" || required == "rope_theta") continue;  // filled by standardization
     if (!key_in(dict, required) || key_in(dict, required)->is_null())
-      n.problems.add("CFG003", dict.pointer,
-                     fmt::format("rope type '{}' requires {}; transformers raises KeyError when loading", type.spelled,
-                                 required),
-                     true);
+      n.issues.add(dict.pointer, MissingRequiredKey{std::string(required), type.spelled});
   }
   for (const auto& [key, value] : dict.object->items()) {
     if (always.count(key) || keys.required.count(key) || keys.optional.count(key)) continue;
     if (setup.type == RopeType::yarn && key == "truncate") continue;
-    n.problems.add("CFG007", pointer_join(dict.pointer, key),
-                   fmt::format("key '{}' is not used by rope type '{}'", key, to_string(setup.type)));
+    n.issues.add(pointer_join(dict.pointer, key), UnknownRopeKey{key, setup.type});
   }
 }
 
@@ -335,16 +314,17 @@ RopeSetup read_setup_template(Normalizing& n, const RopeDict& dict, const RopeDi
 
   setup.rope_theta = theta;
   if (auto hit = key_in(dict, "rope_theta"); hit && !hit->is_null())
-    if (auto v = read_number(*hit, n.problems, "rope_theta")) {
+    if (auto v = read_number(*hit, n.issues, "rope_theta")) {
       if (*v > 0) setup.rope_theta = {*v, Provenance::at(hit->pointer)};
-      else n.problems.add("CFG001", hit->pointer, fmt::format("rope_theta {} must be positive", *v), true);
+      else n.issues.add(hit->pointer, invalid_number("rope_theta", InvalidReason::not_positive, *v));
     }
 
   setup.partial_rotary_factor = n.dims.partial_rotary_factor;
   if (!n.dims.partial_from_attribute)
     if (auto v = read_dict_number(n, dict, "partial_rotary_factor")) {
       if (v->value > 0 && v->value <= 1) setup.partial_rotary_factor = *v;
-      else n.problems.add("CFG001", v->from.pointer, fmt::format("partial_rotary_factor {} is outside (0, 1]", v->value));
+      else n.issues.add(v->from.pointer,
+                        invalid_number("partial_rotary_factor", InvalidReason::outside_unit_interval, v->value));
     }
 
   setup.factor = read_dict_number(n, dict, "factor");
@@ -389,9 +369,10 @@ void assign_layers(Normalizing& n, std::vector<Template> templates) {
         break;
       }
     if (t < 0) {
-      n.problems.add("CFG006", templates.empty() ? "" : templates.front().setup.pointer,
-                     fmt::format("layer {} has type '{}' but rope_parameters has no entry for it", layer.index,
-                                 layer.layer_type));
+      n.issues.add(templates.empty() ? "" : templates.front().setup.pointer,
+                   LayerScheduleMismatch{.reason = ScheduleReason::layer_type_without_rope,
+                                         .written = layer.layer_type,
+                                         .layer = layer.index});
       layer.uses_rope = false;
       continue;
     }
@@ -434,12 +415,7 @@ void finish_dims(Normalizing& n, RopeSetup& setup) {
     setup.rotary_dim = 2 * rotated_pairs;
     return;
   }
-  setup.rotary_dim = static_cast<int>(exact);
-  if (std::abs(exact - std::round(exact)) > 1e-9)
-    n.problems.add("CFG010", setup.partial_rotary_factor.from.pointer,
-                   fmt::format("head_dim {} x partial_rotary_factor {} = {:.6g} is not a whole number; transformers "
-                               "truncates to {}",
-                               setup.head_dim.value, setup.partial_rotary_factor.value, exact, setup.rotary_dim));
+  setup.rotary_dim = static_cast<int>(exact);  // transformers truncates a fractional product
 }
 
 }  // namespace
@@ -466,7 +442,7 @@ void read_rope_setups(Normalizing& n) {
     // Gemma3TextConfig: the legacy dict scales only the global layers; local layers use rope_local_base_freq.
     Field<double> local{1e4, Provenance::by_default("transformers Gemma3 default_theta['local'] 1e4")};
     if (auto hit = n.view.find_value({"rope_local_base_freq"}))
-      if (auto v = read_number(*hit, n.problems, "rope_local_base_freq"); v && *v > 0)
+      if (auto v = read_number(*hit, n.issues, "rope_local_base_freq"); v && *v > 0)
         local = {*v, Provenance::at(hit->pointer)};
     templates.push_back({read_setup_template(n, {}, {}, local, "sliding_attention"), "sliding_attention"});
     templates.push_back({read_setup_template(n, dict, dict, n.top_theta, "full_attention"), "full_attention"});

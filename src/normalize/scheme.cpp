@@ -16,12 +16,12 @@ std::optional<Hit> child(const Hit& parent, std::string_view key) {
 void read_alibi(Normalizing& n, std::optional<Hit> bias_max) {
   AlibiInfo alibi;
   if (auto heads = n.view.find_value({"num_attention_heads", "n_head", "n_heads", "num_heads"}))
-    if (auto value = read_integer(*heads, n.problems, "number of attention heads", 1, 65536))
+    if (auto value = read_integer(*heads, n.issues, "number of attention heads", 1, 65536))
       alibi.num_heads = static_cast<int>(*value);
   if (bias_max)
-    if (auto value = read_number(*bias_max, n.problems, "alibi_bias_max")) {
+    if (auto value = read_number(*bias_max, n.issues, "alibi_bias_max")) {
       if (*value > 0.0) alibi.bias_max = {*value, Provenance::at(bias_max->pointer)};
-      else n.problems.add("CFG001", bias_max->pointer, fmt::format("alibi_bias_max {} must be positive", *value));
+      else n.issues.add(bias_max->pointer, invalid_number("alibi_bias_max", InvalidReason::not_positive, *value));
     }
   n.model.alibi = alibi;
 }
@@ -46,15 +46,16 @@ void read_t5(Normalizing& n) {
   t5.num_buckets = {32, Provenance::by_default("transformers T5 default relative_attention_num_buckets 32")};
   t5.max_distance = {128, Provenance::by_default("transformers T5 default relative_attention_max_distance 128")};
   if (auto hit = n.view.find_value({"relative_attention_num_buckets"}))
-    if (auto v = read_integer(*hit, n.problems, "relative_attention_num_buckets", 4, 1 << 16))
+    if (auto v = read_integer(*hit, n.issues, "relative_attention_num_buckets", 4, 1 << 16))
       t5.num_buckets = {static_cast<int>(*v), Provenance::at(hit->pointer)};
   if (auto hit = n.view.find_value({"relative_attention_max_distance"}))
-    if (auto v = read_integer(*hit, n.problems, "relative_attention_max_distance", 1, 1 << 30)) {
+    if (auto v = read_integer(*hit, n.issues, "relative_attention_max_distance", 1, 1 << 30)) {
       // The causal half has num_buckets/2 exact distances; the log-spaced part needs room beyond them.
       if (*v > t5.num_buckets.value / 2) t5.max_distance = {static_cast<int>(*v), Provenance::at(hit->pointer)};
-      else n.problems.add("CFG001", hit->pointer,
-                          fmt::format("relative_attention_max_distance {} must exceed half the buckets ({})", *v,
-                                      t5.num_buckets.value / 2));
+      else n.issues.add(hit->pointer, InvalidValue{.field = "relative_attention_max_distance",
+                                                   .reason = InvalidReason::within_exact_buckets,
+                                                   .value = static_cast<double>(*v),
+                                                   .minimum = t5.num_buckets.value / 2});
     }
   if (t5.max_distance.value <= t5.num_buckets.value / 2)
     t5.max_distance = {t5.num_buckets.value, Provenance::derived("raised to num_buckets: the default is too small")};
@@ -70,20 +71,21 @@ void read_nope_temperature(Normalizing& n) {
     const auto& v = *hit->value;
     if (v.is_boolean()) t.enabled = v.get<bool>();
     else if (v.is_number()) t.enabled = v.get<double>() != 0.0;  // configs write 4; transformers treats it as truthy
-    else n.problems.add("CFG001", hit->pointer, fmt::format("attn_temperature_tuning must be true or false, got {}",
-                                                            describe_json(v)));
+    else n.issues.add(hit->pointer, wrong_type("attn_temperature_tuning", ValueType::boolean, v));
     enabled_from = Provenance::at(hit->pointer);
   }
   t.enabled_from = enabled_from;
   t.floor_scale = {8192.0, Provenance::by_default("transformers Llama4TextConfig default floor_scale 8192")};
   t.attn_scale = {0.1, Provenance::by_default("transformers Llama4TextConfig default attn_scale 0.1")};
   if (auto hit = n.view.find_value({"floor_scale"}))
-    if (auto v = read_number(*hit, n.problems, "floor_scale")) {
+    if (auto v = read_number(*hit, n.issues, "floor_scale")) {
       if (*v >= 1.0) t.floor_scale = {*v, Provenance::at(hit->pointer)};
-      else n.problems.add("CFG001", hit->pointer, fmt::format("floor_scale {} must be at least 1", *v));
+      else n.issues.add(hit->pointer,
+                        InvalidValue{.field = "floor_scale", .reason = InvalidReason::below_minimum, .value = *v,
+                                     .minimum = 1});
     }
   if (auto hit = n.view.find_value({"attn_scale"}))
-    if (auto v = read_number(*hit, n.problems, "attn_scale")) t.attn_scale = {*v, Provenance::at(hit->pointer)};
+    if (auto v = read_number(*hit, n.issues, "attn_scale")) t.attn_scale = {*v, Provenance::at(hit->pointer)};
   n.model.nope_temperature = t;
 }
 

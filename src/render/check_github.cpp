@@ -37,20 +37,30 @@ std::string command(Severity severity) {
   return "notice";
 }
 
+}  // namespace
+
+std::string render_detail::github_annotation(const std::string& path, const Diagnostic& d) {
+  std::string where = "file=" + escape_property(path);
+  if (d.where.line) where += fmt::format(",line={}", *d.where.line);
+  if (d.where.column) where += fmt::format(",col={}", *d.where.column);
+  where += ",title=" + escape_property(fmt::format("{} {}", d.code, d.name));
+  std::string message = d.message + (d.help.empty() ? "" : " (help: " + d.help + ")");
+  return fmt::format("::{} {}::{}\n", command(d.severity), where, escape_data(message));
+}
+
+std::string render_detail::github_error(const std::string& path, const std::string& message) {
+  return fmt::format("::error file={}::{}\n", escape_property(path), escape_data(message));
+}
+
+namespace {
+
 class GithubCheckRenderer : public CheckRenderer {
  public:
   explicit GithubCheckRenderer(std::ostream& out) : out_(out) {}
   std::string render_file(const FileResult& file) const override {
     std::string part;
-    for (const auto& d : file.diagnostics) {
-      std::string where = "file=" + escape_property(file.path);
-      if (d.where.line) where += fmt::format(",line={}", *d.where.line);
-      if (d.where.column) where += fmt::format(",col={}", *d.where.column);
-      where += ",title=" + escape_property(fmt::format("{} {}", d.code, d.name));
-      std::string message = d.message + (d.help.empty() ? "" : " (help: " + d.help + ")");
-      part += fmt::format("::{} {}::{}\n", command(d.severity), where, escape_data(message));
-    }
-    if (file.error) part += fmt::format("::error file={}::{}\n", escape_property(file.path), escape_data(*file.error));
+    for (const auto& d : file.diagnostics) part += render_detail::github_annotation(file.path, d);
+    if (file.error) part += render_detail::github_error(file.path, *file.error);
     return part;
   }
   void write_file(const std::string& part) override { out_ << part; }

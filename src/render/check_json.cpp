@@ -16,8 +16,12 @@ void write_location_members(JsonWriter& w, const Location& where) {
   if (where.line) w.member("line", *where.line);
 }
 
-void write_diagnostic(JsonWriter& w, const Diagnostic& d) {
-  w.begin_object().member("code", d.code);
+}  // namespace
+
+void render_detail::write_diagnostic_json(JsonWriter& w, const Diagnostic& d) {
+  w.begin_object();
+  if (d.where.byte_offset) w.member("byte_offset", static_cast<std::int64_t>(*d.where.byte_offset));
+  w.member("code", d.code);
   if (d.where.column) w.member("column", *d.where.column);
   w.member("facts", d.facts).member("help", d.help);
   if (d.where.line) w.member("line", *d.where.line);
@@ -30,6 +34,8 @@ void write_diagnostic(JsonWriter& w, const Diagnostic& d) {
   }
   w.end_array().member("severity", to_string(d.severity)).end_object();
 }
+
+namespace {
 
 void write_out_of_range(JsonWriter& w, const SetupAudit& a) {
   w.begin_array();
@@ -67,6 +73,12 @@ void write_audit(JsonWriter& w, const FileResult& file) {
   w.end_array().end_object();
 }
 
+void write_baseline_entries(JsonWriter& w, const std::vector<BaselineEntry>& entries) {
+  w.begin_array();
+  for (const auto& e : entries) w.value(to_json(e));
+  w.end_array();
+}
+
 // One element of "files", with the keys in the order nlohmann's dump(2) sorts them.
 void write_file_json(JsonWriter& w, const FileResult& file) {
   w.begin_object();
@@ -75,8 +87,13 @@ void write_file_json(JsonWriter& w, const FileResult& file) {
     return;
   }
   write_audit(w.key("audit"), file);
+  if (file.baseline) {
+    w.key("baseline").begin_object();
+    write_baseline_entries(w.key("fixed"), file.baseline->fixed);
+    w.member("suppressed", file.baseline->suppressed).end_object();
+  }
   w.key("diagnostics").begin_array();
-  for (const auto& d : file.diagnostics) write_diagnostic(w, d);
+  for (const auto& d : file.diagnostics) render_detail::write_diagnostic_json(w, d);
   w.end_array();
   if (file.engines) w.member("engines", engines_to_json(file.model, *file.engines));
   w.member("model_type", file.model.model_type.value)
@@ -104,12 +121,22 @@ class JsonCheckRenderer : public CheckRenderer {
   void end(const CheckCounts& c) override {
     out_ << (first_ ? "]" : "\n  ]") << ",\n  \"schema_version\": 1,\n  \"semantics\": " << json(kSemantics).dump()
          << ",\n  \"summary\": ";
-    json summary = {{"files", c.files},
-                    {"errors", c.errors},
-                    {"warnings", c.warnings},
-                    {"infos", c.infos},
-                    {"unreadable_files", c.unreadable_files}};
-    out_ << render_detail::indent_json(summary.dump(2), 2) << "\n}\n";
+    std::string summary;
+    JsonWriter w(summary, 2);
+    w.begin_object();
+    if (c.baseline_used) {
+      w.key("baseline").begin_object();
+      write_baseline_entries(w.key("fixed"), c.baseline_fixed);
+      w.member("suppressed", c.baseline_suppressed).end_object();
+    }
+    w.member("errors", c.errors)
+        .member("files", c.files)
+        .member("infos", c.infos);
+    if (c.skipped_files > 0) w.member("skipped_files", c.skipped_files);
+    w.member("unreadable_files", c.unreadable_files)
+        .member("warnings", c.warnings)
+        .end_object();
+    out_ << summary << "\n}\n";
   }
 
  private:

@@ -13,9 +13,9 @@ namespace ropelens {
 namespace {
 
 
-std::string position(const FileResult& file, const Diagnostic& d) {
-  if (d.where.line) return fmt::format("{}:{}:{}", file.path, *d.where.line, d.where.column.value_or(1));
-  return file.path;
+std::string position(const std::string& path, const Diagnostic& d) {
+  if (d.where.line) return fmt::format("{}:{}:{}", path, *d.where.line, d.where.column.value_or(1));
+  return path;
 }
 
 fmt::text_style severity_style(Severity severity) {
@@ -28,18 +28,24 @@ std::string fitted(const std::string& line, std::size_t unbreakable_prefix, int 
   return options.width ? render_detail::wrapped(line, *options.width, indent, unbreakable_prefix) : line;
 }
 
-void render_finding(const FileResult& file, const Diagnostic& d, const TextOptions& options, std::string& out) {
+}  // namespace
+
+void render_detail::append_finding_text(const std::string& path, const Diagnostic& d, std::string& out,
+                                        const TextOptions& options) {
   using render_detail::styled;
   auto to = std::back_inserter(out);
   const std::string head =
-      fmt::format("{}: {} {} [{}]", styled(position(file, d), fmt::emphasis::bold, options.color),
+      fmt::format("{}: {} {} [{}]", styled(position(path, d), fmt::emphasis::bold, options.color),
                   styled(d.code, fmt::emphasis::bold, options.color),
                   styled(to_string(d.severity), severity_style(d.severity), options.color), d.name);
   fmt::format_to(to, "{}\n", fitted(head + " " + d.message, head.size(), 4, options));
-  fmt::format_to(to, "  at {}\n", d.where.pointer.empty() ? "(document)" : d.where.pointer);
+  fmt::format_to(to, "  at {}{}\n", d.where.pointer.empty() ? "(document)" : d.where.pointer,
+                 d.where.byte_offset ? fmt::format(" (byte {})", *d.where.byte_offset) : "");
   for (const auto& r : d.related) fmt::format_to(to, "  see {}\n", r.pointer.empty() ? "(document)" : r.pointer);
   if (!d.help.empty()) fmt::format_to(to, "{}\n", fitted("  help: " + d.help, 0, 8, options));
 }
+
+namespace {
 
 bool render_audit(const FileResult& file, const TextOptions& options, std::string& out) {
   bool any = false;
@@ -71,7 +77,7 @@ class TextCheckRenderer : public CheckRenderer {
   std::string render_file(const FileResult& file) const override {
     std::string part;
     if (file.error) return part;
-    for (const auto& d : file.diagnostics) render_finding(file, d, options_, part);
+    for (const auto& d : file.diagnostics) render_detail::append_finding_text(file.path, d, part, options_);
     if (options_.quiet) return part;
     bool audited = render_audit(file, options_, part);
     if (file.engines) {
@@ -87,6 +93,7 @@ class TextCheckRenderer : public CheckRenderer {
   void write_file(const std::string& part) override { out_ << part; }
 
   void end(const CheckCounts& c) override {
+    render_fixed(c.baseline_fixed);
     const int findings = c.errors + c.warnings + c.infos;
     std::string summary = fmt::format("{} finding{} ({} error{}, {} warning{}, {} info) in {} file{}", findings,
                                       findings == 1 ? "" : "s", c.errors, c.errors == 1 ? "" : "s", c.warnings,
@@ -94,10 +101,25 @@ class TextCheckRenderer : public CheckRenderer {
     if (c.unreadable_files > 0) summary += fmt::format("; {} could not be read", c.unreadable_files);
     const auto style = c.errors > 0 ? render_detail::error_style()
                                     : c.warnings > 0 ? render_detail::warning_style() : render_detail::heading_style();
+    if (c.skipped_files > 0)
+      summary += fmt::format("; {} config.json file{} skipped (not model configs)", c.skipped_files,
+                             c.skipped_files == 1 ? "" : "s");
+    if (c.baseline_used)
+      summary += fmt::format("; {} suppressed by the baseline, {} fixed since it", c.baseline_suppressed,
+                             c.baseline_fixed.size());
     out_ << render_detail::styled(summary, style, options_.color) << "\n";
   }
 
  private:
+  void render_fixed(const std::vector<BaselineEntry>& fixed) {
+    if (fixed.empty()) return;
+    out_ << "fixed since the baseline:\n";
+    for (const auto& e : fixed)
+      out_ << fmt::format("  {}: {} at {}: {}\n", terminal_safe(e.path), e.code,
+                          e.pointer.empty() ? "(document)" : terminal_safe(e.pointer), terminal_safe(e.message));
+    out_ << "\n";
+  }
+
   std::ostream& out_;
   TextOptions options_;
 };

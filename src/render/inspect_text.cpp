@@ -21,23 +21,43 @@ void render_setup(const RopeSetup& s, std::ostream& out) {
   for (const auto& row : render_detail::setup_settings(s)) line(out, "  ", row.name, row.value, row.from);
 }
 
+void render_reference(const ModelReference& r, std::ostream& out) {
+  out << fmt::format("{:<34} {} @ {} -> {}\n", "model id", r.id, r.revision, r.resolved);
+  out << fmt::format("{:<34} {}\n", "file", r.path);
+}
+
+void render_attention_layers(const Model& model, std::ostream& out) {
+  if (!model.hybrid_schedule_from) return;
+  const auto attending = model.attention_layers();
+  line(out, "", "attention layers",
+       fmt::format("{} of {}: {}", attending.size(), model.layers.size(), index_ranges(attending)),
+       *model.hybrid_schedule_from);
+}
+
 }  // namespace
 
-void render_inspect_text(const Model& model, const SchemeReport& schemes, std::ostream& out) {
+void render_inspect_text(const InspectReport& report, std::ostream& out) {
+  const Model& model = *report.model;
+  const SchemeReport& schemes = report.schemes;
+  const std::vector<Diagnostic>& problems = report.problems;
   out << fmt::format("{}\n", model.source);
+  if (model.reference) render_reference(*model.reference, out);
   for (const auto& row : render_detail::model_settings(model)) line(out, "", row.name, row.value, row.from);
   if (!model.layers.empty()) out << fmt::format("{:<34} {}\n", "schedule", model.schedule_summary());
+  render_attention_layers(model, out);
   auto nope = model.nope_layers();
   if (!nope.empty()) out << fmt::format("{:<34} {}\n", "NoPE layers", index_ranges(nope));
   for (const auto& setup : model.setups) render_setup(setup, out);
   render_scheme_text(schemes, out);
+  if (report.gguf) render_gguf_metadata_text(*report.gguf, out);
+  if (report.kv_cache) render_kv_cache_text(*report.kv_cache, out);
   if (!model.notes.empty()) {
     out << "\nnotes\n";
     for (const auto& note : model.notes) out << "  - " << note << "\n";
   }
-  out << fmt::format("\nproblems: {}\n", model.problems.size());
-  for (const auto& p : model.problems)
-    out << fmt::format("  {} {}: {}\n", p.code, p.pointer.empty() ? "(document)" : p.pointer, p.message);
+  out << fmt::format("\nproblems: {}\n", problems.size());
+  for (const auto& p : problems)
+    out << fmt::format("  {} {}: {}\n", p.code, p.where.pointer.empty() ? "(document)" : p.where.pointer, p.message);
 }
 
 }  // namespace ropelens

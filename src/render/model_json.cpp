@@ -72,6 +72,7 @@ json layers_json(const Model& model) {
                    {"layer_type", layer.layer_type},
                    {"attention", to_string(layer.attention)},
                    {"window_tokens", layer.window_tokens ? json(*layer.window_tokens) : json(nullptr)},
+                   {"attends", layer.attends},
                    {"uses_rope", layer.uses_rope},
                    {"setup", layer.setup}});
   }
@@ -94,24 +95,36 @@ json model_to_json(const Model& model) {
               {"attention_chunk_size", optional_field(model.attention_chunk_size)},
               {"schedule", model.schedule_summary()},
               {"layers", layers_json(model)}};
+  if (model.reference)
+    out["reference"] = {{"id", model.reference->id},
+                        {"revision", model.reference->revision},
+                        {"resolved", model.reference->resolved},
+                        {"path", model.reference->path},
+                        {"cache", model.reference->cache}};
+  if (model.hybrid_schedule_from)
+    out["attention_layers"] = {{"layers", model.attention_layers()},
+                               {"from", provenance_json(*model.hybrid_schedule_from)}};
+  if (model.weights_bytes) out["weights_bytes"] = field_json(*model.weights_bytes);
   json setups = json::array();
   for (const auto& setup : model.setups) setups.push_back(setup_json(setup));
   out["setups"] = setups;
   auto nope = model.nope_layers();
   if (!nope.empty()) out["nope"] = {{"layers", nope}};
   if (model.qk_nope_head_dim) out["mla"] = {{"qk_nope_head_dim", field_json(*model.qk_nope_head_dim)}};
-  json problems = json::array();
-  for (const auto& p : model.problems)
-    problems.push_back({{"code", p.code}, {"pointer", p.pointer}, {"message", p.message}});
-  out["problems"] = problems;
   out["notes"] = model.notes;
   return out;
 }
 
-void render_inspect_json(const Model& model, const SchemeReport& schemes, std::ostream& out) {
+void render_inspect_json(const InspectReport& report, std::ostream& out) {
   json doc = {{"schema_version", 1}, {"semantics", kSemantics}};
-  doc.update(model_to_json(model));
-  doc.update(scheme_report_json(schemes));
+  doc.update(model_to_json(*report.model));
+  doc.update(scheme_report_json(report.schemes));
+  if (report.gguf) doc["gguf"] = gguf_metadata_json(*report.gguf);
+  if (report.kv_cache) doc["kv_cache"] = kv_cache_json(*report.kv_cache);
+  json listed = json::array();
+  for (const auto& p : report.problems)
+    listed.push_back({{"code", p.code}, {"pointer", p.where.pointer}, {"message", p.message}});
+  doc["problems"] = std::move(listed);
   out << doc.dump(2) << '\n';
 }
 

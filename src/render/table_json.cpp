@@ -87,6 +87,7 @@ void render_table_json(const TableReport& report, std::ostream& out) {
               {"seq_len", report.seq_len ? json(*report.seq_len) : json(nullptr)},
               {"setups", setups}};
   doc.update(scheme_report_json(report.schemes));
+  if (report.kv_cache) doc["kv_cache"] = kv_cache_json(*report.kv_cache);
   out << doc.dump(2) << '\n';
 }
 

@@ -97,7 +97,10 @@ TableReport build_table_report(const Model& model, const TableRequest& request) 
   } else if (request.target_tokens) {
     audit = audit_model(model, *request.target_tokens, request.training);
   }
-  if (audit) report.target_tokens = audit->target_tokens;
+  if (audit) {
+    report.target_tokens = audit->target_tokens;
+    report.kv_cache = kv_cache_at(model, {audit->target_tokens, request.kv_dtype});
+  }
   report.schemes = build_scheme_report(model, report.target_tokens);
   for (std::size_t s = 0; s < model.setups.size(); ++s) {
     const RopeSetup& setup = model.setups[s];

@@ -8,7 +8,9 @@
 #include <fmt/format.h>
 
 #include "ropelens/engine_comparison.hpp"
+#include "ropelens/model_locator.hpp"
 #include "ropelens/normalize.hpp"
+#include "ropelens/rule.hpp"
 #include "suggesting.hpp"
 
 namespace ropelens {
@@ -85,11 +87,17 @@ std::string check_command(const Plan& plan, const Suggestion& suggestion) {
   return command;
 }
 
-// What keeps the edited config from passing: any error, and CTX201 or CTX202 at any severity.
+// What keeps the edited config from passing: any error, and any finding that puts the target out of reach
+// (CTX201, CTX202) at whatever severity it was configured.
+bool puts_target_out_of_reach(const Diagnostic& d) {
+  const Rule* rule = find_rule(d.code);
+  return rule != nullptr && rule->meta.target_out_of_reach;
+}
+
 std::vector<std::string> blocking_findings(const FileResult& checked) {
   std::vector<std::string> out;
   for (const Diagnostic& d : checked.diagnostics)
-    if (d.severity == Severity::error || d.code == "CTX201" || d.code == "CTX202")
+    if (d.severity == Severity::error || puts_target_out_of_reach(d))
       out.push_back(fmt::format("{} {} at {}: {}", d.code, to_string(d.severity),
                                 d.where.pointer.empty() ? "/" : d.where.pointer, d.message));
   return out;
@@ -128,8 +136,14 @@ std::vector<int> pairs_of(const Audit& audit, const std::vector<int>& setups) {
 }  // namespace suggest_detail
 
 SuggestReport suggest_changes(const std::string& path, const SuggestRequest& request) {
+  const LocatedModel located = locate_model(path, request.revision);
+  Document document = read_config(located.path);
+  if (located.reference) document.path = located.shown;
+  return suggest_changes(document, request);
+}
+
+SuggestReport suggest_changes(const Document& document, const SuggestRequest& request) {
   using namespace suggest_detail;
-  const Document document = read_config(path);
   const Model model = normalize(document);
   if (model.model_type.from.pointer.rfind("gguf:", 0) == 0)
     throw std::invalid_argument(

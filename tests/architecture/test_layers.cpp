@@ -16,21 +16,27 @@ using ropelens::test::source_path;
 namespace {
 
 // Bottom first. A layer may use the layers listed before it, never one after it.
-const std::vector<std::string> kLayers = {"model",  "input", "normalize", "load",  "math", "engines", "audit",
-                                          "report", "rules", "check",     "suggest", "render", "cli"};
+const std::vector<std::string> kLayers = {"log",    "model", "input", "normalize", "load",    "math", "engines",
+                                          "audit",  "report", "rules", "check",     "suggest", "diff", "render",
+                                          "cli"};
 
 const std::map<std::string, std::string> kHeaderLayer = {
+    {"log.hpp", "log"},
     {"model.hpp", "model"},
+    {"config_issues.hpp", "model"},
     {"diagnostic.hpp", "model"},
     {"text.hpp", "model"},
     {"units.hpp", "model"},
     {"input.hpp", "input"},
     {"gguf.hpp", "input"},
+    {"model_locator.hpp", "input"},
+    {"git.hpp", "input"},
     {"normalize.hpp", "normalize"},
     {"model_loader.hpp", "load"},
     {"rope.hpp", "math"},
     {"schemes.hpp", "math"},
     {"analysis.hpp", "math"},
+    {"kv_cache.hpp", "math"},
     {"engine_views.hpp", "engines"},
     {"engine_comparison.hpp", "engines"},
     {"engine_report.hpp", "engines"},
@@ -38,22 +44,28 @@ const std::map<std::string, std::string> kHeaderLayer = {
     {"audit.hpp", "audit"},
     {"table_report.hpp", "report"},
     {"scheme_report.hpp", "report"},
+    {"inspect_report.hpp", "report"},
     {"rule.hpp", "rules"},
     {"rule_docs.hpp", "rules"},
     {"check.hpp", "check"},
+    {"model_log.hpp", "check"},
     {"project_settings.hpp", "check"},
     {"report_data.hpp", "check"},
+    {"baseline.hpp", "check"},
     {"suggest.hpp", "suggest"},
+    {"diff.hpp", "diff"},
     {"render.hpp", "render"},
 };
 
 // Source folders, longest prefix first where they nest.
 const std::vector<std::pair<std::string, std::string>> kFolderLayer = {
-    {"src/model/", "model"},       {"src/input/", "input"},   {"src/normalize/", "normalize"},
+    {"src/log/", "log"},           {"src/model/", "model"},   {"src/input/", "input"},   {"src/normalize/", "normalize"},
     {"src/load/", "load"},         {"src/rope/engines/", "engines"}, {"src/rope/", "math"},
-    {"src/schemes/", "math"},      {"src/analysis/", "math"}, {"src/audit/", "audit"},
+    {"src/schemes/", "math"},      {"src/analysis/", "math"}, {"src/memory/", "math"},
+    {"src/audit/", "audit"},
     {"src/report/", "report"},     {"rules/", "rules"},       {"src/check/", "check"},
-    {"src/suggest/", "suggest"},   {"src/render/", "render"}, {"src/cli/", "cli"},
+    {"src/suggest/", "suggest"},   {"src/diff/", "diff"},     {"src/render/", "render"},
+    {"src/cli/", "cli"},
 };
 
 int rank(const std::string& layer) {
@@ -119,5 +131,15 @@ TEST_CASE("only the command line knows CLI11") {
     if (file.rfind("src/cli/", 0) == 0) continue;
     INFO(file);
     CHECK(read_file(source_path(file)).find("CLI/") == std::string::npos);
+  }
+}
+
+TEST_CASE("rules and renderers never log; only src/log knows spdlog") {
+  for (const auto& file : sources()) {
+    INFO(file);
+    const std::string text = read_file(source_path(file));
+    if (file.rfind("rules/", 0) == 0 || file.rfind("src/render/", 0) == 0)
+      CHECK(text.find("ropelens/log.hpp") == std::string::npos);
+    if (file.rfind("src/log/", 0) != 0) CHECK(text.find("spdlog/") == std::string::npos);
   }
 }

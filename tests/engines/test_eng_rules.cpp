@@ -28,11 +28,13 @@ using ropelens::test::source_path;
 
 namespace {
 
-std::vector<Diagnostic> run(const Rule& rule, const Model& model, std::int64_t target_tokens) {
+std::vector<Diagnostic> run(const Rule& rule, const Model& model, std::int64_t target_tokens,
+                            const Model* unedited = nullptr) {
   const Audit audit = audit_model(model, target_tokens);
   std::vector<RopeTable> tables;
   for (const auto& setup : model.setups) tables.push_back(compute_rope_table(setup));
-  const Context context{model, tables, audit};
+  Context context{model, tables, audit};
+  context.unedited = unedited;
   Sink sink(rule.meta);
   rule.check(context, sink);
   return sink.take();
@@ -88,16 +90,16 @@ TEST_CASE("ENG304: truncate false and dynamic cannot be carried by GGUF") {
   CHECK(run(rules::ENG304, load(kLlama31), 131072).empty());
 }
 
-TEST_CASE("ENG305: reports overrides recorded against the trained config") {
+TEST_CASE("ENG305: compares the edited config with the trained one") {
   const std::string path = source_path(kLlama31);
   const Model trained = load_model(path).model;
-  Model edited = load_model(path, {{"/rope_scaling", json{{"rope_type", "dynamic"}, {"factor", 8.0}}}}).model;
-  record_method_overrides(edited, trained);
-  const auto found = run(rules::ENG305, edited, 131072);
+  const Model edited = load_model(path, {{"/rope_scaling", json{{"rope_type", "dynamic"}, {"factor", 8.0}}}}).model;
+  const auto found = run(rules::ENG305, edited, 131072, &trained);
   REQUIRE(found.size() == 1);
   CHECK(found[0].where.pointer == "/rope_scaling");
   CHECK(found[0].message ==
         "--set replaces the trained rope type 'llama3' (factor 8) with 'dynamic' (factor 8); the "
         "weights were trained with the first");
-  CHECK(run(rules::ENG305, trained, 131072).empty());
+  CHECK(run(rules::ENG305, trained, 131072, &trained).empty());
+  CHECK(run(rules::ENG305, edited, 131072).empty());  // no unedited config: nothing to compare with
 }

@@ -1,5 +1,5 @@
 // Every class of bad input gets one line on stderr naming the file, and exit 2; or, inside a readable
-// config, a problem with a JSON pointer. Never a crash, a hang or a huge allocation.
+// config, an issue with a JSON pointer. Never a crash, a hang or a huge allocation.
 #include <catch2/catch.hpp>
 
 #include <sys/stat.h>
@@ -34,9 +34,10 @@ std::string write_temp(const std::string& name, const std::string& text) {
 
 int count_lines(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
 
-bool has_problem(const Model& model, const std::string& code, const std::string& pointer) {
-  return std::any_of(model.problems.begin(), model.problems.end(),
-                     [&](const Problem& p) { return p.code == code && p.pointer == pointer; });
+template <class Detail> bool has_issue(const Model& model, const std::string& pointer) {
+  return std::any_of(model.issues.begin(), model.issues.end(), [&](const ConfigIssue& issue) {
+    return issue.pointer == pointer && std::holds_alternative<Detail>(issue.detail);
+  });
 }
 
 Model normalize_text(const std::string& text) { return normalize(parse_config("test.json", text)); }
@@ -117,7 +118,7 @@ TEST_CASE("deep nesting is cut and reported, not recursed into") {
   Model model = normalize_text(std::string(kLlama) + ", \"junk\": " + deep + "}");
   std::string pointer = "/junk";
   for (int i = 0; i < kMaxJsonDepth - 1; ++i) pointer += "/0";
-  CHECK(has_problem(model, "CFG001", pointer));
+  CHECK(has_issue<ValueCutForDepth>(model, pointer));
   CHECK(model.setups.size() == 1);
 }
 
@@ -128,49 +129,49 @@ TEST_CASE("unbalanced deep nesting is a syntax error, not a stack overflow") {
   CHECK_THAT(r.err, Catch::Contains("not valid JSON at byte 1000001"));
 }
 
-TEST_CASE("a string factor is a CFG001 problem at its pointer") {
+TEST_CASE("a string factor is an invalid value at its pointer") {
   Model model = normalize_text(std::string(kLlama) + R"(, "rope_scaling": {"rope_type": "linear", "factor": "8"}})");
-  CHECK(has_problem(model, "CFG001", "/rope_scaling/factor"));
+  CHECK(has_issue<InvalidValue>(model, "/rope_scaling/factor"));
   REQUIRE(model.setups.size() == 1);
 }
 
-TEST_CASE("NaN and Infinity, as Python writes them, are CFG001 problems") {
+TEST_CASE("NaN and Infinity, as Python writes them, are invalid values") {
   Model model = normalize_text(std::string(kLlama) +
                                R"(, "rope_scaling": {"rope_type": "yarn", "factor": NaN,
                                   "original_max_position_embeddings": Infinity}})");
-  CHECK(has_problem(model, "CFG001", "/rope_scaling/factor"));
-  CHECK(has_problem(model, "CFG001", "/rope_scaling/original_max_position_embeddings"));
+  CHECK(has_issue<InvalidValue>(model, "/rope_scaling/factor"));
+  CHECK(has_issue<InvalidValue>(model, "/rope_scaling/original_max_position_embeddings"));
 }
 
-TEST_CASE("a negative length is a CFG001 problem") {
+TEST_CASE("a negative length is an invalid value") {
   Model model = normalize_text(R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
     "num_hidden_layers": 4, "max_position_embeddings": -4096})");
-  CHECK(has_problem(model, "CFG001", "/max_position_embeddings"));
+  CHECK(has_issue<InvalidValue>(model, "/max_position_embeddings"));
   CHECK(model.max_position_embeddings.value == 2048);  // the class default took its place
 }
 
-TEST_CASE("layer_types of the wrong length is a CFG006 problem") {
+TEST_CASE("layer_types of the wrong length is a layer schedule mismatch") {
   Model model = normalize_text(std::string(kLlama) + R"(, "layer_types": ["full_attention", "sliding_attention"]})");
-  CHECK(has_problem(model, "CFG006", "/layer_types"));
+  CHECK(has_issue<LayerScheduleMismatch>(model, "/layer_types"));
   CHECK(model.layers.size() == 4);
 }
 
 TEST_CASE("absurd sizes are refused before anything is allocated") {
   Model model = normalize_text(R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
     "num_hidden_layers": 1e15, "head_dim": 1e12, "max_position_embeddings": 1e300})");
-  CHECK(has_problem(model, "CFG001", "/num_hidden_layers"));
-  CHECK(has_problem(model, "CFG001", "/head_dim"));
-  CHECK(has_problem(model, "CFG001", "/max_position_embeddings"));
+  CHECK(has_issue<InvalidValue>(model, "/num_hidden_layers"));
+  CHECK(has_issue<InvalidValue>(model, "/head_dim"));
+  CHECK(has_issue<InvalidValue>(model, "/max_position_embeddings"));
   CHECK(model.layers.size() == 1);
   REQUIRE(model.setups.size() == 1);
   CHECK(model.setups[0].rotary_dim == 128);
 }
 
-TEST_CASE("wrong container types are problems, not crashes") {
+TEST_CASE("wrong container types are issues, not crashes") {
   Model model = normalize_text(std::string(kLlama) + R"(, "rope_scaling": [1, 2], "text_config": 7,
     "layer_types": "full", "no_rope_layers": {"a": 1}})");
-  CHECK(has_problem(model, "CFG001", "/rope_scaling"));
-  CHECK(has_problem(model, "CFG006", "/layer_types"));
+  CHECK(has_issue<InvalidValue>(model, "/rope_scaling"));
+  CHECK(has_issue<LayerScheduleMismatch>(model, "/layer_types"));
   CHECK(model.setups.size() == 1);
 }
 

@@ -1,5 +1,7 @@
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include <catch2/catch.hpp>
@@ -8,11 +10,14 @@
 #include "support.hpp"
 
 namespace fs = std::filesystem;
+using ropelens::describe;
 using ropelens::expand_paths;
 using ropelens::InputError;
+using ropelens::SkippedPath;
 using ropelens::test::write_file;
 
-TEST_CASE("a directory scan finds every config.json and GGUF file below it, sorted, without following links",
+TEST_CASE("a directory scan finds every config.json and GGUF file below it, sorted, without following links or "
+          "entering hidden folders",
           "[input]") {
   const fs::path root = fs::temp_directory_path() / ("ropelens-finder-" + std::to_string(::getpid()));
   fs::remove_all(root);
@@ -29,11 +34,47 @@ TEST_CASE("a directory scan finds every config.json and GGUF file below it, sort
   fs::create_directory_symlink(root / "a", root / "loop");           // a link to a directory is not followed
 
   const std::string r = root.string();
-  CHECK(expand_paths(r) == std::vector<std::string>{r + "/.hidden/config.json", r + "/a/deep/er/config.json",
-                                                    r + "/b/config.json", r + "/d/config.json",
-                                                    r + "/q/model-Q4_K_M.gguf"});
+  CHECK(expand_paths(r) == std::vector<std::string>{r + "/a/deep/er/config.json", r + "/b/config.json",
+                                                    r + "/d/config.json", r + "/q/model-Q4_K_M.gguf"});
+  CHECK(expand_paths(r + "/.hidden") == std::vector<std::string>{r + "/.hidden/config.json"});  // named: kept
   CHECK(expand_paths(r + "/b") == std::vector<std::string>{r + "/b/config.json"});  // a model folder
   CHECK(expand_paths(r + "/a/other.json") == std::vector<std::string>{r + "/a/other.json"});
   CHECK_THROWS_AS(expand_paths(r + "/c/config.json"), InputError);  // no config below it
+
+  // Asked, the walk says what it passed over and why (the -v log prints these).
+  std::vector<SkippedPath> skipped;
+  CHECK(expand_paths(r, &skipped).size() == 4);
+  std::vector<std::string> described;
+  for (const auto& entry : skipped) described.push_back(describe(entry));
+  std::sort(described.begin(), described.end());
+  CHECK(described == std::vector<std::string>{r + "/.hidden: excluded (default excludes or --exclude)",
+                                              r + "/a/other.json: not named config.json or *.gguf",
+                                              r + "/loop: link to a directory, not followed",
+                                              r + "/q/notes.gguf.txt: not named config.json or *.gguf",
+                                              r + "/target.json: not named config.json or *.gguf"});
+  fs::remove_all(root);
+}
+
+TEST_CASE("a scan reports a config.json that is not a regular file, and a directory it cannot open", "[input]") {
+  const fs::path root = fs::temp_directory_path() / ("ropelens-finder-skip-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  write_file((root / "a/config.json").string(), "{}");
+  fs::create_directories(root / "b");
+  REQUIRE(::mkfifo((root / "b/config.json").c_str(), 0600) == 0);
+  fs::create_directories(root / "locked");
+  fs::permissions(root / "locked", fs::perms::none);
+  const bool locked_out = ::access((root / "locked").c_str(), R_OK) != 0;  // root reads every directory anyway
+
+  const std::string r = root.string();
+  std::vector<SkippedPath> skipped;
+  CHECK(expand_paths(r, &skipped) == std::vector<std::string>{r + "/a/config.json"});
+  std::vector<std::string> described;
+  for (const auto& entry : skipped) described.push_back(describe(entry));
+  CHECK(std::count(described.begin(), described.end(), r + "/b/config.json: not a regular file") == 1);
+  if (locked_out)
+    CHECK(std::count(described.begin(), described.end(), r + "/locked: directory cannot be read (Permission denied)") ==
+          1);
+  CHECK(expand_paths(r) == std::vector<std::string>{r + "/a/config.json"});  // not asked: the same files
+  fs::permissions(root / "locked", fs::perms::owner_all);
   fs::remove_all(root);
 }

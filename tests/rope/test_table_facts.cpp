@@ -76,12 +76,3 @@ TEST_CASE("the pairs filter selects rows but never the frequencies") {
   CHECK(st.rows[4].pair == 63);
   CHECK(st.table.inv_freq.size() == 64);
 }
-
-TEST_CASE("table cost does not grow with the target") {
-  Model model = load("llama/llama-3.2-3b.json");
-  TableRequest small, huge;
-  small.target_tokens = 4096;
-  huge.target_tokens = 10'000'000;
-  CHECK(build_table_report(model, small).setups[0].rows.size() ==
-        build_table_report(model, huge).setups[0].rows.size());
-}

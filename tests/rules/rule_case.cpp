@@ -5,6 +5,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 #include "ropelens/model_loader.hpp"
 #include "ropelens/render.hpp"
 #include "support.hpp"
@@ -34,6 +36,17 @@ std::int64_t parse_length(const std::string& flag, const std::string& value) {
   long long parsed = std::stoll(value, &used);
   if (used != value.size() || parsed < 0) throw std::invalid_argument(flag + " needs a whole number, got " + value);
   return parsed;
+}
+
+// The findings as `check --format json` prints them, without the audit and summary around them.
+std::string findings_json(const CheckReport& report) {
+  std::ostringstream rendered;
+  render_check_json(report, rendered);
+  const nlohmann::json document = nlohmann::json::parse(rendered.str());
+  nlohmann::json findings = nlohmann::json::array();
+  for (const auto& file : document.at("files"))
+    for (const auto& finding : file.value("diagnostics", nlohmann::json::array())) findings.push_back(finding);
+  return findings.dump(2) + "\n";
 }
 
 }  // namespace
@@ -97,13 +110,14 @@ RuleCaseRun run_rule_case(const RuleCase& rule_case) {
   ScopedWorkingDirectory here(source_path(""));
   CheckReport report = check_paths({rule_case.input}, rule_case_options(rule_case));
   RuleCaseRun run;
-  std::ostringstream text, json;
+  std::ostringstream text;
   render_check_text(report, text);
-  render_check_json(report, json);
   run.text = text.str();
-  run.json = json.str();
-  for (const auto& file : report.files)
+  run.findings_json = findings_json(report);
+  for (const auto& file : report.files) {
+    if (file.error) run.error = file.error;
     for (const auto& d : file.diagnostics) (d.code == rule_case.code ? run.findings : run.others) += 1;
+  }
   return run;
 }
 
@@ -119,10 +133,12 @@ std::string verify_rule_case(const RuleCase& rule_case) {
   } catch (const std::exception& e) {
     return failures + rule_case.dir + ": " + e.what() + "\n";
   }
+  if (run.error) fail("the input cannot be read: " + *run.error);
   if (bad && run.findings == 0) fail("a bad case must produce at least one " + rule_case.code + " finding");
   if (ok && run.findings > 0) fail("an ok case must produce no " + rule_case.code + " finding");
   if (run.others > 0) fail("findings of other codes appeared");
-  for (const auto& [file, actual] : {std::pair{"expected.txt", &run.text}, std::pair{"expected.json", &run.json}})
+  for (const auto& [file, actual] :
+       {std::pair{"expected.txt", &run.text}, std::pair{"expected.json", &run.findings_json}})
     if (auto diff = compare_snapshot(rule_case.dir + "/" + file, *actual); !diff.empty()) fail(diff);
   return failures;
 }

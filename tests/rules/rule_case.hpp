@@ -1,8 +1,10 @@
-// Rule case folders: testdata/rules/<CODE>/<bad-|ok-what>/ with config.json, an optional args file and
-// the expected text and JSON output of `ropelens check <case>/config.json --select <CODE> [args]`.
+// Rule case folders: testdata/rules/<CODE>/<bad-|ok-what>/ with config.json (or one .gguf), an optional args file,
+// expected.txt (the text output of `ropelens check <case>/config.json --select <CODE> [args]`) and expected.json
+// (the findings of its JSON output, without the audit around them).
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,7 +46,8 @@ CheckOptions rule_case_options(const RuleCase& rule_case);
 
 struct RuleCaseRun {
   std::string text;
-  std::string json;
+  std::string findings_json;  // the "diagnostics" of every file, as an array
+  std::optional<std::string> error;  // the input could not be read
   int findings = 0;  // of the case's code
   int others = 0;    // of any other code (should be none)
 };

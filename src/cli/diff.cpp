@@ -1,0 +1,89 @@
+// `ropelens diff OLD NEW` and `ropelens diff --git REV[..REV2] [PATH...]`.
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "options.hpp"
+#include "ropelens/diff.hpp"
+#include "ropelens/project_settings.hpp"
+#include "ropelens/render.hpp"
+
+namespace ropelens::cli {
+namespace {
+
+struct Options {
+  std::vector<std::string> paths;
+  std::string git;
+  std::string format = "text";
+  RuleOptions rules;
+  bool exit_zero = false;
+};
+
+// "REV" or "REV1..REV2".
+GitDiffRequest git_request(const std::string& range, const std::vector<std::string>& paths) {
+  GitDiffRequest request;
+  request.paths = paths;
+  if (range.find("...") != std::string::npos)
+    throw std::invalid_argument(fmt::format("--git '{}': give REV or REV1..REV2; to compare with a merge base, pass it "
+                                            "(--git \"$(git merge-base origin/main HEAD)\")",
+                                            range));
+  const auto dots = range.find("..");
+  if (dots == std::string::npos) {
+    request.old_revision = range;
+  } else {
+    request.old_revision = range.substr(0, dots);
+    request.new_revision = range.substr(dots + 2);
+    if (request.old_revision.empty() || request.new_revision->empty())
+      throw std::invalid_argument(fmt::format("--git '{}': expected REV1..REV2 with both revisions", range));
+  }
+  return request;
+}
+
+void render(const DiffReport& report, const std::string& format) {
+  if (format == "json") render_diff_json(report, std::cout);
+  else if (format == "markdown") render_diff_markdown(report, std::cout);
+  else if (format == "sarif") render_diff_sarif(report, std::cout);
+  else if (format == "github") render_diff_github(report, std::cout);
+  else render_diff_text(report, std::cout);
+}
+
+void run_diff(const Options& options, Outcome& outcome) {
+  const ProjectSettings settings = load_project_settings(std::filesystem::current_path().string());
+  const ResolvedRuleOptions resolved = resolve_rule_options(options.rules, settings);
+  DiffReport report;
+  if (!options.git.empty()) {
+    report = diff_git(git_request(options.git, options.paths), resolved.check);
+  } else {
+    if (options.paths.size() != 2)
+      throw std::invalid_argument(fmt::format("diff takes two paths (OLD NEW), or --git REV [PATH...]; got {} path{}",
+                                              options.paths.size(), options.paths.size() == 1 ? "" : "s"));
+    report = diff_files(options.paths[0], options.paths[1], resolved.check);
+  }
+  render(report, options.format);
+  for (const auto& model : report.models)
+    if (model.error) print_error(*model.error);
+  const DiffCounts& c = report.counts;
+  outcome.exit_code = exit_code_for(c.unreadable > 0, {c.introduced_errors, c.introduced_warnings, c.introduced_infos},
+                                    resolved.fail_on, options.exit_zero);
+}
+
+}  // namespace
+
+void setup_diff(CLI::App* cmd, Outcome& outcome) {
+  auto options = std::make_shared<Options>();
+  cmd->add_option("PATH", options->paths,
+                  "OLD NEW (config.json files, model folders or GGUF files); with --git, the paths to compare "
+                  "(default: the working directory)");
+  cmd->add_option("--git", options->git,
+                  "REV or REV1..REV2: compare every changed config.json and GGUF file between REV and the working tree "
+                  "(or REV2), reading old contents from git");
+  add_format_option(*cmd, options->format, {"text", "json", "markdown", "sarif", "github"});
+  add_rule_options(*cmd, options->rules);
+  cmd->add_flag("--exit-zero", options->exit_zero, "exit 0 even when the change introduces findings");
+  cmd->callback([options, &outcome] { run_diff(*options, outcome); });
+}
+
+}  // namespace ropelens::cli

@@ -1,0 +1,81 @@
+// A model named by path, Hugging Face id or Ollama name, and the safetensors index beside a config.
+#include "ropelens/model_locator.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "model_caches.hpp"
+#include "ropelens/input.hpp"
+
+namespace ropelens {
+namespace input_detail {
+
+std::optional<std::string> environment(const char* name) {
+  const char* value = std::getenv(name);
+  return value ? std::optional<std::string>(value) : std::nullopt;
+}
+
+std::string expand_home(const std::string& path) {
+  if (path.empty() || path.front() != '~' || (path.size() > 1 && path[1] != '/')) return path;
+  const auto home = environment("HOME");
+  return home ? *home + path.substr(1) : path;
+}
+
+std::vector<std::string> folder_entries(const std::string& folder) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec))
+    names.push_back(it->path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace input_detail
+
+LocatedModel locate_model(const std::string& spec, const std::optional<std::string>& revision) {
+  std::error_code ec;
+  const bool exists = spec == "-" || std::filesystem::exists(spec, ec);
+  if (exists) {
+    if (revision) throw InputError(spec, fmt::format("--revision {} applies to a model id, and this is a path", *revision));
+    return {spec, spec, std::nullopt};
+  }
+  constexpr std::string_view kOllama = "ollama:";
+  if (spec.rfind(kOllama, 0) == 0) {
+    if (revision) throw InputError(spec, "--revision applies to Hugging Face ids; an Ollama name takes :TAG");
+    return input_detail::locate_in_ollama(spec.substr(kOllama.size()));
+  }
+  const auto at = spec.find('@');
+  const std::string id = spec.substr(0, at);
+  if (!input_detail::looks_like_repo_id(id)) return {spec, spec, std::nullopt};
+  if (at != std::string::npos && revision)
+    throw InputError(spec, fmt::format("two revisions: @{} and --revision {}", spec.substr(at + 1), *revision));
+  const std::string rev = at != std::string::npos ? spec.substr(at + 1) : revision.value_or("main");
+  return input_detail::locate_in_hub(id, rev);
+}
+
+std::optional<SafetensorsIndex> read_safetensors_index(const std::string& folder) {
+  const auto path = (std::filesystem::path(folder) / "model.safetensors.index.json").string();
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;
+  SafetensorsIndex index{path, std::nullopt, {}};
+  try {
+    const Document document = read_config(path);
+    const auto metadata = document.root.find("metadata");
+    const nlohmann::json* total =
+        metadata != document.root.end() && metadata->is_object() && metadata->contains("total_size")
+            ? &(*metadata)["total_size"]
+            : nullptr;
+    if (total && total->is_number_unsigned()) index.total_size = total->get<std::uint64_t>();
+    else if (total && total->is_number_integer() && total->get<std::int64_t>() >= 0)
+      index.total_size = static_cast<std::uint64_t>(total->get<std::int64_t>());
+    else index.problem = fmt::format("{} has no whole metadata.total_size; the weights' size is unknown", path);
+  } catch (const InputError& e) {
+    index.problem = fmt::format("{}; the weights' size is unknown", e.what());
+  }
+  return index;
+}
+
+}  // namespace ropelens

@@ -1,0 +1,36 @@
+// Inputs are recognised by their bytes: a GGUF file on stdin works like a GGUF file on disk, and a file named
+// *.gguf that is not one says so instead of failing as JSON.
+#include <catch2/catch.hpp>
+
+#include "support.hpp"
+
+using ropelens::test::read_file;
+using ropelens::test::run_cli;
+using ropelens::test::source_path;
+using ropelens::test::TempDir;
+using ropelens::test::write_file;
+using Catch::Matchers::Contains;
+
+TEST_CASE("a GGUF file on stdin is read like the same file on disk") {
+  const std::string fixture = "testdata/fuzz/gguf/minimal-llama.gguf";
+  const auto from_disk = run_cli("inspect " + fixture + " --format json");
+  REQUIRE(from_disk.exit_code == 0);
+  const auto piped = run_cli("inspect - --format json", read_file(source_path(fixture)));
+  CHECK(piped.exit_code == 0);
+  CHECK(piped.err.empty());
+  // The same model, shown as read from <stdin>.
+  std::string expected = from_disk.out;
+  for (std::size_t at; (at = expected.find(fixture)) != std::string::npos;) expected.replace(at, fixture.size(), "<stdin>");
+  CHECK(piped.out == expected);
+  CHECK(run_cli("check - --exit-zero", read_file(source_path(fixture))).exit_code == 0);
+}
+
+TEST_CASE("a file named .gguf that is not GGUF says so, with its first bytes") {
+  TempDir dir;
+  write_file(dir.file("model.gguf"), R"({"model_type": "llama"})");
+  const auto r = run_cli("inspect " + dir.file("model.gguf"));
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("model.gguf: not a GGUF file (it starts with 7b 22 6d 6f, not the magic GGUF)"));
+  write_file(dir.file("empty.gguf"), "");
+  CHECK_THAT(run_cli("inspect " + dir.file("empty.gguf")).err, Contains("not a GGUF file (it starts with nothing"));
+}
