@@ -43,7 +43,8 @@ static void check(const Context& cx, Sink& out) {
 }
 
 extern const Rule CTX202{{"CTX202", "beyond-declared-length", Severity::warning,
-                          "The target is longer than the maximum length the config declares", true},
+                          "The target is longer than the maximum length the config declares",
+                          DefaultSet::included, true},
                          &check};
 
 }  // namespace ropelens::rules
