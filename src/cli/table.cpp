@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "exit_codes.hpp"
 #include "options.hpp"
 #include "output.hpp"
 #include "ropelens/audit.hpp"
