@@ -66,19 +66,19 @@ TEST_CASE("ropelens rules shows which rules are on by default") {
   const auto listing = json::parse(run_cli("rules --format json").out);
   int opt_in = 0;
   for (const auto& rule : listing["rules"]) {
-    if (rule["code"] == "CTX205" || rule["code"] == "CTX203" || rule["code"] == "CTX206" ||
-        rule["code"] == "CTX208" || rule["code"] == "ROPE107")
+    if (rule["code"] == "CTX205" || rule["code"] == "CTX203" || rule["code"] == "CTX206" || rule["code"] == "CTX208" ||
+        rule["code"] == "ROPE107")
       CHECK(rule["on_by_default"] == false);
-    else
-      CHECK(rule["on_by_default"] == true);
+    else CHECK(rule["on_by_default"] == true);
     opt_in += rule["on_by_default"] == false ? 1 : 0;
   }
   CHECK(opt_in == 5);
   const auto text = run_cli("rules").out;
   CHECK(text.find("CTX205   info    opt-in  low-coverage-pairs") != std::string::npos);
   CHECK(text.find("CTX201   error   default unseen-angles") != std::string::npos);
-  CHECK(run_cli("rules --format markdown").out.find("| [CTX205](#CTX205-low-coverage-pairs) | low-coverage-pairs | "
-                                                    "info | opt-in |") != std::string::npos);
+  CHECK(run_cli("rules --format markdown")
+            .out.find("| [CTX205](#CTX205-low-coverage-pairs) | low-coverage-pairs | "
+                      "info | opt-in |") != std::string::npos);
 }
 
 TEST_CASE("without a derivable head_dim no pair figure is reported: the audit says what is missing") {
@@ -121,6 +121,5 @@ TEST_CASE("the text output ends with one summary line; the audit table only when
   CHECK(count_of(beyond.out, "audit of " + kLlama + " at 1048576 tokens (pairs out of range):") == 1);
   CHECK(count_of(beyond.out, " in 1 file") == 1);
   CHECK(beyond.out.back() == '\n');
-  CHECK(beyond.out.substr(beyond.out.rfind('\n', beyond.out.size() - 2) + 1).find(" in 1 file\n") !=
-        std::string::npos);
+  CHECK(beyond.out.substr(beyond.out.rfind('\n', beyond.out.size() - 2) + 1).find(" in 1 file\n") != std::string::npos);
 }

@@ -25,7 +25,7 @@ std::vector<std::string> lines_of(std::string_view text) {
   return lines;
 }
 
-const std::vector<std::string> kHeadings = {"## What it catches", "## Why it matters", "## Example",  "## Fix",
+const std::vector<std::string> kHeadings = {"## What it catches", "## Why it matters", "## Example",   "## Fix",
                                             "## When to ignore",  "## Default set",    "## References"};
 
 // The first line under "## Default set".
