@@ -1,6 +1,7 @@
 // Shared by rule files: small helpers that keep each rule a few lines long.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -15,6 +16,12 @@ namespace ropelens::rules {
 template <class Detail, class Report> void for_each_issue(const Model& model, Report&& report) {
   for (const auto& issue : model.issues)
     if (const auto* detail = std::get_if<Detail>(&issue.detail)) report(issue.pointer, *detail);
+}
+
+// True when the audit could not compute pair figures (no head_dim could be derived): rules that count or
+// compare pairs stay silent, and CFG003 says what is missing.
+inline bool pair_figures_missing(const Context& cx) {
+  return std::any_of(cx.audit.setups.begin(), cx.audit.setups.end(), [](const SetupAudit& a) { return a.missing; });
 }
 
 // A setup's short label for messages: "setup full_attention (layers 5, 11, …)".

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "ropelens/model.hpp"
@@ -41,6 +42,9 @@ struct SetupAudit {
   std::int64_t extension_tokens = 0;  // L_E, 0 when there was no extension phase
   Provenance extension_from;
   RopeTable at_target;  // effective frequencies at a sequence of T tokens
+  // What the pair figures need but the config does not give ("head_dim: no head_dim, and no hidden_size with
+  // num_attention_heads"). When set, `pairs` and `out_of_range_pairs` stay empty: no figure comes from a default.
+  std::optional<std::string> missing;
   std::vector<PairAudit> pairs;
   std::vector<int> out_of_range_pairs;
   std::optional<int> worst_pair;  // the out-of-range pair with the largest unseen arc

@@ -21,7 +21,8 @@
 namespace ropelens {
 
 struct RuleSelection {
-  std::vector<std::string> select;  // codes, names or prefixes; empty = all
+  std::vector<std::string> select;         // codes, names, prefixes or ALL; empty = the default set
+  std::vector<std::string> extend_select;  // added to `select` (or to the default set)
   std::vector<std::string> ignore;
   std::map<std::string, Severity> severity;  // per code or name
 };

@@ -52,11 +52,17 @@ class Finding {
   Diagnostic& d_;
 };
 
+// Whether a rule runs when nothing selects rules: like ruff, the default set holds only the rules whose
+// findings point at something to act on; the others (facts about a design) run on --select or
+// --extend-select.
+enum class DefaultSet { included, opt_in };
+
 struct RuleMeta {
   std::string_view code;
   std::string_view name;
   Severity default_severity;
   std::string_view summary;
+  DefaultSet default_set = DefaultSet::included;
   // A finding of this rule means the target is out of the model's reach, whatever its severity: suggest
   // never calls an edit verified while one remains.
   bool target_out_of_reach = false;

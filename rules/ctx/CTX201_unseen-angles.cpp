@@ -46,8 +46,9 @@ static void check(const Context& cx, Sink& out) {
   }
 }
 
-extern const Rule CTX201{{"CTX201", "unseen-angles", Severity::error,
-                          "At the target length some RoPE pairs rotate beyond the angles seen in training", true},
-                         &check};
+extern const Rule CTX201{
+    {"CTX201", "unseen-angles", Severity::error,
+     "At the target length some RoPE pairs rotate beyond the angles seen in training", DefaultSet::included, true},
+    &check};
 
 }  // namespace ropelens::rules

@@ -42,8 +42,9 @@ static void check(const Context& cx, Sink& out) {
       .fact("scheme", std::string(to_string(cx.model.scheme)));
 }
 
-extern const Rule CTX202{{"CTX202", "beyond-declared-length", Severity::warning,
-                          "The target is longer than the maximum length the config declares", true},
-                         &check};
+extern const Rule CTX202{
+    {"CTX202", "beyond-declared-length", Severity::warning,
+     "The target is longer than the maximum length the config declares", DefaultSet::included, true},
+    &check};
 
 }  // namespace ropelens::rules

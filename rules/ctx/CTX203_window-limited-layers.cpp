@@ -41,8 +41,9 @@ static void check(const Context& cx, Sink& out) {
   }
 }
 
-extern const Rule CTX203{{"CTX203", "window-limited-layers", Severity::info,
-                          "Some layers attend only within a window or chunk shorter than the target"},
-                         &check};
+extern const Rule CTX203{
+    {"CTX203", "window-limited-layers", Severity::info,
+     "Some layers attend only within a window or chunk shorter than the target", DefaultSet::opt_in},
+    &check};
 
 }  // namespace ropelens::rules

@@ -30,7 +30,7 @@ static void check(const Context& cx, Sink& out) {
 }
 
 extern const Rule CTX205{{"CTX205", "low-coverage-pairs", Severity::info,
-                          "Some RoPE pairs complete less than one turn over the trained length"},
+                          "Some RoPE pairs complete less than one turn over the trained length", DefaultSet::opt_in},
                          &check};
 
 }  // namespace ropelens::rules

@@ -29,8 +29,8 @@ static void check(const Context& cx, Sink& out) {
   }
 }
 
-extern const Rule CTX206{{"CTX206", "position-precision", Severity::warning,
-                          "float32 rounding of the RoPE angle exceeds 0.01 rad at the target"},
+extern const Rule CTX206{{"CTX206", "position-precision", Severity::info,
+                          "float32 rounding of the RoPE angle exceeds 0.01 rad at the target", DefaultSet::opt_in},
                          &check};
 
 }  // namespace ropelens::rules

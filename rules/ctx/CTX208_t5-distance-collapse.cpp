@@ -51,9 +51,10 @@ static void check(const Context& cx, Sink& out) {
       .fact("causal_distances_in_last_bucket", causal_count);
 }
 
-extern const Rule CTX208{{"CTX208", "t5-distance-collapse", Severity::warning,
+extern const Rule CTX208{{"CTX208", "t5-distance-collapse", Severity::info,
                           "The target spans distances beyond relative_attention_max_distance, which T5 buckets "
-                          "cannot tell apart"},
+                          "cannot tell apart",
+                          DefaultSet::opt_in},
                          &check};
 
 }  // namespace ropelens::rules

@@ -70,6 +70,7 @@ std::string differing_from_reference(const std::vector<EngineView>& views,
 
 static void check(const Context& cx, Sink& out) {
   if (cx.model.setups.empty() || from_gguf_file(cx.model)) return;  // a GGUF file runs in llama.cpp only
+  if (pair_figures_missing(cx)) return;
   const auto& views = cx.engine_views();
   const EngineComparison& comparison = cx.engine_comparison();
   for (const auto& [pointer, differences] : by_dict(cx.model, comparison)) {

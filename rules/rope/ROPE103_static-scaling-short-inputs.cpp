@@ -20,6 +20,7 @@ static std::string advice(std::int64_t target, std::int64_t original, double fac
 }
 
 static void check(const Context& cx, Sink& out) {
+  if (pair_figures_missing(cx)) return;
   for (int i : distinct_dict_setups(cx.model)) {
     const auto index = static_cast<std::size_t>(i);
     const RopeSetup& s = cx.model.setups[index];

@@ -10,12 +10,13 @@ static void check_factors(const RopeSetup& s, Sink& out) {
   const auto original = static_cast<double>(s.original_max_position_embeddings->value);
   const std::string pointer = pointer_or(s.llama3.high_freq_factor.from, s.pointer);
   if (high == low) {
-    out.report_as(Severity::warning, pointer,
+    out.report_as(Severity::info, pointer,
                   fmt::format("llama3 high_freq_factor {} equals low_freq_factor {}: no smoothed band, a hard step "
                               "at wavelength {} tokens",
                               number(high), number(low), number(original / low)))
-        .help("make high_freq_factor greater than low_freq_factor (Llama 3.1 uses 4 and 1) unless the hard step is "
-              "what the checkpoint was trained with")
+        .help(
+            "make high_freq_factor greater than low_freq_factor (Llama 3.1 uses 4 and 1) unless the hard step is "
+            "what the checkpoint was trained with")
         .related(pointer_or(s.llama3.low_freq_factor.from, s.pointer));
     return;
   }

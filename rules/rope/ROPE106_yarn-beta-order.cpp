@@ -14,11 +14,14 @@ static void check(const Context& cx, Sink& out) {
     const RopeTable& table = cx.tables[index];
     const double low = table.correction_low.value_or(0.0), high = table.correction_high.value_or(0.0);
     std::string effect =
-        fast < slow ? fmt::format("the correction range runs backwards, from pair {} down to pair {}, reversing the "
-                                  "ramp between kept and scaled pairs",
-                                  number(low), number(high))
-                    : fmt::format("the ramp between kept and scaled pairs collapses to a step at pairs {}–{}",
-                                  number(low), number(high));
+        pair_figures_missing(cx)  // which pairs the ramp spans needs a head_dim (CFG003 says it is missing)
+            ? std::string("the ramp between kept and scaled pairs runs backwards or collapses to a step")
+            : fast < slow ? fmt::format(
+                                "the correction range runs backwards, from pair {} down to pair {}, reversing the "
+                                "ramp between kept and scaled pairs",
+                                number(low), number(high))
+                          : fmt::format("the ramp between kept and scaled pairs collapses to a step at pairs {}–{}",
+                                        number(low), number(high));
     out.report(pointer_or(s.yarn.beta_fast.from, pointer_or(s.yarn.beta_slow.from, s.pointer)),
                fmt::format("yarn beta_fast {} is not greater than beta_slow {}: {}", number(fast), number(slow), effect))
         .help("swap the values: beta_fast (default 32) must exceed beta_slow (default 1)")

@@ -28,8 +28,9 @@ static void check(const Context& cx, Sink& out) {
   }
 }
 
-extern const Rule ROPE107{{"ROPE107", "softmax-scale-outside-rope", Severity::info,
-                           "The YaRN temperature is applied in the softmax scale, not in cos and sin"},
-                          &check};
+extern const Rule ROPE107{
+    {"ROPE107", "softmax-scale-outside-rope", Severity::info,
+     "The YaRN temperature is applied in the softmax scale, not in cos and sin", DefaultSet::opt_in},
+    &check};
 
 }  // namespace ropelens::rules

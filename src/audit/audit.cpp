@@ -54,6 +54,15 @@ const RopeSetup& trained_setup(const Model& model, int index, const TrainingHist
   return trained.rotary_dim == running.rotary_dim && trained.name == running.name ? trained : running;
 }
 
+// What keeps the pair figures from being computed: normalize put a stand-in head_dim in place of one it could
+// not derive (CFG003).
+std::optional<std::string> missing_for_pairs(const Model& model) {
+  for (const auto& issue : model.issues)
+    if (std::holds_alternative<UnderivableHeadDim>(issue.detail))
+      return "head_dim: no head_dim, and no hidden_size with num_attention_heads";
+  return std::nullopt;
+}
+
 SetupAudit audit_setup(const Model& model, int index, std::int64_t target_tokens, const TrainingHistory& history) {
   const RopeSetup& setup = model.setups[static_cast<std::size_t>(index)];
   const RopeSetup& trained = trained_setup(model, index, history);
@@ -64,6 +73,8 @@ SetupAudit audit_setup(const Model& model, int index, std::int64_t target_tokens
   std::tie(audit.pretrain_tokens, audit.pretrain_from) = pretrain_length(trained, history.overrides);
   std::tie(audit.extension_tokens, audit.extension_from) =
       extension_length(trained, audit.pretrain_tokens, history.overrides);
+  audit.missing = missing_for_pairs(model);
+  if (audit.missing) return audit;
 
   const RopeTable pretrain = compute_rope_table(trained, audit.pretrain_tokens);
   RopeTable extension;

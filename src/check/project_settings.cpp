@@ -27,8 +27,8 @@ std::optional<fs::path> find_settings_file(fs::path directory) {
 
 // Every key .ropelens.json may hold; anything else is a typo that would silently switch a setting off.
 const std::vector<std::string>& known_keys() {
-  static const std::vector<std::string> keys = {"exclude", "extend_exclude", "fail_on", "ignore",
-                                                "memory",  "select",         "severity", "target"};
+  static const std::vector<std::string> keys = {"exclude", "extend_exclude", "extend_select", "fail_on", "ignore",
+                                                "memory",  "select",         "severity",      "target"};
   return keys;
 }
 
@@ -115,6 +115,8 @@ ProjectSettings parse_project_settings(const Document& doc) {
   if (auto it = root.find("memory"); it != root.end()) settings.memory_budget = memory_of(*it, doc.path);
   if (auto it = root.find("fail_on"); it != root.end()) settings.fail_on = severity_of(*it, doc.path, "/fail_on");
   if (auto it = root.find("select"); it != root.end()) settings.selection.select = selector_list(*it, doc.path, "select");
+  if (auto it = root.find("extend_select"); it != root.end())
+    settings.selection.extend_select = selector_list(*it, doc.path, "extend_select");
   if (auto it = root.find("ignore"); it != root.end()) settings.selection.ignore = selector_list(*it, doc.path, "ignore");
   if (auto it = root.find("exclude"); it != root.end()) settings.exclude = glob_list(*it, doc.path, "exclude");
   if (auto it = root.find("extend_exclude"); it != root.end())

@@ -15,8 +15,11 @@ bool rule_matches(const RuleMeta& meta, const std::string& selector) {
 
 bool rule_selected(const RuleMeta& meta, const RuleSelection& selection) {
   auto matches = [&](const std::string& s) { return rule_matches(meta, s); };
-  bool selected = selection.select.empty() || std::any_of(selection.select.begin(), selection.select.end(), matches);
-  return selected && std::none_of(selection.ignore.begin(), selection.ignore.end(), matches);
+  const bool selected = selection.select.empty()
+                            ? meta.default_set == DefaultSet::included
+                            : std::any_of(selection.select.begin(), selection.select.end(), matches);
+  const bool extended = std::any_of(selection.extend_select.begin(), selection.extend_select.end(), matches);
+  return (selected || extended) && std::none_of(selection.ignore.begin(), selection.ignore.end(), matches);
 }
 
 std::string selector_problem(const std::string& selector) {

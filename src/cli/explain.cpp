@@ -36,6 +36,7 @@ void setup_explain(CLI::App* cmd, Outcome& outcome) {
       nlohmann::json out = {{"code", rule->meta.code},
                             {"name", rule->meta.name},
                             {"severity", to_string(rule->meta.default_severity)},
+                            {"on_by_default", rule->meta.default_set == DefaultSet::included},
                             {"summary", rule->meta.summary},
                             {"doc", doc}};
       output.stream() << out.dump(2) << "\n";

@@ -93,7 +93,12 @@ void add_rule_options(CLI::App& cmd, RuleOptions& options) {
   add_tokens_option(cmd, "--extended-length", options.extended_length, "override the extension length L_E (0: none)", 0);
   cmd.add_option("--fail-on", options.fail_on, "lowest severity that fails the run (default warning)")
       ->check(CLI::IsMember({"error", "warning", "info"}));
-  cmd.add_option("--select", options.select, "only these codes, names or prefixes (e.g. CTX, ROPE1, unseen-angles)")
+  cmd.add_option("--select", options.select,
+                 "only these codes, names or prefixes (e.g. CTX, ROPE1, unseen-angles; ALL: every rule; default: the "
+                 "default set)")
+      ->delimiter(',');
+  cmd.add_option("--extend-select", options.extend_select,
+                 "also run these codes, names or prefixes (e.g. CTX205) on top of the selection")
       ->delimiter(',');
   cmd.add_option("--ignore", options.ignore, "skip these codes, names or prefixes")->delimiter(',');
   cmd.add_option("--severity", options.severity, "CODE=error|warning|info: override a rule's severity")
@@ -115,6 +120,8 @@ ResolvedRuleOptions resolve_rule_options(const RuleOptions& options, const Proje
   check.selection = settings.selection;
   for (const auto& selector : options.select) require_selector("--select", selector);
   if (!options.select.empty()) check.selection.select = options.select;
+  for (const auto& selector : options.extend_select)
+    check.selection.extend_select.push_back(require_selector("--extend-select", selector));
   for (const auto& selector : options.ignore) check.selection.ignore.push_back(require_selector("--ignore", selector));
   for (const auto& [code, level] : parse_severity_overrides(options.severity)) check.selection.severity[code] = level;
   check.scan = scan_filter(settings, options.exclude);

@@ -45,6 +45,7 @@ struct RuleOptions {
   std::optional<std::int64_t> extended_length;
   std::string fail_on;
   std::vector<std::string> select;
+  std::vector<std::string> extend_select;
   std::vector<std::string> ignore;
   std::vector<std::string> severity;
   std::vector<std::string> exclude;

@@ -29,6 +29,8 @@ struct Options {
 
 void run_report(const Options& options, Outcome& outcome) {
   CheckOptions check;
+  check.selection.select = {
+      "ALL"};  // the page is a full reading of the model: facts included, not just the default set
   check.target_tokens = options.target;
   check.training = {options.trained_length, options.extended_length};
   check.edits = parse_edits(options.edits);

@@ -1,15 +1,33 @@
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <string>
+
+#include <fmt/format.h>
 
 #include "commands.hpp"
+#include "exit_codes.hpp"
 #include "options.hpp"
 #include "output.hpp"
+#include "ropelens/audit.hpp"
 #include "ropelens/engine_report.hpp"
 #include "ropelens/model_log.hpp"
 #include "ropelens/render.hpp"
 #include "ropelens/table_report.hpp"
 
 namespace ropelens::cli {
+
+namespace {
+
+// A table of a model whose head_dim had to be made up would be a table of nothing: say what is missing instead.
+std::optional<std::string> missing_for_pairs(const Model& model) {
+  const Audit audit = audit_model(model, 1);
+  for (const SetupAudit& setup : audit.setups)
+    if (setup.missing) return setup.missing;
+  return std::nullopt;
+}
+
+}  // namespace
 
 void setup_table(CLI::App* cmd, Outcome& outcome) {
   struct Options {
@@ -44,6 +62,11 @@ void setup_table(CLI::App* cmd, Outcome& outcome) {
   cmd->callback([options, &outcome] {
     LoadedModel loaded = load_model(options->path, parse_edits(options->edits), options->revision);
     log_loaded_model(loaded);
+    if (auto missing = missing_for_pairs(loaded.model)) {
+      print_error(fmt::format("{}: no RoPE table: {}", options->path, *missing));
+      outcome.exit_code = kExitError;
+      return;
+    }
     Output output(options->output.path);
     std::ostream& out = output.stream();
     if (!options->engine.empty()) {

@@ -62,8 +62,9 @@ void write_audit(JsonWriter& w, const FileResult& file) {
         .member("attended_tokens", a.attended_tokens)
         .member("attention", to_string(s.attention))
         .member("extension_tokens", a.extension_tokens)
-        .member("layers", s.layers)
-        .member("name", s.name);
+        .member("layers", s.layers);
+    if (a.missing) w.member("missing", *a.missing);
+    w.member("name", s.name);
     write_out_of_range(w.key("out_of_range"), a);
     w.member("out_of_range_pairs", a.out_of_range_pairs)
         .member("pretrain_tokens", a.pretrain_tokens)

@@ -47,7 +47,20 @@ void render_detail::append_finding_text(const std::string& path, const Diagnosti
 
 namespace {
 
+// The audit could not run: one line saying what it lacks, rather than figures from a made-up value.
+bool render_missing_audit(const FileResult& file, const TextOptions& options, std::string& out) {
+  for (const auto& a : file.audit.setups)
+    if (a.missing) {
+      fmt::format_to(std::back_inserter(out), "{}\n",
+                     render_detail::styled(fmt::format("audit of {} not computed: {}", file.path, *a.missing),
+                                           render_detail::heading_style(), options.color));
+      return true;
+    }
+  return false;
+}
+
 bool render_audit(const FileResult& file, const TextOptions& options, std::string& out) {
+  if (render_missing_audit(file, options, out)) return true;
   bool any = false;
   for (const auto& a : file.audit.setups) any = any || !a.out_of_range_pairs.empty();
   if (!any) return false;

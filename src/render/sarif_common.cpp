@@ -37,7 +37,9 @@ json rule_metadata(const Rule& rule) {
           {"name", rule.meta.name},
           {"shortDescription", {{"text", rule.meta.summary}}},
           {"help", {{"text", rule_doc(rule.meta.code)}, {"markdown", rule_doc(rule.meta.code)}}},
-          {"defaultConfiguration", {{"level", sarif_level(rule.meta.default_severity)}}}};
+          {"defaultConfiguration",
+           {{"level", sarif_level(rule.meta.default_severity)},
+            {"enabled", rule.meta.default_set == DefaultSet::included}}}};
 }
 
 json tool_json() {

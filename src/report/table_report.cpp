@@ -109,7 +109,7 @@ TableReport build_table_report(const Model& model, const TableRequest& request) 
     st.table = compute_rope_table(setup, request.seq_len);
     st.original_tokens = original_length(setup);
     st.summary = summarize(st.table);
-    if (audit) st.audit = audit->setups[s];
+    if (audit && !audit->setups[s].missing) st.audit = audit->setups[s];  // no pair figures from a made-up head_dim
     const int pairs = static_cast<int>(st.table.inv_freq.size());
     if (request.pairs.empty()) {
       for (int p = 0; p < pairs; ++p) st.rows.push_back(make_row(st, setup, p, report.target_tokens));

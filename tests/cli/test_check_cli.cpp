@@ -47,8 +47,8 @@ std::string without_source_root(std::string output) {
 TEST_CASE("check exit codes: 0 clean, 1 findings at --fail-on, 2 for input and usage errors", "[cli][check]") {
   CHECK(run_cli("check " + kQwen3 + " --target 131072").exit_code == 1);  // CTX201 error
   CHECK(run_cli("check " + kQwen3 + " --target 131072 --exit-zero").exit_code == 0);
-  CHECK(run_cli("check " + kQwen3 + " --target 8192").exit_code == 0);  // CTX205 info only
-  CHECK(run_cli("check " + kQwen3 + " --target 8192 --fail-on info").exit_code == 1);
+  CHECK(run_cli("check " + kQwen3 + " --target 8192").exit_code == 0);  // nothing in the default set
+  CHECK(run_cli("check " + kQwen3 + " --target 8192 --fail-on info --select ALL").exit_code == 1);
   CHECK(run_cli("check " + kQwen3 + " --target 131072 --fail-on error --select CTX202").exit_code == 0);
 
   TempDir dir;
@@ -67,7 +67,8 @@ TEST_CASE("check exit codes: 0 clean, 1 findings at --fail-on, 2 for input and u
 
 TEST_CASE("check selects and ignores rules by code, name and prefix", "[cli][check]") {
   const std::string base = "check " + kQwen3 + " --target 131072 --format json";
-  CHECK(codes(run_cli(base).out) == std::vector<std::string>{"CTX201", "CTX202", "CTX205"});
+  CHECK(codes(run_cli(base).out) == std::vector<std::string>{"CTX201", "CTX202"});  // CTX205 is opt-in
+  CHECK(codes(run_cli(base + " --select ALL").out) == std::vector<std::string>{"CTX201", "CTX202", "CTX205"});
   CHECK(codes(run_cli(base + " --select CTX201").out) == std::vector<std::string>{"CTX201"});
   CHECK(codes(run_cli(base + " --select unseen-angles").out) == std::vector<std::string>{"CTX201"});
   CHECK(codes(run_cli(base + " --select CTX20 --ignore CTX205").out) == std::vector<std::string>{"CTX201", "CTX202"});

@@ -145,8 +145,9 @@ TEST_CASE("SARIF for a folder named 'my model #1 100%' validates against the off
   CHECK(run["originalUriBaseIds"]["%SRCROOT%"]["uri"].get<std::string>().rfind("file:///", 0) == 0);
 
   // Every result has a startLine, also those about a key the file lacks, stdin, GGUF files and paths elsewhere.
-  auto many = run_cli_in(dir.path(), "check " + source_path("testdata/rules") + " - --format sarif --exit-zero",
-                         read_file(source_path(kQwen3)));
+  auto many =
+      run_cli_in(dir.path(), "check " + source_path("testdata/rules") + " - --format sarif --exit-zero --select ALL",
+                 read_file(source_path(kQwen3)));
   CHECK(sarif_schema_errors(many.out) == "");
   bool gguf_offset = false, stdin_uri = false;
   const json many_log = json::parse(many.out);

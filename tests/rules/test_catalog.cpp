@@ -25,8 +25,16 @@ std::vector<std::string> lines_of(std::string_view text) {
   return lines;
 }
 
-const std::vector<std::string> kHeadings = {"## What it catches", "## Why it matters", "## Example",
-                                            "## Fix",             "## When to ignore", "## References"};
+const std::vector<std::string> kHeadings = {"## What it catches", "## Why it matters", "## Example",   "## Fix",
+                                            "## When to ignore",  "## Default set",    "## References"};
+
+// The first line under "## Default set".
+std::string default_set_line(std::string_view doc) {
+  auto lines = lines_of(doc);
+  for (std::size_t i = 0; i + 1 < lines.size(); ++i)
+    if (lines[i] == "## Default set") return lines[i + 1];
+  return {};
+}
 
 }  // namespace
 
@@ -51,7 +59,34 @@ TEST_CASE("rule codes are unique, well formed and sorted", "[catalog]") {
   }
 }
 
-TEST_CASE("every rule has a doc with its title, summary and the six headings", "[catalog]") {
+TEST_CASE("each rule's doc says whether it is on by default, as its metadata does, and why", "[catalog]") {
+  int opt_in = 0;
+  for (const Rule* rule : rule_registry()) {
+    INFO(rule->meta.code);
+    const std::string line = default_set_line(rule_doc(rule->meta.code));
+    const bool on = rule->meta.default_set == DefaultSet::included;
+    CHECK(line.rfind(on ? "On by default: " : "Opt-in (`--select ", 0) == 0);
+    CHECK(line.size() > 40);  // a reason, not just the label
+    opt_in += on ? 0 : 1;
+  }
+  CHECK(find_rule("CTX205")->meta.default_set == DefaultSet::opt_in);
+  CHECK(opt_in == 5);  // CTX203, CTX205, CTX206, CTX208, ROPE107
+}
+
+TEST_CASE("every warning or error a default rule gives cites a real failure in its doc", "[catalog]") {
+  const std::regex citation(R"(Real failure: (https://github\.com/|[A-Z][a-z]+( et al\.)?, ))");
+  for (const Rule* rule : rule_registry()) {
+    const RuleMeta& meta = rule->meta;
+    if (meta.default_set == DefaultSet::opt_in || meta.default_severity == Severity::info) continue;
+    INFO(meta.code);
+    const std::string doc(rule_doc(meta.code));
+    const auto why = doc.find("## Why it matters"), example = doc.find("## Example");
+    REQUIRE(why < example);
+    CHECK(std::regex_search(doc.substr(why, example - why), citation));
+  }
+}
+
+TEST_CASE("every rule has a doc with its title, summary and the seven headings", "[catalog]") {
   for (const Rule* rule : rule_registry()) {
     const RuleMeta& meta = rule->meta;
     INFO(meta.code);

@@ -142,7 +142,7 @@ TEST_CASE("CTX208: t5-base at 512 tokens puts 421 (encoder) and 399 (decoder) di
   auto found = findings(kT5Base, "CTX208", 512);
   REQUIRE(found.size() == 1);
   const Diagnostic& d = found[0];
-  CHECK(d.severity == Severity::warning);
+  CHECK(d.severity == Severity::info);  // T5 is trained with these buckets: a fact, not a warning
   CHECK(d.facts["num_buckets"] == 32);
   CHECK(d.facts["max_distance"] == 128);
   CHECK(d.facts["bidirectional_first_distance"] == 91);
