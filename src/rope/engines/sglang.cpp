@@ -1,5 +1,5 @@
 // SGLang: python/sglang/srt/layers/rotary_embedding/factory.py::get_rope (vLLM-derived dispatch), yarn.py
-// @0b1fd02d, mrope.py @020d83a0, and hf_transformers_utils.py::get_context_length @002fc100 with
+// @0b1fd02d, mrope.py @020d83a0, and hf_transformers/common.py::get_context_length @00828e56 with
 // model_config.py::_derive_context_length.
 #include <cmath>
 
@@ -20,7 +20,7 @@ double yarn_magnitude(const RopeSetup& setup) {
 }
 
 EngineSetupView yarn_view(const Model& model, const RopeSetup& setup, int index) {
-  if (is_mla(model))
+  if (is_mla(model) || setup.yarn.deepseek)
     return deepseek_yarn_view(model, setup, index,
                               "MLA models run deepseek_yarn: magnitude gm(f, mscale)/gm(f, mscale_all_dim); "
                               "model_config.py scales the softmax by gm(f, mscale_all_dim)²");
@@ -62,10 +62,11 @@ EngineSetupView longrope_view(const RopeSetup& setup, int index, std::int64_t ta
   const double original = static_cast<double>(original_or_declared(setup));
   const double scale = static_cast<double>(setup.max_position_embeddings.value) / original;
   view.rope_magnitude = scale <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(scale) / std::log(original));
-  view.factor_switch = FactorSwitch::per_deployment;
+  view.factor_switch = FactorSwitch::per_batch;
   view.notes.push_back(
-      fmt::format("Phi3LongRoPEScaledRotaryEmbedding (vLLM's class): one factor list per "
-                  "deployment, long when the context length exceeds {} ({} here)",
+      fmt::format("Phi3LongRoPEScaledRotaryEmbedding.forward (rope_variant.py @0b1fd02d): long factors for every "
+                  "token of a forward batch when any position in it exceeds {}, so a short request switches when a "
+                  "long one shares its batch; keys already cached are not re-rotated ({} at the target)",
                   original_or_declared(setup), view.long_factors ? "long" : "short"));
   return view;
 }
@@ -82,18 +83,32 @@ EngineSetupView setup_view(const Model& model, const RopeSetup& setup, int index
   return view;
 }
 
-// get_context_length: the declared length × factor, the factor forced to 1 when the dict has
+// CONTEXT_LENGTH_KEYS (python/sglang/srt/utils/hf_transformers/common.py @00828e56): "The ordering here is
+// important"; the first key present wins.
+constexpr std::string_view kSglangLengthKeys[] = {"max_sequence_length", "seq_length", "max_seq_len",
+                                                  "model_max_length", "max_position_embeddings"};
+
+const LengthKey* first_length_key(const Model& model) {
+  for (std::string_view key : kSglangLengthKeys)
+    if (const LengthKey* found = model.length_key(key)) return found;
+  return nullptr;
+}
+
+// get_context_length: the first length key × factor, the factor forced to 1 when the dict has
 // original_max_position_embeddings (transformers fills it for yarn/longrope/llama3) or is llama3.
 LengthLimit length_limit(const Model& model, std::int64_t target_tokens) {
   LengthLimit limit;
-  const auto declared = model.max_position_embeddings.value;
+  const LengthKey* first = first_length_key(model);
+  const std::string key = first ? first->key : "max_position_embeddings";
+  const auto declared = first ? first->tokens.value : model.max_position_embeddings.value;
   double factor = 1.0;
-  std::string how = fmt::format("max_position_embeddings {}", declared);
+  std::string how = fmt::format("{} {}", key, declared);
+  if (first && model.length_keys.size() > 1) how += " (the first of CONTEXT_LENGTH_KEYS present)";
   if (const RopeSetup* setup = deciding_setup(model)) {
     const bool ignored = setup->original_max_position_embeddings.has_value() || setup->type == RopeType::llama3;
     if (setup->factor && !ignored) {
       factor = setup->factor->value;
-      how = fmt::format("max_position_embeddings {} × factor {}", declared, fmt_number(factor));
+      how = fmt::format("{} × factor {}", how, fmt_number(factor));
     } else if (setup->factor) {
       how += fmt::format(" (factor {} ignored: {})", fmt_number(setup->factor->value),
                          setup->type == RopeType::llama3 ? "llama3" : "original_max_position_embeddings is present");
@@ -103,6 +118,7 @@ LengthLimit length_limit(const Model& model, std::int64_t target_tokens) {
   limit.limit_tokens = derived;
   limit.default_tokens = derived;
   limit.derivation = how;
+  limit.length_key = first ? first->key : "";
   limit.beyond = LimitAction::error;
   limit.message = fmt::format(
       "ValueError: User-specified context_length ({}) is greater than the derived "
@@ -117,8 +133,8 @@ LengthLimit length_limit(const Model& model, std::int64_t target_tokens) {
 EngineView sglang_view(const Model& model, std::int64_t target_tokens) {
   EngineView view = empty_view(model, EngineVersion::sglang);
   view.follows =
-      "SGLang rotary_embedding/factory.py, yarn.py @0b1fd02d, hf_transformers_utils.get_context_length "
-      "@002fc100";
+      "SGLang rotary_embedding/factory.py, yarn.py @0b1fd02d, hf_transformers/common.py get_context_length "
+      "@00828e56";
   view.length = length_limit(model, target_tokens);
   for (std::size_t i = 0; i < model.setups.size(); ++i)
     view.setups.push_back(setup_view(model, model.setups[i], static_cast<int>(i), target_tokens));

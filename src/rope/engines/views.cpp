@@ -63,7 +63,7 @@ std::string_view label_of(EngineVersion version) {
     case EngineVersion::transformers_v5: return "transformers v5";
     case EngineVersion::transformers_4_5x: return "transformers 4.5x";
     case EngineVersion::transformers_4_4x: return "transformers 4.4x";
-    case EngineVersion::vllm_current: return "vLLM ≥ PR #56446";
+    case EngineVersion::vllm_current: return "vLLM main (unreleased)";
     case EngineVersion::vllm_legacy: return "vLLM < #56446";
     case EngineVersion::vllm_dynamic_41277: return "vLLM dynamic NTK after #41277";
     case EngineVersion::sglang: return "SGLang";
@@ -103,6 +103,7 @@ std::string_view to_string(FactorSwitch when) {
   switch (when) {
     case FactorSwitch::none: return "none";
     case FactorSwitch::per_sequence: return "per sequence";
+    case FactorSwitch::per_batch: return "per forward batch";
     case FactorSwitch::per_deployment: return "per deployment (max_model_len)";
     case FactorSwitch::per_context: return "per context (n_ctx)";
   }
