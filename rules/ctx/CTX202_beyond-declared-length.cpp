@@ -1,5 +1,4 @@
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "../support.hpp"
 
@@ -10,23 +9,11 @@ static std::string key_name(const Provenance& from) {
   return from.pointer.substr(from.pointer.rfind('/') + 1);
 }
 
-// The declared length is transformers' max_position_embeddings; vLLM serves the smallest length key.
-static std::string smaller_keys(const Model& model) {
-  std::vector<std::string> smaller;
-  for (const auto& key : model.length_keys)
-    if (key.tokens.value < model.max_position_embeddings.value)
-      smaller.push_back(fmt::format("{} {}", key.key, key.tokens.value));
-  if (smaller.empty()) return "";
-  return fmt::format(" (transformers' length; the config also states {}, and vLLM serves the smallest length key)",
-                     fmt::join(smaller, ", "));
-}
-
 static void check(const Context& cx, Sink& out) {
   const auto& declared = cx.model.max_position_embeddings;
   if (declared.value <= 0 || cx.target_tokens <= declared.value) return;
   const std::string key = key_name(declared.from);
-  const std::string source = declared.from.origin == Origin::config ? smaller_keys(cx.model)
-                                                                    : fmt::format(" ({})", declared.from.describe());
+  const std::string source = declared.from.origin == Origin::config ? "" : fmt::format(" ({})", declared.from.describe());
   const bool fixed_table = cx.model.scheme == PositionScheme::learned_absolute ||
                            cx.model.scheme == PositionScheme::sinusoidal;
   if (fixed_table) {

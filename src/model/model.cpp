@@ -136,9 +136,4 @@ std::string Model::schedule_summary() const {
   return out;
 }
 
-const LengthKey* Model::length_key(std::string_view key) const {
-  auto found = std::find_if(length_keys.begin(), length_keys.end(), [&](const LengthKey& k) { return k.key == key; });
-  return found == length_keys.end() ? nullptr : &*found;
-}
-
 }  // namespace ropelens

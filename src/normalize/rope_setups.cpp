@@ -308,7 +308,6 @@ RopeSetup read_setup_template(Normalizing& n, const RopeDict& dict, const RopeDi
   setup.pointer = dict.pointer;
   TypeResolution type = resolve_type(n, dict);
   setup.type = type.type;
-  setup.yarn.deepseek = type.deepseek_yarn;
   setup.rope_type_name = {type.deepseek_yarn ? type.spelled : std::string(to_string(type.type)),
                           dict.object ? Provenance::at(key_in(dict, "rope_type") ? pointer_join(dict.pointer, "rope_type")
                                                        : key_in(dict, "type")  ? pointer_join(dict.pointer, "type")

@@ -103,7 +103,6 @@ std::string_view to_string(FactorSwitch when) {
   switch (when) {
     case FactorSwitch::none: return "none";
     case FactorSwitch::per_sequence: return "per sequence";
-    case FactorSwitch::per_batch: return "per forward batch";
     case FactorSwitch::per_deployment: return "per deployment (max_model_len)";
     case FactorSwitch::per_context: return "per context (n_ctx)";
   }
@@ -204,6 +203,8 @@ bool is_deepseek_family(const Model& model) {
   const auto& type = model.model_type.value;
   return type == "deepseek_v2" || type == "deepseek_v3" || type == "deepseek2" || type == "kimi_k2";
 }
+
+bool is_deepseek_yarn(const RopeSetup& setup) { return setup.rope_type_name.value == "deepseek_yarn"; }
 
 double stated_factor(const RopeSetup& setup) { return setup.factor ? setup.factor->value : 1.0; }
 
