@@ -68,7 +68,7 @@ static void check(const Context& cx, Sink& out) {
                               fmt::join(parts, "; ")))
         .help(
             "serve on an engine version that reads attention_factor, mscale and mscale_all_dim as transformers "
-            "does (vLLM ≥ PR #56446), or state attention_factor explicitly where every engine reads it")
+            "does (vLLM main, unreleased), or state attention_factor explicitly where every engine reads it")
         .related(pointer);
   }
 }

@@ -114,6 +114,7 @@ struct TypeResolution {
   RopeType type = RopeType::default_rope;
   std::string spelled;          // the name as written ("su", "mrope", …)
   bool skip_original_fill = false;  // "su" is renamed after standardization (Phi3Config), so no auto-fill
+  bool deepseek_yarn = false;       // "deepseek_yarn": YaRN with the mscale pair, as vLLM's get_rope names it
 };
 
 TypeResolution resolve_type(Normalizing& n, const RopeDict& dict) {
@@ -139,6 +140,11 @@ TypeResolution resolve_type(Normalizing& n, const RopeDict& dict) {
   }
   if (spelled == "mrope") {
     n.issues.add(pointer, LegacyRopeTypeName{spelled, out.type});
+    return out;
+  }
+  if (spelled == "deepseek_yarn") {
+    out.type = RopeType::yarn;
+    out.deepseek_yarn = true;
     return out;
   }
   if (spelled == "yarn" && n.family.dialect == Dialect::phi3) {
@@ -302,7 +308,7 @@ RopeSetup read_setup_template(Normalizing& n, const RopeDict& dict, const RopeDi
   setup.pointer = dict.pointer;
   TypeResolution type = resolve_type(n, dict);
   setup.type = type.type;
-  setup.rope_type_name = {std::string(to_string(type.type)),
+  setup.rope_type_name = {type.deepseek_yarn ? type.spelled : std::string(to_string(type.type)),
                           dict.object ? Provenance::at(key_in(dict, "rope_type") ? pointer_join(dict.pointer, "rope_type")
                                                        : key_in(dict, "type")  ? pointer_join(dict.pointer, "type")
                                                                                : dict.pointer)

@@ -1,9 +1,10 @@
-// Engine views against the worked examples of research/engines.md §3 (numpy float64 references).
+// Engine views against the worked examples of docs/engines.md, "Worked examples" (numpy float64 references).
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "ropelens/engine_report.hpp"
@@ -56,7 +57,7 @@ TEST_CASE("engines: names, selection and versions") {
   CHECK(parse_engine_selection("all").size() == 4);
   CHECK(parse_engine_selection("sglang") == std::vector<Engine>{Engine::sglang});
   CHECK_THROWS_AS(parse_engine_selection("tgi"), std::invalid_argument);
-  CHECK(label_of(EngineVersion::vllm_current) == "vLLM ≥ PR #56446");
+  CHECK(label_of(EngineVersion::vllm_current) == "vLLM main (unreleased)");
   CHECK(engine_of(EngineVersion::vllm_dynamic_41277) == Engine::vllm);
 }
 
@@ -341,4 +342,45 @@ TEST_CASE("engine report renderers") {
       llama_cpp_worst = std::max(llama_cpp_worst, d["ratio"].get<double>());
   CHECK(llama_cpp_worst == Approx(1.76).epsilon(2e-3));
   CHECK(doc["views"].size() == report.views.size());
+}
+
+TEST_CASE("DeepSeek-V3 in transformers 4.4x: mscale pair ignored, magnitude 0.1·ln 40 + 1, no softmax scale") {
+  const Model model = load("testdata/configs/deepseek/deepseek-v3.json");
+  const auto view = only_setup(engine_view(model, EngineVersion::transformers_4_4x, 163840));
+  CHECK(view.rope_magnitude == Approx(1.3688879454).epsilon(1e-9));
+  CHECK(view.softmax_multiplier == 1.0);
+  CHECK(only_setup(engine_view(model, EngineVersion::transformers_v5, 163840)).rope_magnitude == Approx(1.0));
+}
+
+TEST_CASE("rope_type deepseek_yarn: YaRN frequencies, the mscale pair, no unknown-type issue") {
+  auto config = [](std::string_view type) {
+    return json::parse(fmt::format(R"({{"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 64,
+        "num_hidden_layers": 2, "max_position_embeddings": 163840, "rope_theta": 10000,
+        "rope_scaling": {{"rope_type": "{}", "factor": 40, "original_max_position_embeddings": 4096,
+                         "mscale": 0.707, "mscale_all_dim": 0.707, "beta_fast": 32, "beta_slow": 1}}}})",
+                                   type));
+  };
+  const Model deepseek = normalize_json(config("deepseek_yarn"), "deepseek-yarn");
+  const Model yarn = normalize_json(config("yarn"), "yarn");
+  REQUIRE(deepseek.setups.size() == 1);
+  CHECK(deepseek.setups[0].type == RopeType::yarn);
+  CHECK(deepseek.setups[0].rope_type_name.value == "deepseek_yarn");
+  CHECK(deepseek.issues.empty());
+  for (auto version : kAllVersions) {
+    if (version == EngineVersion::llama_cpp) continue;
+    INFO(label_of(version));
+    const auto a = only_setup(engine_view(deepseek, version, 163840));
+    const auto b = only_setup(engine_view(yarn, version, 163840));
+    CHECK(a.method == RopeType::yarn);
+    CHECK(largest_ratio(a, b) == Approx(1.0).epsilon(1e-12));
+    CHECK(*a.correction_low == *b.correction_low);
+  }
+  // vLLM and SGLang run DeepseekScalingRotaryEmbedding: gm(40, 0.707)/gm(40, 0.707) = 1.
+  CHECK(only_setup(engine_view(deepseek, EngineVersion::vllm_legacy, 163840)).rope_magnitude == Approx(1.0));
+  CHECK(only_setup(engine_view(deepseek, EngineVersion::sglang, 163840)).rope_magnitude == Approx(1.0));
+  // Plain yarn in vLLM before #56446 does not forward the pair: gm(40) = 1.3689.
+  CHECK(only_setup(engine_view(yarn, EngineVersion::vllm_legacy, 163840)).rope_magnitude ==
+        Approx(1.3688879454).epsilon(1e-9));
+  // vLLM's length code multiplies deepseek_yarn by the factor (it is not in the yarn branch).
+  CHECK(engine_view(deepseek, EngineVersion::vllm_legacy, 163840).length.limit_tokens == 163840 * 40);
 }

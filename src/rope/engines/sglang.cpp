@@ -1,5 +1,5 @@
 // SGLang: python/sglang/srt/layers/rotary_embedding/factory.py::get_rope (vLLM-derived dispatch), yarn.py
-// @0b1fd02d, mrope.py @020d83a0, and hf_transformers_utils.py::get_context_length @002fc100 with
+// @0b1fd02d, mrope.py @020d83a0, and hf_transformers/common.py::get_context_length @00828e56 with
 // model_config.py::_derive_context_length.
 #include <cmath>
 
@@ -20,9 +20,10 @@ double yarn_magnitude(const RopeSetup& setup) {
 }
 
 EngineSetupView yarn_view(const Model& model, const RopeSetup& setup, int index) {
-  if (is_mla(model))
+  if (is_mla(model) || is_deepseek_yarn(setup))
     return deepseek_yarn_view(model, setup, index,
-                              "MLA models run deepseek_yarn: magnitude gm(f, mscale)/gm(f, mscale_all_dim); "
+                              "deepseek_yarn and MLA models run DeepseekScalingRotaryEmbedding: magnitude "
+                              "gm(f, mscale)/gm(f, mscale_all_dim); "
                               "model_config.py scales the softmax by gm(f, mscale_all_dim)²");
   EngineSetupView view = from_table(index, compute_rope_table(setup));
   view.method = RopeType::yarn;
@@ -62,10 +63,11 @@ EngineSetupView longrope_view(const RopeSetup& setup, int index, std::int64_t ta
   const double original = static_cast<double>(original_or_declared(setup));
   const double scale = static_cast<double>(setup.max_position_embeddings.value) / original;
   view.rope_magnitude = scale <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(scale) / std::log(original));
-  view.factor_switch = FactorSwitch::per_deployment;
+  view.factor_switch = FactorSwitch::per_sequence;
   view.notes.push_back(
-      fmt::format("Phi3LongRoPEScaledRotaryEmbedding (vLLM's class): one factor list per "
-                  "deployment, long when the context length exceeds {} ({} here)",
+      fmt::format("Phi3LongRoPEScaledRotaryEmbedding.forward (rope_variant.py @0b1fd02d): long factors for every "
+                  "token of a forward batch when any position in it exceeds {}, so a short request switches when a "
+                  "long one shares its batch; keys already cached are not re-rotated ({} at the target)",
                   original_or_declared(setup), view.long_factors ? "long" : "short"));
   return view;
 }
@@ -93,7 +95,7 @@ LengthLimit length_limit(const Model& model, std::int64_t target_tokens) {
     const bool ignored = setup->original_max_position_embeddings.has_value() || setup->type == RopeType::llama3;
     if (setup->factor && !ignored) {
       factor = setup->factor->value;
-      how = fmt::format("max_position_embeddings {} × factor {}", declared, fmt_number(factor));
+      how = fmt::format("{} × factor {}", how, fmt_number(factor));
     } else if (setup->factor) {
       how += fmt::format(" (factor {} ignored: {})", fmt_number(setup->factor->value),
                          setup->type == RopeType::llama3 ? "llama3" : "original_max_position_embeddings is present");
@@ -117,8 +119,8 @@ LengthLimit length_limit(const Model& model, std::int64_t target_tokens) {
 EngineView sglang_view(const Model& model, std::int64_t target_tokens) {
   EngineView view = empty_view(model, EngineVersion::sglang);
   view.follows =
-      "SGLang rotary_embedding/factory.py, yarn.py @0b1fd02d, hf_transformers_utils.get_context_length "
-      "@002fc100";
+      "SGLang rotary_embedding/factory.py, yarn.py @0b1fd02d, hf_transformers/common.py get_context_length "
+      "@00828e56";
   view.length = length_limit(model, target_tokens);
   for (std::size_t i = 0; i < model.setups.size(); ++i)
     view.setups.push_back(setup_view(model, model.setups[i], static_cast<int>(i), target_tokens));

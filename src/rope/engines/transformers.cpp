@@ -1,6 +1,7 @@
 // transformers: v5 is compute_rope_table itself (src/rope/*.cpp, modeling_rope_utils.py v5). Older versions
 // differ only for YaRN: 4.48–4.5x replaced the factor with max/original whenever original was given
-// (#38224, fixed by #40320); 4.4x (@ef468064) computed the correction range on max_position_embeddings.
+// (#38224, fixed by #40320); 4.4x (@ef468064) computed the correction range on max_position_embeddings and
+// ignored mscale/mscale_all_dim (attention factor 0.1·ln(factor)+1).
 #include <optional>
 
 #include <fmt/format.h>
@@ -28,6 +29,9 @@ std::optional<RopeSetup> as_transformers_4_4x(const RopeSetup& setup) {
   if (setup.type != RopeType::yarn) return std::nullopt;
   RopeSetup older = setup;
   older.original_max_position_embeddings = setup.max_position_embeddings;
+  // _compute_yarn_parameters reads attention_factor or 0.1·ln(factor)+1; mscale and mscale_all_dim are never read.
+  older.yarn.mscale.reset();
+  older.yarn.mscale_all_dim.reset();
   return older;
 }
 
@@ -66,7 +70,8 @@ std::string follows(EngineVersion version) {
       return "modeling_rope_utils.py 4.48–4.5x: _compute_yarn_parameters sets factor = max/original when original "
              "is present (#38224, fixed by #40320)";
     case EngineVersion::transformers_4_4x:
-      return "modeling_rope_utils.py @ef468064 (≈4.44–4.45): YaRN correction range on max_position_embeddings";
+      return "modeling_rope_utils.py @ef468064 (≈4.44–4.45): YaRN correction range on max_position_embeddings, "
+             "attention factor 0.1·ln(factor)+1 (mscale and mscale_all_dim are not read)";
     default: return "modeling_rope_utils.py v5 (ROPE_INIT_FUNCTIONS, float64 here; transformers runs float32)";
   }
 }

@@ -63,7 +63,7 @@ std::string_view label_of(EngineVersion version) {
     case EngineVersion::transformers_v5: return "transformers v5";
     case EngineVersion::transformers_4_5x: return "transformers 4.5x";
     case EngineVersion::transformers_4_4x: return "transformers 4.4x";
-    case EngineVersion::vllm_current: return "vLLM ≥ PR #56446";
+    case EngineVersion::vllm_current: return "vLLM main (unreleased)";
     case EngineVersion::vllm_legacy: return "vLLM < #56446";
     case EngineVersion::vllm_dynamic_41277: return "vLLM dynamic NTK after #41277";
     case EngineVersion::sglang: return "SGLang";
@@ -203,6 +203,8 @@ bool is_deepseek_family(const Model& model) {
   const auto& type = model.model_type.value;
   return type == "deepseek_v2" || type == "deepseek_v3" || type == "deepseek2" || type == "kimi_k2";
 }
+
+bool is_deepseek_yarn(const RopeSetup& setup) { return setup.rope_type_name.value == "deepseek_yarn"; }
 
 double stated_factor(const RopeSetup& setup) { return setup.factor ? setup.factor->value : 1.0; }
 

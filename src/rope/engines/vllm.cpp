@@ -75,6 +75,11 @@ EngineSetupView mrope_yarn_view(const RopeSetup& setup, int index) {
 
 EngineSetupView yarn_view(const Model& model, const RopeSetup& setup, int index, EngineVersion version) {
   if (is_mla(model)) return mla_yarn_view(model, setup, index);
+  if (is_deepseek_yarn(setup))
+    return deepseek_yarn_view(model, setup, index,
+                              "rope_type deepseek_yarn: get_rope builds DeepseekScalingRotaryEmbedding "
+                              "(rotary_embedding/__init__.py @07b12f1b): magnitude "
+                              "gm(f, mscale)/gm(f, mscale_all_dim)");
   if (!setup.mrope_section.empty()) return mrope_yarn_view(setup, index);
   EngineSetupView view = from_table(index, compute_rope_table(setup));
   view.method = RopeType::yarn;
@@ -121,6 +126,7 @@ std::string key_name(const Provenance& from) {
 }
 
 // _get_and_verify_max_len: the declared length, then rope scaling per RoPE dict (skipped for gemma3).
+// deepseek_yarn is not in the yarn branch, so it multiplies the declared length by the factor.
 std::pair<std::int64_t, std::string> derived_length(const Model& model, EngineVersion version) {
   const auto& declared = model.max_position_embeddings;
   double derived = static_cast<double>(declared.value);
@@ -129,7 +135,9 @@ std::pair<std::int64_t, std::string> derived_length(const Model& model, EngineVe
   if (model.model_type.value.find("gemma3") != std::string::npos)
     return {declared.value, how + " (rope scaling skipped for gemma3)"};
   for (const auto& setup : model.setups) {
-    if (setup.type == RopeType::linear || setup.type == RopeType::dynamic) {
+    const bool multiplies = setup.type == RopeType::linear || setup.type == RopeType::dynamic ||
+                            (is_deepseek_yarn(setup) && legacy_yarn(version));
+    if (multiplies) {
       scaling = stated_factor(setup);
       how = fmt::format("{} {} × factor {}", key_name(declared.from), declared.value, fmt_number(scaling));
     } else if (setup.type == RopeType::yarn && legacy_yarn(version)) {
@@ -138,7 +146,8 @@ std::pair<std::int64_t, std::string> derived_length(const Model& model, EngineVe
       how = fmt::format("original_max_position_embeddings {} × factor {}", original_or_declared(setup),
                         fmt_number(scaling));
     } else if (setup.type == RopeType::yarn) {
-      how = fmt::format("{} {} (never multiplied for YaRN since PR #56446)", key_name(declared.from), declared.value);
+      how = fmt::format("{} {} (never multiplied for YaRN in unreleased vLLM main)", key_name(declared.from),
+                        declared.value);
     }
   }
   return {static_cast<std::int64_t>(derived * scaling), how};
@@ -172,7 +181,8 @@ LengthLimit length_limit(const Model& model, EngineVersion version, std::int64_t
 std::string follows(EngineVersion version) {
   switch (version) {
     case EngineVersion::vllm_current:
-      return "vLLM after PR #56446 (yarn_scaling_rope.py @0cd57848, model.py as described by the PR) and PR #41277";
+      return "vLLM main, unreleased: YaRN aligned with transformers by PR #56446 (yarn_scaling_rope.py @0cd57848, "
+             "model.py as described by the PR), dynamic NTK by PR #41277";
     case EngineVersion::vllm_dynamic_41277:
       return "vLLM between PR #41277 (2026-04-30) and PR #56446: new dynamic-NTK formula, legacy YaRN";
     default:
