@@ -11,6 +11,7 @@
 
 #include "ropelens/engine_report.hpp"
 #include "ropelens/input.hpp"
+#include "ropelens/kv_cache.hpp"
 #include "ropelens/model_loader.hpp"
 #include "ropelens/audit.hpp"
 #include "ropelens/baseline.hpp"
@@ -80,6 +81,8 @@ struct CheckOptions {
   bool force_exclude = false;   // filter named paths as a scan would (pre-commit names every changed file)
   std::shared_ptr<const Baseline> baseline;  // suppress the findings it holds
   bool keep_findings = false;                // RenderedFile::findings is filled (--write-baseline)
+  std::optional<std::int64_t> memory_budget;  // --memory: bytes for weights plus KV cache at the target (CTX210)
+  std::optional<KvDtype> kv_dtype;            // --kv-dtype: none: the config's dtype
 };
 
 // Checks one loaded file (load_model): the audit reads its training history from the file before its edits.

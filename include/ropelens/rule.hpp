@@ -11,6 +11,7 @@
 #include "ropelens/audit.hpp"
 #include "ropelens/diagnostic.hpp"
 #include "ropelens/engine_comparison.hpp"
+#include "ropelens/kv_cache.hpp"
 #include "ropelens/model.hpp"
 #include "ropelens/rope.hpp"
 
@@ -26,6 +27,8 @@ class Context {
   const Audit& audit;                    // at the target
   const std::int64_t target_tokens;       // the audit's target, resolved once (resolve_target)
   const Model* unedited = nullptr;  // the config as written, when --set edits were applied to `model`
+  std::optional<std::int64_t> memory_budget;  // --memory in bytes (CTX210); none: no budget to check
+  std::optional<KvDtype> kv_dtype;            // --kv-dtype; none: the config's dtype
 
   // Every engine's views at the target, computed on first use and shared by the rules that compare engines.
   const std::vector<EngineView>& engine_views() const;

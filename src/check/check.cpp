@@ -244,6 +244,8 @@ FileResult check_model(LoadedModel loaded, const CheckOptions& options) {
   for (const auto& setup : model.setups) tables.push_back(compute_rope_table(setup));
   Context context{model, tables, result.audit};
   context.unedited = loaded.as_trained ? &*loaded.as_trained : nullptr;
+  context.memory_budget = options.memory_budget;
+  context.kv_dtype = options.kv_dtype;
   result.diagnostics = run_rules(context, options.selection);
   PointerLocations locations(loaded);
   for (auto& d : result.diagnostics) {

@@ -28,7 +28,7 @@ std::optional<fs::path> find_settings_file(fs::path directory) {
 // Every key .ropelens.json may hold; anything else is a typo that would silently switch a setting off.
 const std::vector<std::string>& known_keys() {
   static const std::vector<std::string> keys = {"exclude", "extend_exclude", "fail_on", "ignore",
-                                                "select",  "severity",       "target"};
+                                                "memory",  "select",         "severity", "target"};
   return keys;
 }
 
@@ -62,6 +62,16 @@ std::int64_t target_of(const nlohmann::json& value, const std::string& file) {
     throw InputError(file, fmt::format("/target: {}", e.what()));
   }
   throw InputError(file, "/target must be a token count such as 131072 or \"128k\"");
+}
+
+std::int64_t memory_of(const nlohmann::json& value, const std::string& file) {
+  try {
+    if (value.is_number_unsigned()) return parse_byte_size(std::to_string(value.get<std::uint64_t>()));
+    if (value.is_string()) return parse_byte_size(value.get<std::string>());
+  } catch (const std::invalid_argument& e) {
+    throw InputError(file, fmt::format("/memory: {}", e.what()));
+  }
+  throw InputError(file, "/memory must be a size such as \"80GiB\" or a number of bytes");
 }
 
 std::vector<std::string> glob_list(const nlohmann::json& value, const std::string& file, const char* key) {
@@ -102,6 +112,7 @@ ProjectSettings parse_project_settings(const Document& doc) {
   if (!root.is_object()) throw InputError(doc.path, "must be a JSON object of settings");
   require_known_keys(root, doc.path);
   if (auto it = root.find("target"); it != root.end()) settings.target_tokens = target_of(*it, doc.path);
+  if (auto it = root.find("memory"); it != root.end()) settings.memory_budget = memory_of(*it, doc.path);
   if (auto it = root.find("fail_on"); it != root.end()) settings.fail_on = severity_of(*it, doc.path, "/fail_on");
   if (auto it = root.find("select"); it != root.end()) settings.selection.select = selector_list(*it, doc.path, "select");
   if (auto it = root.find("ignore"); it != root.end()) settings.selection.ignore = selector_list(*it, doc.path, "ignore");

@@ -102,6 +102,9 @@ void add_rule_options(CLI::App& cmd, RuleOptions& options) {
                  "GLOB: also leave out matching files and folders when searching directories (repeatable)")
       ->take_all()
       ->allow_extra_args(false);
+  cmd.add_option("--memory", options.memory,
+                 "SIZE (e.g. 80GiB): CTX210 checks that weights plus the KV cache at the target fit in it");
+  add_kv_dtype_option(cmd, options.kv_dtype);
 }
 
 ResolvedRuleOptions resolve_rule_options(const RuleOptions& options, const ProjectSettings& settings) {
@@ -115,6 +118,15 @@ ResolvedRuleOptions resolve_rule_options(const RuleOptions& options, const Proje
   for (const auto& selector : options.ignore) check.selection.ignore.push_back(require_selector("--ignore", selector));
   for (const auto& [code, level] : parse_severity_overrides(options.severity)) check.selection.severity[code] = level;
   check.scan = scan_filter(settings, options.exclude);
+  check.memory_budget = settings.memory_budget;
+  if (!options.memory.empty()) {
+    try {
+      check.memory_budget = parse_byte_size(options.memory);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(fmt::format("--memory {}: {}", options.memory, e.what()));
+    }
+  }
+  check.kv_dtype = parse_kv_dtype_option(options.kv_dtype);
   resolved.fail_on = settings.fail_on.value_or(Severity::warning);
   if (!options.fail_on.empty()) resolved.fail_on = *parse_severity(options.fail_on);
   return resolved;

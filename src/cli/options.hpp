@@ -48,6 +48,8 @@ struct RuleOptions {
   std::vector<std::string> ignore;
   std::vector<std::string> severity;
   std::vector<std::string> exclude;
+  std::string memory;    // --memory SIZE ("" = .ropelens.json's, else none)
+  std::string kv_dtype;  // --kv-dtype ("" = the config's dtype)
 };
 void add_rule_options(CLI::App& cmd, RuleOptions& options);
 

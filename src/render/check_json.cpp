@@ -70,7 +70,14 @@ void write_audit(JsonWriter& w, const FileResult& file) {
         .member("rope_type", to_string(s.type))
         .end_object();
   }
-  w.end_array().end_object();
+  w.end_array();
+  // Where the training phases (pretrain_tokens, extension_tokens) were read from.
+  w.key("training_history")
+      .begin_object()
+      .member("before_edits", file.audit.history_from_unedited)
+      .member("source", file.path)
+      .end_object();
+  w.end_object();
 }
 
 void write_baseline_entries(JsonWriter& w, const std::vector<BaselineEntry>& entries) {

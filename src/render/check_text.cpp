@@ -58,6 +58,8 @@ bool render_audit(const FileResult& file, const TextOptions& options, std::strin
                  render_detail::styled(fmt::format("audit of {} at {} tokens (pairs out of range):", terminal_safe(file.path),
                                                    file.audit.target_tokens),
                                        render_detail::heading_style(), options.color));
+  if (file.audit.history_from_unedited)
+    fmt::format_to(to, "  trained lengths read from {} as written, before its --set edits\n", file.path);
   fmt::format_to(to, "  {:<20} {:<12} {:>9} {:>9}  {:<22} {}\n", "setup", "layers", "trained", "attended",
                  "pairs out of range", "worst (seen° → needed°)");
   for (const auto& a : file.audit.setups) {

@@ -62,6 +62,20 @@ TEST_CASE(".ropelens.json: an unknown key or rule selector is an error naming th
   r = run_cli_in(dir.path(), "check " + ropelens::test::source_path(kQwen3) + " --format json");
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.out, Contains("\"target\": 131072"));
+
+  // A memory budget turns CTX210 on: Qwen3-8B's bf16 KV cache at 131072 tokens is 18 GiB.
+  write_file(dir.file(".ropelens.json"), R"({"target": "128k", "memory": "16GiB", "select": ["CTX210"]})");
+  r = run_cli_in(dir.path(), "check " + ropelens::test::source_path(kQwen3));
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.out, Contains("KV cache 18.00 GiB at 131072 tokens (bf16) (weights' size unknown, not counted) = 18.00 GiB "
+                             "exceeds the memory budget 16.00 GiB"));
+  r = run_cli_in(dir.path(), "check " + ropelens::test::source_path(kQwen3) + " --memory 40GiB");
+  CHECK(r.exit_code == 0);
+
+  write_file(dir.file(".ropelens.json"), R"({"memory": "lots"})");
+  r = run_cli_in(dir.path(), "check " + ropelens::test::source_path(kQwen3));
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains(".ropelens.json: /memory:"));
 }
 
 TEST_CASE("lengths take 128k and 1M, and a word says 'not an integer'") {

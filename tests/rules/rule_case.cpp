@@ -9,6 +9,7 @@
 
 #include "ropelens/model_loader.hpp"
 #include "ropelens/render.hpp"
+#include "ropelens/units.hpp"
 #include "support.hpp"
 
 namespace ropelens::test {
@@ -101,6 +102,8 @@ CheckOptions rule_case_options(const RuleCase& rule_case) {
     else if (flag == "--trained-length") options.training.trained_length = parse_length(flag, value);
     else if (flag == "--extended-length") options.training.extended_length = parse_length(flag, value);
     else if (flag == "--set") options.edits.push_back(parse_edit(value));
+    else if (flag == "--memory") options.memory_budget = parse_byte_size(value);
+    else if (flag == "--kv-dtype") options.kv_dtype = parse_kv_dtype(value);
     else throw std::invalid_argument("args: unsupported option " + flag);
   }
   return options;

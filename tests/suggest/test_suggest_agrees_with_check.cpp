@@ -79,6 +79,11 @@ TEST_CASE("suggest's check command, run as a user would, passes for a verified c
     REQUIRE(s.verified);
     const auto run = run_cli("check " + qwen3 + " --target 131072 --format json" + set_flags(s));
     const auto document = nlohmann::json::parse(run.out);
+    // The edit changes what runs, not how the model was trained: Qwen3-8B's 40960 tokens stay L_P.
+    const auto& audit = document["files"][0]["audit"];
+    CHECK(audit["training_history"]["before_edits"] == true);
+    CHECK(audit["training_history"]["source"] == qwen3);
+    for (const auto& setup : audit["setups"]) CHECK(setup["pretrain_tokens"] == 40960);
     for (const auto& d : document["files"][0]["diagnostics"]) {
       CHECK(d["severity"] != "error");
       CHECK(d["code"] != "CTX201");
@@ -86,5 +91,10 @@ TEST_CASE("suggest's check command, run as a user would, passes for a verified c
     }
   }
   // The config as it is fails at the same target: the test can tell the two apart.
-  CHECK(run_cli("check " + qwen3 + " --target 131072").exit_code == 1);
+  const auto unedited = run_cli("check " + qwen3 + " --target 131072");
+  CHECK(unedited.exit_code == 1);
+  CHECK(unedited.out.find("before its --set edits") == std::string::npos);
+  const auto edited = run_cli("check " + qwen3 + " --target 131072 --set '/rope_theta=2000000'");
+  CHECK(edited.out.find("trained lengths read from " + qwen3 + " as written, before its --set edits") !=
+        std::string::npos);
 }
