@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -22,11 +23,17 @@ inline constexpr std::array<std::string_view, 6> kLevelNames = {"trace", "debug"
 std::optional<Level> parse_level(std::string_view name);  // trace, debug, info, warn, error, off
 std::string_view to_string(Level level);
 
-// Sends messages at `level` and above to stderr; Level::off (the default) sends none. Thread-safe.
-void start(Level level);
+// Makes a whole log line safe for a terminal (paths, keys and values in it come from files). The command line
+// passes terminal_safe (ropelens/text.hpp, a layer above this one); without it lines are written as they are.
+using LineEscape = std::string (*)(std::string_view);
+
+// Sends messages at `level` and above to stderr, each line through `escape`; Level::off (the default) sends
+// none. Call before any thread logs.
+void start(Level level, LineEscape escape = nullptr);
 
 namespace detail {
 inline std::atomic<Level> threshold{Level::off};
+inline LineEscape line_escape = nullptr;
 void write(Level level, std::string_view message);
 }  // namespace detail
 

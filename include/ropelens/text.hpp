@@ -25,6 +25,10 @@ std::optional<std::string> closest_match(std::string_view word, const std::vecto
 // what is shown. A backslash itself is left alone. JSON and SARIF output stays exact and does not use this.
 std::string terminal_safe(std::string_view text);
 
+// The same for a whole block a renderer wrote without colour: its line breaks and tabs stay, every other
+// control character is escaped. Only for output that holds no escape sequence of the renderer's own.
+std::string terminal_safe_lines(std::string_view text);
+
 // " (did you mean 'check'?)" or "".
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates);
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "ropelens/log.hpp"
+#include "ropelens/text.hpp"
 
 namespace ropelens::cli {
 namespace {
@@ -26,7 +27,7 @@ logging::Level level_for(const LoggingOptions& options) {
 void add_logging_options(CLI::App& app) {
   auto options = std::make_shared<LoggingOptions>();
   // Option callbacks run once the whole command line is read, before any subcommand's callback.
-  auto start = [options] { logging::start(level_for(*options)); };
+  auto start = [options] { logging::start(level_for(*options), terminal_safe); };
   app.add_flag_function(
       "-v,--verbose",
       [options, start](std::int64_t count) {

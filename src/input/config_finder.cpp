@@ -288,6 +288,7 @@ FoundFiles find_model_files(const std::string& path, const ScanFilter& filter) {
     return out;
   }
   const std::string root = shown_path(path);
+  if (fs::directory_iterator(path, ec); ec) throw InputError(root, "directory cannot be read: " + ec.message());
   const ExcludeMatcher matcher(filter, fs::absolute(root, ec).lexically_normal());
   std::optional<std::vector<std::string>> found;
   if (filter.respect_gitignore && enclosing_work_tree(root)) found = git_model_files(root, matcher, out.notes);

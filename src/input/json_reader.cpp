@@ -113,6 +113,12 @@ class FileDescriptor {
 
 std::string reason(int error_number) { return std::error_code(error_number, std::generic_category()).message(); }
 
+std::string open_failure(int error_number) {
+  if (error_number == ENOENT) return "no such file";
+  if (error_number == ELOOP) return "cannot open file: a symlink loop (too many levels of symbolic links)";
+  return "cannot open file: " + reason(error_number);
+}
+
 // The first `count` bytes (fewer when the file is shorter).
 std::string read_head(int fd, std::size_t count, const std::string& shown) {
   std::string head(count, '\0');
@@ -171,7 +177,7 @@ InputFile read_input_file(const std::string& path) {
   InputFile input;
   input.shown = shown_path(path);
   FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | kNoWaitForWriter));
-  if (fd.get() < 0) throw InputError(input.shown, errno == ENOENT ? std::string("no such file") : "cannot open file: " + reason(errno));
+  if (fd.get() < 0) throw InputError(input.shown, open_failure(errno));
   struct stat info {};
   if (::fstat(fd.get(), &info) != 0) throw InputError(path, "cannot read size: " + reason(errno));
   if (S_ISDIR(info.st_mode)) {

@@ -39,13 +39,17 @@ std::optional<Level> parse_level(std::string_view name) {
 
 std::string_view to_string(Level level) { return kLevelNames.at(static_cast<std::size_t>(level)); }
 
-void start(Level level) {
+void start(Level level, LineEscape escape) {
+  detail::line_escape = escape;
   detail::threshold.store(level, std::memory_order_relaxed);
 }
 
 namespace detail {
 
-void write(Level level, std::string_view message) { logger().log(to_spdlog(level), message); }
+void write(Level level, std::string_view message) {
+  if (line_escape) logger().log(to_spdlog(level), line_escape(message));
+  else logger().log(to_spdlog(level), message);
+}
 
 }  // namespace detail
 }  // namespace ropelens::logging

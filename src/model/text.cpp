@@ -96,9 +96,7 @@ bool unsafe_on_terminal(char32_t c) {
          (c >= 0x2066 && c <= 0x2069);
 }
 
-}  // namespace
-
-std::string terminal_safe(std::string_view text) {
+std::string escaped(std::string_view text, bool keep_line_breaks) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
@@ -109,11 +107,18 @@ std::string terminal_safe(std::string_view text) {
       ++i;
       continue;
     }
-    if (unsafe_on_terminal(c)) out += fmt::format("\\u{:04x}", static_cast<std::uint32_t>(c));
+    const bool layout = keep_line_breaks && (c == '\n' || c == '\t');
+    if (unsafe_on_terminal(c) && !layout) out += fmt::format("\\u{:04x}", static_cast<std::uint32_t>(c));
     else out.append(text.substr(i, length));
     i += length;
   }
   return out;
 }
+
+}  // namespace
+
+std::string terminal_safe(std::string_view text) { return escaped(text, false); }
+
+std::string terminal_safe_lines(std::string_view text) { return escaped(text, true); }
 
 }  // namespace ropelens

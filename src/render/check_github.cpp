@@ -3,13 +3,17 @@
 
 #include "check_renderers.hpp"
 #include "ropelens/render.hpp"
+#include "ropelens/text.hpp"
 
 namespace ropelens {
 namespace {
 
+// GitHub's workflow-command escaping (actions/toolkit, packages/core/src/command.ts): % \r \n in data, and
+// also : , in properties. Control characters are made visible first (terminal_safe), since the log viewer and
+// a local terminal replaying the log would otherwise act on them.
 std::string escape_data(const std::string& text) {
   std::string out;
-  for (char c : text) {
+  for (char c : terminal_safe(text)) {
     if (c == '%') out += "%25";
     else if (c == '\r') out += "%0D";
     else if (c == '\n') out += "%0A";

@@ -14,9 +14,11 @@ namespace {
 
 
 std::string position(const std::string& path, const Diagnostic& d) {
-  if (d.where.line) return fmt::format("{}:{}:{}", path, *d.where.line, d.where.column.value_or(1));
-  return path;
+  if (d.where.line) return fmt::format("{}:{}:{}", terminal_safe(path), *d.where.line, d.where.column.value_or(1));
+  return terminal_safe(path);
 }
+
+std::string pointer_text(const std::string& pointer) { return pointer.empty() ? "(document)" : terminal_safe(pointer); }
 
 fmt::text_style severity_style(Severity severity) {
   using namespace render_detail;
@@ -37,12 +39,12 @@ void render_detail::append_finding_text(const std::string& path, const Diagnosti
   const std::string head =
       fmt::format("{}: {} {} [{}]", styled(position(path, d), fmt::emphasis::bold, options.color),
                   styled(d.code, fmt::emphasis::bold, options.color),
-                  styled(to_string(d.severity), severity_style(d.severity), options.color), d.name);
-  fmt::format_to(to, "{}\n", fitted(head + " " + d.message, head.size(), 4, options));
-  fmt::format_to(to, "  at {}{}\n", d.where.pointer.empty() ? "(document)" : d.where.pointer,
+                  styled(to_string(d.severity), severity_style(d.severity), options.color), terminal_safe(d.name));
+  fmt::format_to(to, "{}\n", fitted(head + " " + terminal_safe(d.message), head.size(), 4, options));
+  fmt::format_to(to, "  at {}{}\n", pointer_text(d.where.pointer),
                  d.where.byte_offset ? fmt::format(" (byte {})", *d.where.byte_offset) : "");
-  for (const auto& r : d.related) fmt::format_to(to, "  see {}\n", r.pointer.empty() ? "(document)" : r.pointer);
-  if (!d.help.empty()) fmt::format_to(to, "{}\n", fitted("  help: " + d.help, 0, 8, options));
+  for (const auto& r : d.related) fmt::format_to(to, "  see {}\n", pointer_text(r.pointer));
+  if (!d.help.empty()) fmt::format_to(to, "{}\n", fitted("  help: " + terminal_safe(d.help), 0, 8, options));
 }
 
 namespace {
@@ -66,7 +68,7 @@ bool render_audit(const FileResult& file, const TextOptions& options, std::strin
   if (!any) return false;
   auto to = std::back_inserter(out);
   fmt::format_to(to, "{}\n",
-                 render_detail::styled(fmt::format("audit of {} at {} tokens (pairs out of range):", file.path,
+                 render_detail::styled(fmt::format("audit of {} at {} tokens (pairs out of range):", terminal_safe(file.path),
                                                    file.audit.target_tokens),
                                        render_detail::heading_style(), options.color));
   if (file.audit.history_from_unedited)
@@ -77,7 +79,7 @@ bool render_audit(const FileResult& file, const TextOptions& options, std::strin
     if (a.out_of_range_pairs.empty()) continue;
     const RopeSetup& s = file.model.setups[static_cast<std::size_t>(a.setup)];
     const PairAudit& worst = a.pairs[static_cast<std::size_t>(*a.worst_pair)];
-    fmt::format_to(to, "  {:<20} {:<12} {:>9} {:>9}  {:<22} pair {}: {} → {}\n", s.name, index_ranges(s.layers),
+    fmt::format_to(to, "  {:<20} {:<12} {:>9} {:>9}  {:<22} pair {}: {} → {}\n", terminal_safe(s.name), index_ranges(s.layers),
                    a.extension_tokens > 0 ? a.extension_tokens : a.pretrain_tokens, a.attended_tokens,
                    fmt::format("{} ({})", index_ranges(a.out_of_range_pairs), a.out_of_range_pairs.size()), worst.pair,
                    render_detail::fixed(worst.seen_deg, 4), render_detail::fixed(worst.needed_deg, 4));
@@ -98,7 +100,7 @@ class TextCheckRenderer : public CheckRenderer {
     if (file.engines) {
       std::ostringstream engines;
       render_engines_text(file.model, *file.engines, engines);
-      part += engines.str();
+      part += terminal_safe_lines(engines.str());
       audited = true;
     }
     if (!file.diagnostics.empty() || audited) part += '\n';
@@ -130,8 +132,8 @@ class TextCheckRenderer : public CheckRenderer {
     if (fixed.empty()) return;
     out_ << "fixed since the baseline:\n";
     for (const auto& e : fixed)
-      out_ << fmt::format("  {}: {} at {}: {}\n", terminal_safe(e.path), e.code,
-                          e.pointer.empty() ? "(document)" : terminal_safe(e.pointer), terminal_safe(e.message));
+      out_ << fmt::format("  {}: {} at {}: {}\n", terminal_safe(e.path), terminal_safe(e.code), pointer_text(e.pointer),
+                          terminal_safe(e.message));
     out_ << "\n";
   }
 

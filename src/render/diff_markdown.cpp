@@ -3,18 +3,19 @@
 
 #include "diff_format.hpp"
 #include "ropelens/render.hpp"
+#include "ropelens/text.hpp"
 
 namespace ropelens {
 namespace {
 
 using namespace render_detail;
 
-// Text inside a table cell or inline code: pipes and newlines would break the table.
-std::string cell(std::string text) {
+// Text inside a table cell or inline code: pipes and newlines would break the table, control characters the
+// terminal showing a CI log (newlines become \u000a).
+std::string cell(const std::string& text) {
   std::string out;
-  for (char c : text) {
+  for (char c : terminal_safe(text)) {
     if (c == '|') out += "\\|";
-    else if (c == '\n') out += ' ';
     else out += c;
   }
   return out;
@@ -80,9 +81,10 @@ std::string model_markdown(const ModelDiff& m) {
 }  // namespace
 
 void render_diff_markdown(const DiffReport& report, std::ostream& out) {
-  out << fmt::format("### ropelens diff: {} → {}\n\n", code(report.old_label), cell(report.new_label));
-  out << diff_summary_text(report.counts) << ".\n\n";
-  for (const auto& m : report.models) out << model_markdown(m);
+  std::string block = fmt::format("### ropelens diff: {} → {}\n\n", code(report.old_label), cell(report.new_label));
+  block += diff_summary_text(report.counts) + ".\n\n";
+  for (const auto& m : report.models) block += model_markdown(m);
+  out << terminal_safe_lines(block);  // read on a terminal too (a CI log), not only on GitHub
 }
 
 }  // namespace ropelens

@@ -4,6 +4,7 @@
 #include "check_renderers.hpp"
 #include "diff_format.hpp"
 #include "ropelens/render.hpp"
+#include "ropelens/text.hpp"
 
 namespace ropelens {
 namespace {
@@ -52,9 +53,12 @@ void append_findings(const char* heading, const std::string& path, const std::ve
 
 std::string model_text(const ModelDiff& m) {
   std::string out;
-  if (m.error) return fmt::format("{}: {}; could not be read: {}\n\n", m.path, to_string(m.status), *m.error);
-  out += fmt::format("{}: {} ({} → {})\n", m.path, to_string(m.status), m.old_path.empty() ? "—" : m.old_path,
-                     m.new_path.empty() ? "—" : m.new_path);
+  if (m.error)
+    return fmt::format("{}: {}; could not be read: {}\n\n", terminal_safe(m.path), to_string(m.status),
+                       terminal_safe(*m.error));
+  out += fmt::format("{}: {} ({} → {})\n", terminal_safe(m.path), to_string(m.status),
+                     m.old_path.empty() ? "—" : terminal_safe(m.old_path),
+                     m.new_path.empty() ? "—" : terminal_safe(m.new_path));
   out += fmt::format("  target: {} tokens\n", before_after_tokens(m.old_target_tokens, m.new_target_tokens));
   append_fields(m, out);
   append_setups(m, out);
@@ -69,9 +73,11 @@ std::string model_text(const ModelDiff& m) {
 }  // namespace
 
 void render_diff_text(const DiffReport& report, std::ostream& out) {
-  out << fmt::format("ropelens diff: {} → {}\n\n", report.old_label, report.new_label);
-  for (const auto& model : report.models) out << model_text(model);
-  out << diff_summary_text(report.counts) << "\n";
+  std::string block = fmt::format("ropelens diff: {} → {}\n\n", terminal_safe(report.old_label),
+                                  terminal_safe(report.new_label));
+  for (const auto& model : report.models) block += model_text(model);
+  block += diff_summary_text(report.counts) + "\n";
+  out << terminal_safe_lines(block);  // field values (value_text) and anything added later
 }
 
 }  // namespace ropelens

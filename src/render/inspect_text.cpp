@@ -1,8 +1,11 @@
+#include <sstream>
+
 #include <fmt/format.h>
 
 #include "format.hpp"
 #include "model_settings.hpp"
 #include "ropelens/render.hpp"
+#include "ropelens/text.hpp"
 
 namespace ropelens {
 namespace {
@@ -36,11 +39,13 @@ void render_attention_layers(const Model& model, std::ostream& out) {
 
 }  // namespace
 
-void render_inspect_text(const InspectReport& report, std::ostream& out) {
+namespace {
+
+void write_inspect_text(const InspectReport& report, std::ostream& out) {
   const Model& model = *report.model;
   const SchemeReport& schemes = report.schemes;
   const std::vector<Diagnostic>& problems = report.problems;
-  out << fmt::format("{}\n", model.source);
+  out << fmt::format("{}\n", terminal_safe(model.source));
   if (model.reference) render_reference(*model.reference, out);
   for (const auto& row : render_detail::model_settings(model)) line(out, "", row.name, row.value, row.from);
   if (!model.layers.empty()) out << fmt::format("{:<34} {}\n", "schedule", model.schedule_summary());
@@ -53,11 +58,22 @@ void render_inspect_text(const InspectReport& report, std::ostream& out) {
   if (report.kv_cache) render_kv_cache_text(*report.kv_cache, out);
   if (!model.notes.empty()) {
     out << "\nnotes\n";
-    for (const auto& note : model.notes) out << "  - " << note << "\n";
+    for (const auto& note : model.notes) out << "  - " << terminal_safe(note) << "\n";
   }
   out << fmt::format("\nproblems: {}\n", problems.size());
   for (const auto& p : problems)
-    out << fmt::format("  {} {}: {}\n", p.code, p.where.pointer.empty() ? "(document)" : p.where.pointer, p.message);
+    out << fmt::format("  {} {}: {}\n", p.code, p.where.pointer.empty() ? "(document)" : terminal_safe(p.where.pointer),
+                       terminal_safe(p.message));
+}
+
+}  // namespace
+
+// Every value from the file is escaped where it is written; the whole block once more, so a value added later
+// cannot reach the terminal raw either.
+void render_inspect_text(const InspectReport& report, std::ostream& out) {
+  std::ostringstream block;
+  write_inspect_text(report, block);
+  out << terminal_safe_lines(block.str());
 }
 
 }  // namespace ropelens

@@ -1,10 +1,13 @@
 // suggest as text: the audit at the target, then each change with its verification, its effect on short
 // inputs, the config fragment and the engine commands.
+#include <sstream>
+
 #include <fmt/format.h>
 
 #include "format.hpp"
 #include "ropelens/render.hpp"
 #include "ropelens/suggest.hpp"
+#include "ropelens/text.hpp"
 
 namespace ropelens {
 namespace {
@@ -61,17 +64,28 @@ void render_suggestion(const SuggestReport& report, std::size_t index, std::ostr
 
 }  // namespace
 
-void render_suggest_text(const SuggestReport& report, std::ostream& out) {
-  out << fmt::format("{} ({}) at {} tokens\n", report.source, report.model_type, report.target_tokens);
+namespace {
+
+void write_suggest_text(const SuggestReport& report, std::ostream& out) {
+  out << fmt::format("{} ({}) at {} tokens\n", terminal_safe(report.source), terminal_safe(report.model_type),
+                     report.target_tokens);
   if (report.suggestions.empty()) {
-    for (const auto& note : report.notes) out << note << "\n";
+    for (const auto& note : report.notes) out << terminal_safe(note) << "\n";
     return;
   }
   out << fmt::format("{} pairs out of range now (pairs {}); trained length {} ({})\n",
                      report.out_of_range_before.size(), index_ranges(report.out_of_range_before), report.original_tokens,
                      report.original_from);
-  for (const auto& note : report.notes) out << fmt::format("note: {}\n", note);
+  for (const auto& note : report.notes) out << fmt::format("note: {}\n", terminal_safe(note));
   for (std::size_t i = 0; i < report.suggestions.size(); ++i) render_suggestion(report, i, out);
+}
+
+}  // namespace
+
+void render_suggest_text(const SuggestReport& report, std::ostream& out) {
+  std::ostringstream block;
+  write_suggest_text(report, block);
+  out << terminal_safe_lines(block.str());
 }
 
 }  // namespace ropelens

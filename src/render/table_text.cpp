@@ -171,7 +171,7 @@ void render_kv_cache_fitted(const KvCacheReport& kv, const TextOptions& options,
 
 void render_table_text(const TableReport& report, std::ostream& out, const TextOptions& options) {
   const Model& model = *report.model;
-  prose(fmt::format("{} ({}; {})", model.source, model.model_type.value, kSemantics), options, out, true);
+  prose(fmt::format("{} ({}; {})", terminal_safe(model.source), terminal_safe(model.model_type.value), kSemantics), options, out, true);
   if (report.seq_len) prose(fmt::format("evaluated at a sequence of {} tokens", *report.seq_len), options, out);
   if (model.setups.empty())
     prose(fmt::format("no rotary layers: positional scheme {}", to_string(model.scheme)), options, out);
