@@ -30,7 +30,7 @@ for name in "${targets[@]}"; do
   log="fuzz/corpus-work/$name.log"
   echo "fuzz: $name for ${seconds}s"
   # shellcheck disable=SC2046
-  if ! "$target" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+  if ! "$target" ${FUZZ_SEED:+-seed="$FUZZ_SEED"} -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
       -dict=fuzz/config.dict -artifact_prefix="fuzz/corpus-work/$name-" \
       "$work" "testdata/fuzz/$name" $(seeds_for "$name") 2>"$log"; then
     echo "fuzz: $name found a failure; see $log" >&2

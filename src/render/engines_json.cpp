@@ -1,6 +1,8 @@
 // Engine views as JSON (schema_version 1): every view, every pair, and the differences above the threshold.
 #include <nlohmann/json.hpp>
 
+#include "json_writer.hpp"
+
 #include "ropelens/engine_report.hpp"
 
 namespace ropelens {
@@ -107,7 +109,7 @@ json engines_to_json(const Model& model, const EngineReport& report) {
 }
 
 void render_engines_json(const Model& model, const EngineReport& report, std::ostream& out) {
-  out << engines_to_json(model, report).dump(2) << "\n";
+  out << render_detail::pretty_json(engines_to_json(model, report)) << "\n";
 }
 
 }  // namespace ropelens

@@ -12,6 +12,12 @@
 
 namespace ropelens::render_detail {
 
+// A whole document as dump(2) prints it. Strings from a config may hold bytes that are not UTF-8: they print as
+// U+FFFD rather than ending the run (nlohmann throws on them by default).
+inline std::string pretty_json(const nlohmann::json& document) {
+  return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 class JsonWriter {
  public:
   // Appends to `out`; lines after the first are indented by `base_indent` spaces more than dump(2) would.

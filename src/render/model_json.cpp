@@ -1,6 +1,8 @@
 // The normalized model as JSON, every value beside its provenance.
 #include <nlohmann/json.hpp>
 
+#include "json_writer.hpp"
+
 #include "ropelens/render.hpp"
 
 namespace ropelens {
@@ -125,7 +127,7 @@ void render_inspect_json(const InspectReport& report, std::ostream& out) {
   for (const auto& p : report.problems)
     listed.push_back({{"code", p.code}, {"pointer", p.where.pointer}, {"message", p.message}});
   doc["problems"] = std::move(listed);
-  out << doc.dump(2) << '\n';
+  out << render_detail::pretty_json(doc) << '\n';
 }
 
 }  // namespace ropelens

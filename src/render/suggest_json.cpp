@@ -1,6 +1,8 @@
 // suggest as JSON (schema_version 1).
 #include <nlohmann/json.hpp>
 
+#include "json_writer.hpp"
+
 #include "ropelens/render.hpp"
 #include "ropelens/suggest.hpp"
 
@@ -55,7 +57,7 @@ void render_suggest_json(const SuggestReport& report, std::ostream& out) {
                       {"out_of_range_before", report.out_of_range_before},
                       {"suggestions", suggestions},
                       {"notes", report.notes}};
-  out << doc.dump(2) << "\n";
+  out << render_detail::pretty_json(doc) << "\n";
 }
 
 }  // namespace ropelens

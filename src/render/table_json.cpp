@@ -1,5 +1,7 @@
 #include <nlohmann/json.hpp>
 
+#include "json_writer.hpp"
+
 #include "ropelens/render.hpp"
 
 namespace ropelens {
@@ -88,7 +90,7 @@ void render_table_json(const TableReport& report, std::ostream& out) {
               {"setups", setups}};
   doc.update(scheme_report_json(report.schemes));
   if (report.kv_cache) doc["kv_cache"] = kv_cache_json(*report.kv_cache);
-  out << doc.dump(2) << '\n';
+  out << render_detail::pretty_json(doc) << '\n';
 }
 
 }  // namespace ropelens

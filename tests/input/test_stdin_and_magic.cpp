@@ -1,6 +1,7 @@
 // Inputs are recognised by their bytes: a GGUF file on stdin works like a GGUF file on disk, and a file named
 // *.gguf that is not one says so instead of failing as JSON.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "support.hpp"
 
@@ -33,4 +34,21 @@ TEST_CASE("a file named .gguf that is not GGUF says so, with its first bytes") {
   CHECK_THAT(r.err, Contains("model.gguf: not a GGUF file (it starts with 7b 22 6d 6f, not the magic GGUF)"));
   write_file(dir.file("empty.gguf"), "");
   CHECK_THAT(run_cli("inspect " + dir.file("empty.gguf")).err, Contains("not a GGUF file (it starts with nothing"));
+}
+
+// Found by the table fuzz target: a GGUF key that is not UTF-8 ended inspect --format json with nlohmann's
+// "invalid UTF-8" exception. Every JSON renderer prints such bytes as U+FFFD.
+TEST_CASE("a GGUF key that is not UTF-8 prints as U+FFFD in every JSON output") {
+  const std::string input = "testdata/fuzz/regressions/gguf-key-not-utf8.gguf";
+  for (const std::string command : {"inspect", "table"}) {
+    const auto run = run_cli(command + " " + input + " --format json");
+    INFO(command << ": " << run.err);
+    CHECK(run.exit_code == 0);
+    CHECK(run.err.empty());
+    CHECK_NOTHROW(nlohmann::json::parse(run.out));
+  }
+  CHECK_THAT(run_cli("inspect " + input + " --format json").out, Contains("\xEF\xBF\xBD"));
+  const auto engines = run_cli("table " + input + " --engine all --format json");
+  CHECK(engines.exit_code == 0);
+  CHECK_NOTHROW(nlohmann::json::parse(engines.out));
 }
