@@ -30,6 +30,14 @@ template <std::size_t N> bool contains(const std::array<std::string_view, N>& na
 // The key a hit was found under, as CFG006 names it.
 std::string key_of(const Hit& hit) { return hit.pointer.substr(hit.pointer.rfind('/') + 1); }
 
+// Whether a schedule read from `hit` has `entries` for the `num_layers` layers; records the mismatch when not.
+bool one_entry_per_layer(Normalizing& n, const Hit& hit, std::size_t entries, int num_layers) {
+  if (static_cast<int>(entries) == num_layers) return true;
+  n.issues.add(hit.pointer, LayerScheduleMismatch{.reason = ScheduleReason::wrong_entry_count, .field = key_of(hit),
+                                                  .count = static_cast<std::int64_t>(entries), .layers = num_layers});
+  return false;
+}
+
 struct Schedule {
   std::vector<std::string> types;
   std::string pointer;
@@ -85,12 +93,7 @@ std::optional<Schedule> read_type_list(Normalizing& n, const Hit& hit, int num_l
       n.issues.add(pointer, LayerScheduleMismatch{.reason = ScheduleReason::unknown_layer_type, .field = key_of(hit),
                                                   .written = schedule.types.back()});
   }
-  if (static_cast<int>(schedule.types.size()) != num_layers) {
-    n.issues.add(hit.pointer, LayerScheduleMismatch{.reason = ScheduleReason::wrong_entry_count, .field = key_of(hit),
-                                                    .count = static_cast<std::int64_t>(schedule.types.size()),
-                                                    .layers = num_layers});
-    return std::nullopt;
-  }
+  if (!one_entry_per_layer(n, hit, schedule.types.size(), num_layers)) return std::nullopt;
   return schedule;
 }
 
@@ -116,12 +119,7 @@ std::optional<Schedule> read_override_pattern(Normalizing& n, const Hit& hit, in
         return std::nullopt;
     }
   }
-  if (static_cast<int>(schedule.types.size()) != num_layers) {
-    n.issues.add(hit.pointer, LayerScheduleMismatch{.reason = ScheduleReason::wrong_entry_count, .field = key_of(hit),
-                                                    .count = static_cast<std::int64_t>(schedule.types.size()),
-                                                    .layers = num_layers});
-    return std::nullopt;
-  }
+  if (!one_entry_per_layer(n, hit, schedule.types.size(), num_layers)) return std::nullopt;
   return schedule;
 }
 
@@ -132,12 +130,7 @@ std::optional<Schedule> read_attn_type_list(Normalizing& n, const Hit& hit, int 
                                                     .written = describe_json(*hit.value)});
     return std::nullopt;
   }
-  if (static_cast<int>(hit.value->size()) != num_layers) {
-    n.issues.add(hit.pointer, LayerScheduleMismatch{.reason = ScheduleReason::wrong_entry_count, .field = key_of(hit),
-                                                    .count = static_cast<std::int64_t>(hit.value->size()),
-                                                    .layers = num_layers});
-    return std::nullopt;
-  }
+  if (!one_entry_per_layer(n, hit, hit.value->size(), num_layers)) return std::nullopt;
   std::set<int> attending;
   for (std::size_t i = 0; i < hit.value->size(); ++i) {
     const auto& item = (*hit.value)[i];
