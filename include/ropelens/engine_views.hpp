@@ -48,13 +48,14 @@ struct LengthLimit {
   std::optional<std::int64_t> limit_tokens;    // longest length accepted without an override; none = no limit
   std::optional<std::int64_t> default_tokens;  // the length served when the user sets none
   std::string derivation;                      // how the engine arrives at limit_tokens
+  std::string length_key;                      // the config key its length starts from ("" when none is stated)
   LimitAction beyond = LimitAction::none;      // what a longer request or setting gets
   std::string message;                         // the engine's own words beyond the limit (at the target)
   std::string override_how;                    // how to go beyond anyway ("" when there is nothing to override)
 };
 
 // When a LongRoPE engine chooses between its short and long factor lists.
-enum class FactorSwitch { none, per_sequence, per_deployment, per_context };
+enum class FactorSwitch { none, per_sequence, per_batch, per_deployment, per_context };
 std::string_view to_string(FactorSwitch when);
 
 struct EngineSetupView {

@@ -166,6 +166,13 @@ struct ModelReference {
   std::string cache;     // the cache folder it was found in
 };
 
+// One length key as the config states it (max_position_embeddings, seq_length, model_max_length, ...).
+// Engines choose among them differently, so normalize keeps every one with where it was read.
+struct LengthKey {
+  std::string key;
+  Field<std::int64_t> tokens;
+};
+
 struct Model {
   std::string source;  // shown to users: the path, or "id@revision" for a model named by id
   std::optional<ModelReference> reference;
@@ -182,6 +189,7 @@ struct Model {
   std::optional<Field<std::int64_t>> original_max_position_embeddings;  // top-level (Phi-3 style) or the RoPE dict's
   std::optional<Field<std::int64_t>> sliding_window;
   std::optional<Field<std::int64_t>> attention_chunk_size;
+  std::vector<LengthKey> length_keys;  // every length key present, in the order of kLengthKeys
 
   std::vector<Layer> layers;
   std::vector<RopeSetup> setups;
@@ -205,6 +213,15 @@ struct Model {
   // Multi-head latent attention (DeepSeek-V2/V3 and kin): part of each head carries no position.
   bool uses_mla() const { return qk_nope_head_dim.has_value(); }
   std::string schedule_summary() const;
+  const LengthKey* length_key(std::string_view key) const;  // nullptr when the config does not state it
+  // The length the config trains and serves at: max_position_embeddings, or a length key that states less
+  // (vLLM serves the minimum; Qwen-1's seq_length is its training length). Its provenance names the key.
+  Field<std::int64_t> declared_length() const;
 };
+
+// Every length key normalize records, as transformers, vLLM, SGLang and remote code spell them.
+inline constexpr std::string_view kLengthKeys[] = {
+    "max_position_embeddings", "n_positions",    "max_seq_len", "seq_length", "model_max_length",
+    "max_target_positions",    "max_sequence_length", "max_seq_length", "seq_len", "n_ctx"};
 
 }  // namespace ropelens

@@ -13,7 +13,7 @@ static void check(const Context& cx, Sink& out) {
     if (cx.target_tokens <= original.value) continue;
     out.report(s.longrope.long_factor.from.pointer,
                fmt::format("at {} tokens longrope switches from short to long factors after {} tokens: transformers "
-                           "re-rotates the whole sequence and its KV cache when it crosses {}, SGLang switches a whole forward "
+                           "switches once a forward reaches past {} (keys cached before keep the short rotation), SGLang switches a whole forward "
                            "batch when any position in it exceeds {} (a short request switches when a long one shares "
                            "its batch, and its cached keys are not re-rotated), vLLM picks one set per max_model_len, "
                            "llama.cpp one per context size",

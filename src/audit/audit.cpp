@@ -18,8 +18,10 @@ bool original_length_given(const RopeSetup& setup) {
 }
 
 // L_P: original_max_position_embeddings when given; for linear scaling the declared length over the factor
-// (the declared length of a PI model is the extended one); otherwise the declared length.
-std::pair<std::int64_t, Provenance> pretrain_length(const RopeSetup& setup, const TrainingOverrides& options) {
+// (the declared length of a PI model is the extended one); otherwise the declared length, or a length key of the
+// config as trained that states less (Qwen-1's seq_length).
+std::pair<std::int64_t, Provenance> pretrain_length(const Model& as_trained, const RopeSetup& setup,
+                                                    const TrainingOverrides& options) {
   if (options.trained_length) return {*options.trained_length, Provenance::derived("--trained-length")};
   if (original_length_given(setup) && setup.type != RopeType::dynamic)
     return {setup.original_max_position_embeddings->value, setup.original_max_position_embeddings->from};
@@ -30,6 +32,8 @@ std::pair<std::int64_t, Provenance> pretrain_length(const RopeSetup& setup, cons
                                                     setup.factor->value),
                                         setup.max_position_embeddings.from.pointer)};
   }
+  const Field<std::int64_t> shortest = as_trained.declared_length();
+  if (shortest.value < declared) return {shortest.value, shortest.from};
   return {declared, setup.max_position_embeddings.from};
 }
 
@@ -70,7 +74,7 @@ SetupAudit audit_setup(const Model& model, int index, std::int64_t target_tokens
   audit.setup = index;
   const auto window = setup.window_tokens ? setup.window_tokens->value : std::numeric_limits<std::int64_t>::max();
   audit.attended_tokens = std::min(target_tokens, window);
-  std::tie(audit.pretrain_tokens, audit.pretrain_from) = pretrain_length(trained, history.overrides);
+  std::tie(audit.pretrain_tokens, audit.pretrain_from) = pretrain_length(history.as_trained ? *history.as_trained : model, trained, history.overrides);
   std::tie(audit.extension_tokens, audit.extension_from) =
       extension_length(trained, audit.pretrain_tokens, history.overrides);
   audit.missing = missing_for_pairs(model);
@@ -106,7 +110,7 @@ SetupAudit audit_setup(const Model& model, int index, std::int64_t target_tokens
 }  // namespace
 
 std::int64_t resolve_target(std::optional<std::int64_t> requested, const Model& model) {
-  return std::max<std::int64_t>(requested.value_or(model.max_position_embeddings.value), 1);
+  return std::max<std::int64_t>(requested.value_or(model.declared_length().value), 1);
 }
 
 Audit audit_model(const Model& model, std::int64_t target_tokens, const TrainingHistory& history) {

@@ -136,4 +136,16 @@ std::string Model::schedule_summary() const {
   return out;
 }
 
+const LengthKey* Model::length_key(std::string_view key) const {
+  auto found = std::find_if(length_keys.begin(), length_keys.end(), [&](const LengthKey& k) { return k.key == key; });
+  return found == length_keys.end() ? nullptr : &*found;
+}
+
+Field<std::int64_t> Model::declared_length() const {
+  Field<std::int64_t> shortest = max_position_embeddings;
+  for (const auto& key : length_keys)
+    if (key.tokens.value < shortest.value) shortest = key.tokens;
+  return shortest;
+}
+
 }  // namespace ropelens

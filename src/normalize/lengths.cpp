@@ -39,6 +39,17 @@ void read_declared_length(Normalizing& n) {
                                                                 "does")};
 }
 
+// Every length key, read quietly: the declared length above reports a bad value of the key transformers reads.
+void read_length_keys(Normalizing& n) {
+  for (std::string_view key : kLengthKeys) {
+    auto hit = n.view.find_value({key});
+    if (!hit || !hit->value->is_number_integer()) continue;
+    const auto tokens = hit->value->get<std::int64_t>();
+    if (tokens < 1 || tokens > kMaxLengthTokens) continue;
+    n.model.length_keys.push_back({std::string(key), {tokens, Provenance::at(hit->pointer)}});
+  }
+}
+
 void read_original_length(Normalizing& n) {
   if (auto hit = n.view.find_value({"original_max_position_embeddings"})) {
     n.has_top_original_attribute = true;
@@ -88,6 +99,7 @@ void read_attention_chunk(Normalizing& n) {
 
 void read_lengths(Normalizing& n) {
   read_declared_length(n);
+  read_length_keys(n);
   if (n.model.scheme != PositionScheme::rope) return;
   read_original_length(n);
   read_sliding_window(n);

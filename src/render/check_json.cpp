@@ -66,10 +66,9 @@ void write_audit(JsonWriter& w, const FileResult& file) {
     if (a.missing) w.member("missing", *a.missing);
     w.member("name", s.name);
     write_out_of_range(w.key("out_of_range"), a);
-    w.member("out_of_range_pairs", a.out_of_range_pairs)
-        .member("pretrain_tokens", a.pretrain_tokens)
-        .member("rope_type", to_string(s.type))
-        .end_object();
+    w.member("out_of_range_pairs", a.out_of_range_pairs);
+    if (!a.pretrain_from.pointer.empty()) w.member("pretrain_from", a.pretrain_from.pointer);
+    w.member("pretrain_tokens", a.pretrain_tokens).member("rope_type", to_string(s.type)).end_object();
   }
   w.end_array();
   // Where the training phases (pretrain_tokens, extension_tokens) were read from.

@@ -61,6 +61,21 @@ bool render_missing_audit(const FileResult& file, const TextOptions& options, st
   return false;
 }
 
+// The trained length came from a length key that states less than max_position_embeddings (Qwen-1's seq_length).
+void render_shorter_length_key(const FileResult& file, std::string& out) {
+  for (const auto& a : file.audit.setups) {
+    const std::string& pointer = a.pretrain_from.pointer;
+    const std::string key = pointer.substr(pointer.rfind('/') + 1);
+    const bool transformers_key = pointer == file.model.max_position_embeddings.from.pointer;
+    if (a.extension_tokens > 0 || transformers_key || !file.model.length_key(key)) continue;
+    fmt::format_to(std::back_inserter(out),
+                   "  trained length {} read from {}, the shortest of the config's length keys (max_position_embeddings "
+                   "states {})\n",
+                   a.pretrain_tokens, terminal_safe(key), file.model.max_position_embeddings.value);
+    return;
+  }
+}
+
 bool render_audit(const FileResult& file, const TextOptions& options, std::string& out) {
   if (render_missing_audit(file, options, out)) return true;
   bool any = false;
@@ -72,7 +87,7 @@ bool render_audit(const FileResult& file, const TextOptions& options, std::strin
                                                    file.audit.target_tokens),
                                        render_detail::heading_style(), options.color));
   if (file.audit.history_from_unedited)
-    fmt::format_to(to, "  trained lengths read from {} as written, before its --set edits\n", file.path);
+    fmt::format_to(to, "  trained lengths read from {} as written, before its --set edits\n", terminal_safe(file.path));
   fmt::format_to(to, "  {:<20} {:<12} {:>9} {:>9}  {:<22} {}\n", "setup", "layers", "trained", "attended",
                  "pairs out of range", "worst (seen° → needed°)");
   for (const auto& a : file.audit.setups) {
@@ -84,6 +99,7 @@ bool render_audit(const FileResult& file, const TextOptions& options, std::strin
                    fmt::format("{} ({})", index_ranges(a.out_of_range_pairs), a.out_of_range_pairs.size()), worst.pair,
                    render_detail::fixed(worst.seen_deg, 4), render_detail::fixed(worst.needed_deg, 4));
   }
+  render_shorter_length_key(file, out);
   return true;
 }
 

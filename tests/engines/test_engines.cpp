@@ -384,3 +384,28 @@ TEST_CASE("rope_type deepseek_yarn: YaRN frequencies, the mscale pair, no unknow
   // vLLM's length code multiplies deepseek_yarn by the factor (it is not in the yarn branch).
   CHECK(engine_view(deepseek, EngineVersion::vllm_legacy, 163840).length.limit_tokens == 163840 * 40);
 }
+
+TEST_CASE("Qwen-VL-Chat: vLLM takes the smallest length key, SGLang the first of its list: 2048") {
+  const Model model = load("testdata/configs/qwen/qwen-vl-chat-int4.json");
+  REQUIRE(model.length_keys.size() == 2);
+  CHECK(model.length_keys[0].key == "max_position_embeddings");
+  CHECK(model.length_keys[0].tokens.value == 8192);
+  CHECK(model.length_keys[1].key == "seq_length");
+  CHECK(model.length_keys[1].tokens.value == 2048);
+  CHECK(model.length_keys[1].tokens.from.pointer == "/seq_length");
+  CHECK(model.max_position_embeddings.value == 8192);  // transformers' figure
+  for (auto version : {EngineVersion::vllm_current, EngineVersion::vllm_legacy, EngineVersion::sglang}) {
+    INFO(label_of(version));
+    const auto view = engine_view(model, version, 8192);
+    CHECK(view.length.limit_tokens == 2048);
+    CHECK(view.length.length_key == "seq_length");
+  }
+  // model_max_length replaces vLLM's minimum even when larger (Command-R); SGLang reads it before
+  // max_position_embeddings.
+  const Model cohere = normalize_json(json::parse(R"({"model_type": "llama", "hidden_size": 4096,
+      "num_attention_heads": 32, "num_hidden_layers": 2, "max_position_embeddings": 8192,
+      "model_max_length": 131072})"),
+                                      "cohere-like");
+  CHECK(engine_view(cohere, EngineVersion::vllm_legacy, 8192).length.limit_tokens == 131072);
+  CHECK(engine_view(cohere, EngineVersion::sglang, 8192).length.limit_tokens == 131072);
+}

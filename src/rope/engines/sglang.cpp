@@ -63,7 +63,7 @@ EngineSetupView longrope_view(const RopeSetup& setup, int index, std::int64_t ta
   const double original = static_cast<double>(original_or_declared(setup));
   const double scale = static_cast<double>(setup.max_position_embeddings.value) / original;
   view.rope_magnitude = scale <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(scale) / std::log(original));
-  view.factor_switch = FactorSwitch::per_sequence;
+  view.factor_switch = FactorSwitch::per_batch;
   view.notes.push_back(
       fmt::format("Phi3LongRoPEScaledRotaryEmbedding.forward (rope_variant.py @0b1fd02d): long factors for every "
                   "token of a forward batch when any position in it exceeds {}, so a short request switches when a "
@@ -84,13 +84,27 @@ EngineSetupView setup_view(const Model& model, const RopeSetup& setup, int index
   return view;
 }
 
-// get_context_length: the declared length × factor, the factor forced to 1 when the dict has
+// CONTEXT_LENGTH_KEYS (python/sglang/srt/utils/hf_transformers/common.py @00828e56): "The ordering here is
+// important"; the first key present wins.
+constexpr std::string_view kSglangLengthKeys[] = {"max_sequence_length", "seq_length", "max_seq_len",
+                                                  "model_max_length", "max_position_embeddings"};
+
+const LengthKey* first_length_key(const Model& model) {
+  for (std::string_view key : kSglangLengthKeys)
+    if (const LengthKey* found = model.length_key(key)) return found;
+  return nullptr;
+}
+
+// get_context_length: the first length key × factor, the factor forced to 1 when the dict has
 // original_max_position_embeddings (transformers fills it for yarn/longrope/llama3) or is llama3.
 LengthLimit length_limit(const Model& model, std::int64_t target_tokens) {
   LengthLimit limit;
-  const auto declared = model.max_position_embeddings.value;
+  const LengthKey* first = first_length_key(model);
+  const std::string key = first ? first->key : "max_position_embeddings";
+  const auto declared = first ? first->tokens.value : model.max_position_embeddings.value;
   double factor = 1.0;
-  std::string how = fmt::format("max_position_embeddings {}", declared);
+  std::string how = fmt::format("{} {}", key, declared);
+  if (first && model.length_keys.size() > 1) how += " (the first of CONTEXT_LENGTH_KEYS present)";
   if (const RopeSetup* setup = deciding_setup(model)) {
     const bool ignored = setup->original_max_position_embeddings.has_value() || setup->type == RopeType::llama3;
     if (setup->factor && !ignored) {
@@ -105,6 +119,7 @@ LengthLimit length_limit(const Model& model, std::int64_t target_tokens) {
   limit.limit_tokens = derived;
   limit.default_tokens = derived;
   limit.derivation = how;
+  limit.length_key = first ? first->key : "";
   limit.beyond = LimitAction::error;
   limit.message = fmt::format(
       "ValueError: User-specified context_length ({}) is greater than the derived "

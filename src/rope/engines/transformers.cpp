@@ -57,8 +57,8 @@ EngineSetupView setup_view(const Model& model, const RopeSetup& setup, int index
   if (setup.type == RopeType::longrope) {
     view.factor_switch = FactorSwitch::per_sequence;
     view.notes.push_back(
-        fmt::format("LongRoPE switches per sequence: long factors once it exceeds {} tokens "
-                    "(cached keys are re-rotated); {} at {} tokens",
+        fmt::format("LongRoPE switches per forward call (_longrope_frequency_update): long factors once its longest "
+                    "position exceeds {} tokens; keys cached before keep the short-factor rotation; {} at {} tokens",
                     original_or_declared(setup), table.long_factors ? "long" : "short", target_tokens));
   }
   return view;

@@ -103,6 +103,7 @@ std::string_view to_string(FactorSwitch when) {
   switch (when) {
     case FactorSwitch::none: return "none";
     case FactorSwitch::per_sequence: return "per sequence";
+    case FactorSwitch::per_batch: return "per forward batch";
     case FactorSwitch::per_deployment: return "per deployment (max_model_len)";
     case FactorSwitch::per_context: return "per context (n_ctx)";
   }

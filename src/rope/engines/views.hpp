@@ -54,9 +54,9 @@ EngineSetupView from_table(int setup, const RopeTable& table);
 EngineView empty_view(const Model& model, EngineVersion version);
 
 bool read_from_gguf(const Model& model);
-bool is_mla(const Model& model);
+bool is_mla(const Model& model);  // DeepSeek-style attention: RoPE on qk_rope_head_dim only
 // rope_type "deepseek_yarn": YaRN that vLLM and SGLang run as DeepseekScalingRotaryEmbedding.
-bool is_deepseek_yarn(const RopeSetup& setup);  // DeepSeek-style attention: RoPE on qk_rope_head_dim only
+bool is_deepseek_yarn(const RopeSetup& setup);
 int mla_key_dim(const Model& model, const RopeSetup& setup);
 bool is_deepseek_family(const Model& model);
 

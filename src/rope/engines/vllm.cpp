@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "views.hpp"
 
@@ -78,8 +79,7 @@ EngineSetupView yarn_view(const Model& model, const RopeSetup& setup, int index,
   if (is_deepseek_yarn(setup))
     return deepseek_yarn_view(model, setup, index,
                               "rope_type deepseek_yarn: get_rope builds DeepseekScalingRotaryEmbedding "
-                              "(rotary_embedding/__init__.py @07b12f1b): magnitude "
-                              "gm(f, mscale)/gm(f, mscale_all_dim)");
+                              "(rotary_embedding/__init__.py @07b12f1b): magnitude gm(f, mscale)/gm(f, mscale_all_dim)");
   if (!setup.mrope_section.empty()) return mrope_yarn_view(setup, index);
   EngineSetupView view = from_table(index, compute_rope_table(setup));
   view.method = RopeType::yarn;
@@ -125,39 +125,74 @@ std::string key_name(const Provenance& from) {
   return slash == std::string::npos ? "max_position_embeddings" : from.pointer.substr(slash + 1);
 }
 
-// _get_and_verify_max_len: the declared length, then rope scaling per RoPE dict (skipped for gemma3).
-// deepseek_yarn is not in the yarn branch, so it multiplies the declared length by the factor.
-std::pair<std::int64_t, std::string> derived_length(const Model& model, EngineVersion version) {
-  const auto& declared = model.max_position_embeddings;
-  double derived = static_cast<double>(declared.value);
+// _get_and_verify_max_len's possible_keys (vllm/config/model.py @18ec6629): the minimum over those present.
+constexpr std::string_view kVllmLengthKeys[] = {"max_position_embeddings", "n_positions",         "max_seq_len",
+                                                "seq_length",              "model_max_length",    "max_target_positions",
+                                                "max_sequence_length",     "max_seq_length",      "seq_len"};
+
+struct BaseLength {
+  std::int64_t tokens = 0;
+  std::string key;
+  std::string how;
+};
+
+// The minimum over the length keys, then model_max_length in its place when set (Command-R, Cohere, Aya Vision).
+BaseLength base_length(const Model& model) {
+  const LengthKey* smallest = nullptr;
+  std::vector<std::string> seen;
+  for (std::string_view key : kVllmLengthKeys)
+    if (const LengthKey* found = model.length_key(key)) {
+      seen.push_back(fmt::format("{} {}", found->key, found->tokens.value));
+      if (!smallest || found->tokens.value < smallest->tokens.value) smallest = found;
+    }
+  if (const LengthKey* cohere = model.length_key("model_max_length"); cohere && seen.size() > 1)
+    return {cohere->tokens.value, cohere->key,
+            fmt::format("model_max_length {} (replaces the minimum over {})", cohere->tokens.value,
+                        fmt::join(seen, ", "))};
+  if (!smallest) {
+    const auto& declared = model.max_position_embeddings;
+    return {declared.value, "", fmt::format("{} {}", key_name(declared.from), declared.value)};
+  }
+  if (seen.size() == 1) return {smallest->tokens.value, smallest->key, seen.front()};
+  return {smallest->tokens.value, smallest->key,
+          fmt::format("{} {} (the minimum over {})", smallest->key, smallest->tokens.value, fmt::join(seen, ", "))};
+}
+
+// _get_and_verify_max_len: the length keys, then rope scaling per RoPE dict (skipped for gemma3).
+std::pair<BaseLength, std::int64_t> derived_length(const Model& model, EngineVersion version) {
+  BaseLength base = base_length(model);
+  double derived = static_cast<double>(base.tokens);
   double scaling = 1.0;
-  std::string how = fmt::format("{} {}", key_name(declared.from), declared.value);
-  if (model.model_type.value.find("gemma3") != std::string::npos)
-    return {declared.value, how + " (rope scaling skipped for gemma3)"};
+  if (model.model_type.value.find("gemma3") != std::string::npos) {
+    base.how += " (rope scaling skipped for gemma3)";
+    return {base, base.tokens};
+  }
+  const std::string base_how = base.how;
   for (const auto& setup : model.setups) {
-    const bool multiplies = setup.type == RopeType::linear || setup.type == RopeType::dynamic ||
-                            (is_deepseek_yarn(setup) && legacy_yarn(version));
-    if (multiplies) {
+    if (setup.type == RopeType::linear || setup.type == RopeType::dynamic) {
       scaling = stated_factor(setup);
-      how = fmt::format("{} {} × factor {}", key_name(declared.from), declared.value, fmt_number(scaling));
+      base.how = fmt::format("{} × factor {}", base_how, fmt_number(scaling));
+    } else if (is_deepseek_yarn(setup) && legacy_yarn(version)) {
+      scaling = stated_factor(setup);
+      base.how = fmt::format("{} × factor {} (deepseek_yarn is not in the yarn branch)", base_how, fmt_number(scaling));
     } else if (setup.type == RopeType::yarn && legacy_yarn(version)) {
       derived = static_cast<double>(original_or_declared(setup));
       scaling = stated_factor(setup);
-      how = fmt::format("original_max_position_embeddings {} × factor {}", original_or_declared(setup),
-                        fmt_number(scaling));
+      base.how = fmt::format("original_max_position_embeddings {} × factor {}", original_or_declared(setup),
+                             fmt_number(scaling));
     } else if (setup.type == RopeType::yarn) {
-      how = fmt::format("{} {} (never multiplied for YaRN in unreleased vLLM main)", key_name(declared.from),
-                        declared.value);
+      base.how = fmt::format("{} (never multiplied for YaRN in unreleased vLLM main)", base_how);
     }
   }
-  return {static_cast<std::int64_t>(derived * scaling), how};
+  return {base, static_cast<std::int64_t>(derived * scaling)};
 }
 
 LengthLimit length_limit(const Model& model, EngineVersion version, std::int64_t target_tokens) {
   LengthLimit limit;
-  auto [derived, how] = derived_length(model, version);
+  auto [base, derived] = derived_length(model, version);
   limit.limit_tokens = derived;
-  limit.derivation = how;
+  limit.derivation = base.how;
+  limit.length_key = base.key;
   limit.default_tokens = derived;
   bool longrope = false;
   for (const auto& setup : model.setups) longrope = longrope || setup.type == RopeType::longrope;
