@@ -6,8 +6,8 @@ JOBS       ?= $(shell nproc)
 EXAMPLE    ?= testdata/configs/qwen/qwen3-8b.json
 FUZZ_SECONDS ?= 60
 PREFIX     ?= /usr/local
-# format-check looks at the C++ files changed since this git revision; empty: every tracked C++ file.
-FORMAT_BASE ?= main
+# format-check looks at every tracked C++ file, or with FORMAT_BASE=<revision> at those changed since then.
+FORMAT_BASE ?=
 
 .PHONY: deps deps-browser build binary run test test-sanitize golden fuzz bench docs install deb format format-check clean
 

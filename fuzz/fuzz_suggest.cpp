@@ -31,9 +31,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   const Model model = normalize(document);
   SuggestRequest request;
-  request.target_tokens = std::min<std::int64_t>(std::max<std::int64_t>(model.max_position_embeddings.value, 2) *
-                                                     (2 << (size % 3)),
-                                                 kMaxLengthTokens);
+  request.target_tokens = std::min<std::int64_t>(
+      std::max<std::int64_t>(model.max_position_embeddings.value, 2) * (2 << (size % 3)), kMaxLengthTokens);
   SuggestReport report;
   try {
     report = suggest_changes(document, request);

@@ -61,9 +61,9 @@ inline void require_finite(const nlohmann::json& value, const std::string& where
 inline void require_bounded(std::size_t output_bytes, std::size_t input_bytes, const std::string& what) {
   constexpr std::size_t kPerInputByte = 256;
   constexpr std::size_t kFixed = 8u << 20;
-  require(output_bytes <= kFixed + kPerInputByte * input_bytes,
-          what + " printed " + std::to_string(output_bytes) + " bytes for " + std::to_string(input_bytes) +
-              " bytes of input");
+  require(output_bytes <= kFixed + kPerInputByte * input_bytes, what + " printed " + std::to_string(output_bytes) +
+                                                                    " bytes for " + std::to_string(input_bytes) +
+                                                                    " bytes of input");
 }
 
 // Every pointer a finding names is in the document it was read from (GGUF findings name metadata keys).

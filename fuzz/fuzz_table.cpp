@@ -15,8 +15,7 @@ using namespace ropelens;
 
 namespace {
 
-template <class Render>
-void bounded(Render render, std::size_t input_size, const char* what, bool json) {
+template <class Render> void bounded(Render render, std::size_t input_size, const char* what, bool json) {
   std::ostringstream out;
   render(out);
   const std::string text = out.str();

@@ -24,9 +24,8 @@ std::vector<int> distinct_dict_setups(const Model& model) {
   };
   for (std::size_t i = 0; i < model.setups.size(); ++i) {
     const RopeSetup& s = model.setups[i];
-    const bool seen = std::any_of(out.begin(), out.end(), [&](int kept) {
-      return same_dict(model.setups[static_cast<std::size_t>(kept)], s);
-    });
+    const bool seen = std::any_of(out.begin(), out.end(),
+                                  [&](int kept) { return same_dict(model.setups[static_cast<std::size_t>(kept)], s); });
     if (!seen) out.push_back(static_cast<int>(i));
   }
   return out;

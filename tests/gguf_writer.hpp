@@ -38,8 +38,19 @@ inline void put_string(std::string& out, std::string_view text) {
 
 // GGUF value type ids.
 enum : std::uint32_t {
-  kU8 = 0, kI8 = 1, kU16 = 2, kI16 = 3, kU32 = 4, kI32 = 5, kF32 = 6,
-  kBool = 7, kString = 8, kArray = 9, kU64 = 10, kI64 = 11, kF64 = 12,
+  kU8 = 0,
+  kI8 = 1,
+  kU16 = 2,
+  kI16 = 3,
+  kU32 = 4,
+  kI32 = 5,
+  kF32 = 6,
+  kBool = 7,
+  kString = 8,
+  kArray = 9,
+  kU64 = 10,
+  kI64 = 11,
+  kF64 = 12,
 };
 
 // ggml tensor type ids used by the tests.
@@ -49,18 +60,33 @@ struct TensorSpec {
   std::string name;
   std::vector<std::uint64_t> dims;
   std::uint32_t ggml_type = kGgmlF32;
-  std::string data;                            // written into the data section
-  std::optional<std::uint64_t> offset;         // overrides the computed offset (data is then not written)
+  std::string data;                     // written into the data section
+  std::optional<std::uint64_t> offset;  // overrides the computed offset (data is then not written)
 };
 
 class GgufWriter {
  public:
-  GgufWriter& version(std::uint32_t v) { version_ = v; return *this; }
-  GgufWriter& kv_count(std::uint64_t n) { kv_count_ = n; return *this; }
-  GgufWriter& tensor_count(std::uint64_t n) { tensor_count_ = n; return *this; }
+  GgufWriter& version(std::uint32_t v) {
+    version_ = v;
+    return *this;
+  }
+  GgufWriter& kv_count(std::uint64_t n) {
+    kv_count_ = n;
+    return *this;
+  }
+  GgufWriter& tensor_count(std::uint64_t n) {
+    tensor_count_ = n;
+    return *this;
+  }
   // The alignment used to lay out the file; write the key separately (alignment_key) to test mismatches.
-  GgufWriter& layout_alignment(std::uint64_t a) { alignment_ = a; return *this; }
-  GgufWriter& alignment(std::uint32_t a) { layout_alignment(a); return u32("general.alignment", a); }
+  GgufWriter& layout_alignment(std::uint64_t a) {
+    alignment_ = a;
+    return *this;
+  }
+  GgufWriter& alignment(std::uint32_t a) {
+    layout_alignment(a);
+    return u32("general.alignment", a);
+  }
 
   GgufWriter& u8(std::string_view key, std::uint8_t v) {
     return scalar(key, kU8, [&](std::string& o) { put_u8(o, v); });
@@ -86,8 +112,12 @@ class GgufWriter {
   GgufWriter& i64(std::string_view key, std::int64_t v) {
     return scalar(key, kI64, [&](std::string& o) { put_u64(o, static_cast<std::uint64_t>(v)); });
   }
-  GgufWriter& f32(std::string_view key, float v) { return scalar(key, kF32, [&](std::string& o) { put_f32(o, v); }); }
-  GgufWriter& f64(std::string_view key, double v) { return scalar(key, kF64, [&](std::string& o) { put_f64(o, v); }); }
+  GgufWriter& f32(std::string_view key, float v) {
+    return scalar(key, kF32, [&](std::string& o) { put_f32(o, v); });
+  }
+  GgufWriter& f64(std::string_view key, double v) {
+    return scalar(key, kF64, [&](std::string& o) { put_f64(o, v); });
+  }
   GgufWriter& boolean(std::string_view key, bool v) {
     return scalar(key, kBool, [&](std::string& o) { put_u8(o, v ? 1 : 0); });
   }
@@ -171,8 +201,7 @@ class GgufWriter {
   }
 
  private:
-  template <class Encode>
-  GgufWriter& scalar(std::string_view key, std::uint32_t type, Encode encode) {
+  template <class Encode> GgufWriter& scalar(std::string_view key, std::uint32_t type, Encode encode) {
     std::string kv;
     put_string(kv, key);
     put_u32(kv, type);

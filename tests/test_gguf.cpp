@@ -19,6 +19,7 @@
 #include "ropelens/normalize.hpp"
 #include "ropelens/rope.hpp"
 
+using Catch::Matchers::Contains;
 using ropelens::GgufFile;
 using ropelens::InputError;
 using ropelens::Model;
@@ -27,12 +28,10 @@ using ropelens::read_gguf_bytes;
 using ropelens::test::GgufWriter;
 using ropelens::test::llama_like;
 using ropelens::test::qwen_yarn_fixture;
-using ropelens::test::TensorSpec;
 using ropelens::test::TempDir;
-using Catch::Matchers::Contains;
+using ropelens::test::TensorSpec;
 
 namespace {
-
 
 nlohmann::json golden(const std::string& name) {
   std::ifstream in(std::string(ROPELENS_SOURCE_DIR) + "/testdata/gguf/" + name + ".golden.json");
@@ -569,7 +568,7 @@ TEST_CASE("gguf: GGUF003 flags inconsistent context lengths", "[gguf][GGUF003]")
     const Model model = model_of(w);
     REQUIRE(has_finding(model, "GGUF003"));
     CHECK_THAT(findings_text(model), Contains("context_length 65536 is neither original_context_length 32768 nor "
-                                            "factor × original (4 × 32768 = 131072)"));
+                                              "factor × original (4 × 32768 = 131072)"));
   }
   SECTION("factor times the original is consistent") {
     CHECK_FALSE(has_finding(model_of(deepseek2_fixture()), "GGUF003"));
@@ -765,8 +764,9 @@ TEST_CASE("gguf: every truncation point is an error, never a crash", "[gguf][hos
                            message.find("need at least") != std::string::npos;
     if (!explained) unexpected.emplace_back(length, message);
   }
-  INFO("first unexplained prefix: " << (unexpected.empty() ? "" : std::to_string(unexpected.front().first) + " " +
-                                                                    unexpected.front().second));
+  INFO("first unexplained prefix: " << (unexpected.empty() ? ""
+                                                           : std::to_string(unexpected.front().first) + " " +
+                                                                 unexpected.front().second));
   CHECK(unexpected.empty());
   CHECK_THAT(read_error(bytes.substr(0, 30)), Contains("need at least"));
   CHECK_THAT(read_error(bytes.substr(0, bytes.size() - 1)),
@@ -820,10 +820,14 @@ TEST_CASE("gguf: write the fuzz seed corpus", "[.write-fuzz-seeds]") {
   GgufWriter bloom = llama_like("bloom", 2048, 2, 1024, 16);
   bloom.f32("bloom.attention.max_alibi_bias", 8.0f);
   const std::vector<std::pair<std::string, GgufWriter>> seeds = {
-      {"minimal-llama", minimal_llama()}, {"llama31-rope-freqs", llama31_fixture()},
-      {"phi3-longrope", phi3_fixture()},  {"qwen2-yarn", qwen_yarn_fixture()},
-      {"deepseek2-yarn", deepseek2_fixture()}, {"gemma3-sliding", gemma3},
-      {"qwen2vl-mrope", vl},              {"bloom-alibi", bloom},
+      {"minimal-llama", minimal_llama()},
+      {"llama31-rope-freqs", llama31_fixture()},
+      {"phi3-longrope", phi3_fixture()},
+      {"qwen2-yarn", qwen_yarn_fixture()},
+      {"deepseek2-yarn", deepseek2_fixture()},
+      {"gemma3-sliding", gemma3},
+      {"qwen2vl-mrope", vl},
+      {"bloom-alibi", bloom},
       {"small-vocab", vocabulary_fixture(60)},
   };
   for (const auto& [name, writer] : seeds) {
@@ -892,7 +896,8 @@ TEST_CASE("gguf metadata: what gguf-parser-go shows, from the header", "[gguf][m
   CHECK(meta.vocabulary_from == "llama.vocab_size");
 
   // Without vocab_size the vocabulary is the length of the token list, counted without keeping the strings.
-  const ropelens::GgufMetadata counted = ropelens::gguf_metadata(read_gguf_bytes("vocab.gguf", vocabulary_fixture(150000).bytes()));
+  const ropelens::GgufMetadata counted =
+      ropelens::gguf_metadata(read_gguf_bytes("vocab.gguf", vocabulary_fixture(150000).bytes()));
   CHECK(counted.vocabulary_size == 150000);
   CHECK(counted.vocabulary_from == "tokenizer.ggml.tokens");
   CHECK(counted.quantization.empty());  // no general.file_type
@@ -903,9 +908,9 @@ TEST_CASE("gguf metadata: llama.cpp's file type names and ggml block sizes", "[g
   CHECK(ropelens::llama_ftype_name(32) == "BF16");
   CHECK(ropelens::llama_ftype_name(1024 | 7) == "Q8_0 (guessed)");
   CHECK(ropelens::llama_ftype_name(99) == "ftype 99");
-  CHECK(ropelens::ggml_tensor_bytes(8, 64) == 68);     // Q8_0: 34 bytes per 32
-  CHECK(ropelens::ggml_tensor_bytes(39, 64) == 34);    // MXFP4: 17 bytes per 32
-  CHECK_FALSE(ropelens::ggml_tensor_bytes(43, 64));    // beyond GGML_TYPE_COUNT
+  CHECK(ropelens::ggml_tensor_bytes(8, 64) == 68);   // Q8_0: 34 bytes per 32
+  CHECK(ropelens::ggml_tensor_bytes(39, 64) == 34);  // MXFP4: 17 bytes per 32
+  CHECK_FALSE(ropelens::ggml_tensor_bytes(43, 64));  // beyond GGML_TYPE_COUNT
   CHECK(ropelens::ggml_type_name(23) == "IQ4_XS");
 }
 

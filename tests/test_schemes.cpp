@@ -45,27 +45,22 @@ void require_spans(const std::vector<T5BucketSpan>& actual, const std::vector<Ex
     CHECK(span.bucket == expected[i].bucket);
     CHECK(span.direction == direction);
     CHECK(span.first_distance_tokens == expected[i].first);
-    if (expected[i].last < 0)
-      CHECK_FALSE(span.last_distance_tokens.has_value());
-    else
-      CHECK(span.last_distance_tokens == expected[i].last);
+    if (expected[i].last < 0) CHECK_FALSE(span.last_distance_tokens.has_value());
+    else CHECK(span.last_distance_tokens == expected[i].last);
   }
 }
 
 // Buckets 0..7 hold one distance each, then eight log-spaced buckets; the last one is open.
 const std::vector<ExpectedSpan> kT5BaseHalf{
-    {0, 0, 0},     {1, 1, 1},     {2, 2, 2},     {3, 3, 3},     {4, 4, 4},     {5, 5, 5},
-    {6, 6, 6},     {7, 7, 7},     {8, 8, 11},    {9, 12, 15},   {10, 16, 22},  {11, 23, 31},
-    {12, 32, 45},  {13, 46, 63},  {14, 64, 90},  {15, 91, -1},
+    {0, 0, 0},  {1, 1, 1},   {2, 2, 2},    {3, 3, 3},    {4, 4, 4},    {5, 5, 5},    {6, 6, 6},    {7, 7, 7},
+    {8, 8, 11}, {9, 12, 15}, {10, 16, 22}, {11, 23, 31}, {12, 32, 45}, {13, 46, 63}, {14, 64, 90}, {15, 91, -1},
 };
 
 const std::vector<ExpectedSpan> kT5BaseCausal{
-    {0, 0, 0},     {1, 1, 1},     {2, 2, 2},     {3, 3, 3},     {4, 4, 4},     {5, 5, 5},
-    {6, 6, 6},     {7, 7, 7},     {8, 8, 8},     {9, 9, 9},     {10, 10, 10},  {11, 11, 11},
-    {12, 12, 12},  {13, 13, 13},  {14, 14, 14},  {15, 15, 15},  {16, 16, 18},  {17, 19, 20},
-    {18, 21, 23},  {19, 24, 26},  {20, 27, 30},  {21, 31, 34},  {22, 35, 39},  {23, 40, 45},
-    {24, 46, 51},  {25, 52, 58},  {26, 59, 66},  {27, 67, 76},  {28, 77, 86},  {29, 87, 98},
-    {30, 99, 112}, {31, 113, -1},
+    {0, 0, 0},    {1, 1, 1},    {2, 2, 2},    {3, 3, 3},    {4, 4, 4},    {5, 5, 5},    {6, 6, 6},     {7, 7, 7},
+    {8, 8, 8},    {9, 9, 9},    {10, 10, 10}, {11, 11, 11}, {12, 12, 12}, {13, 13, 13}, {14, 14, 14},  {15, 15, 15},
+    {16, 16, 18}, {17, 19, 20}, {18, 21, 23}, {19, 24, 26}, {20, 27, 30}, {21, 31, 34}, {22, 35, 39},  {23, 40, 45},
+    {24, 46, 51}, {25, 52, 58}, {26, 59, 66}, {27, 67, 76}, {28, 77, 86}, {29, 87, 98}, {30, 99, 112}, {31, 113, -1},
 };
 
 }  // namespace
@@ -81,12 +76,12 @@ TEST_CASE("ALiBi slopes for 8 heads are 1/2 .. 1/256", "[schemes][alibi]") {
 TEST_CASE("ALiBi slopes for BLOOM-176B's 112 heads interleave the 128-head set", "[schemes][alibi]") {
   const std::vector<double> slopes = alibi_slopes(112);
   REQUIRE(slopes.size() == 112);
-  CHECK(slopes[0] == tight(0.9170040432046712));   // 2^(-1/8)
-  CHECK(slopes[1] == tight(0.8408964152537145));   // 2^(-2/8)
+  CHECK(slopes[0] == tight(0.9170040432046712));     // 2^(-1/8)
+  CHECK(slopes[1] == tight(0.8408964152537145));     // 2^(-2/8)
   CHECK(slopes[62] == tight(0.004259795830723663));  // 2^(-63/8)
-  CHECK(slopes[63] == 0.00390625);                 // 2^-8, the last of the 64-head set
-  CHECK(slopes[64] == tight(0.9576032806985737));  // 2^(-1/16): first extra, odd index of the 128 set
-  CHECK(slopes[65] == tight(0.8781260801866497));  // 2^(-3/16)
+  CHECK(slopes[63] == 0.00390625);                   // 2^-8, the last of the 64-head set
+  CHECK(slopes[64] == tight(0.9576032806985737));    // 2^(-1/16): first extra, odd index of the 128 set
+  CHECK(slopes[65] == tight(0.8781260801866497));    // 2^(-3/16)
   CHECK(slopes[111] == tight(0.01631677785042834));  // 2^(-95/16)
   for (std::size_t head = 0; head < 64; ++head)
     CHECK(std::log2(slopes[head]) == tight(-static_cast<double>(head + 1) / 8.0));  // k/64 * 8, k = 1..64
@@ -97,10 +92,10 @@ TEST_CASE("ALiBi slopes for BLOOM-176B's 112 heads interleave the 128-head set",
 TEST_CASE("ALiBi slopes for MPT replit-code-v1.5 (24 heads, alibi_bias_max 8)", "[schemes][alibi]") {
   const std::vector<double> slopes = alibi_slopes(24, 8.0);
   REQUIRE(slopes.size() == 24);
-  CHECK(slopes[0] == tight(0.7071067811865476));   // 2^(-2/4), even k of the 32-head set first
+  CHECK(slopes[0] == tight(0.7071067811865476));  // 2^(-2/4), even k of the 32-head set first
   CHECK(slopes[1] == 0.5);
   CHECK(slopes[15] == 0.00390625);
-  CHECK(slopes[16] == tight(0.8408964152537145));  // 2^(-1/4), then the odd k
+  CHECK(slopes[16] == tight(0.8408964152537145));   // 2^(-1/4), then the odd k
   CHECK(slopes[23] == tight(0.07432544468767006));  // 2^(-15/4)
 }
 
@@ -245,9 +240,9 @@ TEST_CASE("T5 bucket tables agree with the per-position function", "[schemes][t5
     int num_buckets;
     int max_distance;
   };
-  const std::vector<Config> configs{{true, 32, 128},  {false, 32, 128}, {false, 48, 81}, {true, 96, 81},
-                                    {false, 32, 25},  {true, 64, 256},  {false, 128, 1024}, {true, 5, 3},
-                                    {false, 2, 2},    {true, 32, 9}};
+  const std::vector<Config> configs{{true, 32, 128}, {false, 32, 128}, {false, 48, 81},    {true, 96, 81},
+                                    {false, 32, 25}, {true, 64, 256},  {false, 128, 1024}, {true, 5, 3},
+                                    {false, 2, 2},   {true, 32, 9}};
   for (const Config& config : configs) {
     INFO("bidirectional " << config.bidirectional << " buckets " << config.num_buckets << " max "
                           << config.max_distance);
@@ -290,9 +285,9 @@ TEST_CASE("T5 last bucket: first distance and how many distances it swallows", "
 }
 
 TEST_CASE("T5 rejects bucket settings transformers cannot evaluate", "[schemes][t5]") {
-  CHECK_THROWS_AS(t5_relative_bucket(-5, true, 3, 128), std::invalid_argument);   // max_exact 0
+  CHECK_THROWS_AS(t5_relative_bucket(-5, true, 3, 128), std::invalid_argument);  // max_exact 0
   CHECK_THROWS_AS(t5_relative_bucket(-5, false, 1, 128), std::invalid_argument);
-  CHECK_THROWS_AS(t5_relative_bucket(-5, true, 32, 8), std::invalid_argument);    // max_distance <= max_exact
+  CHECK_THROWS_AS(t5_relative_bucket(-5, true, 32, 8), std::invalid_argument);  // max_distance <= max_exact
   CHECK_THROWS_AS(t5_bucket_spans(false, 32, 16), std::invalid_argument);
   CHECK_THROWS_AS(t5_bucket_spans(false, kMaxT5Buckets + 1, 1 << 20), std::invalid_argument);
   CHECK_THROWS_AS(distances_in_last_bucket(10, true, 0, 128), std::invalid_argument);

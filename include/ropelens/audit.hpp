@@ -35,7 +35,7 @@ struct PairAudit {
 };
 
 struct SetupAudit {
-  int setup = 0;  // index into Model::setups
+  int setup = 0;                     // index into Model::setups
   std::int64_t attended_tokens = 0;  // min(T, W): the longest distance these layers see
   std::int64_t pretrain_tokens = 0;  // L_P
   Provenance pretrain_from;

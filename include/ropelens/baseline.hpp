@@ -44,7 +44,7 @@ class Baseline {
 
  private:
   std::string file_;
-  std::string directory_;                                     // entry paths in the file are relative to it
+  std::string directory_;                                      // entry paths in the file are relative to it
   std::map<std::string, std::vector<BaselineEntry>> by_file_;  // by absolute path ("<stdin>" as it is)
   std::string key_of(const std::string& shown_path) const;
 };

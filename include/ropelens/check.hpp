@@ -75,11 +75,11 @@ struct CheckOptions {
   std::optional<std::int64_t> target_tokens;  // none: each model's declared length (resolve_target)
   TrainingOverrides training;
   RuleSelection selection;
-  std::vector<Edit> edits;  // --set, applied to every file
-  std::optional<std::string> revision;  // --revision, for Hugging Face ids
-  std::vector<Engine> engines;  // --engine: add each file's engine views to the report
-  ScanFilter scan;              // what directory scans leave out
-  bool force_exclude = false;   // filter named paths as a scan would (pre-commit names every changed file)
+  std::vector<Edit> edits;                   // --set, applied to every file
+  std::optional<std::string> revision;       // --revision, for Hugging Face ids
+  std::vector<Engine> engines;               // --engine: add each file's engine views to the report
+  ScanFilter scan;                           // what directory scans leave out
+  bool force_exclude = false;                // filter named paths as a scan would (pre-commit names every changed file)
   std::shared_ptr<const Baseline> baseline;  // suppress the findings it holds
   bool keep_findings = false;                // RenderedFile::findings is filled (--write-baseline)
   std::optional<std::int64_t> memory_budget;  // --memory: bytes for weights plus KV cache at the target (CTX210)
@@ -103,7 +103,7 @@ struct RenderedFile {
   std::optional<std::string> skipped;  // not a model config (a scan passed over it)
   CheckCounts counts;                  // this file's findings
   std::string part;
-  std::vector<Diagnostic> findings;    // with CheckOptions::keep_findings (e.g. to write a baseline)
+  std::vector<Diagnostic> findings;  // with CheckOptions::keep_findings (e.g. to write a baseline)
 };
 // The same, with each file's output rendered by `render` on the worker thread that checked it (`render`
 // must not touch shared state); `on_file` still receives the files in sorted order.

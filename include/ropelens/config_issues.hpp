@@ -14,17 +14,17 @@ enum class RopeType;
 enum class ValueType { number, whole_number, positive_number, boolean, string, object, list, number_list };
 
 enum class InvalidReason {
-  wrong_type,                // `expected` is what the field takes, `written` what it holds
-  wrong_entry_type,          // a list entry: `expected` is what each entry takes, `written` the entry
-  not_finite,                // `written`: the NaN or Infinity as spelled, or "" for a number that overflows
-  not_positive,              // `value`
-  negative,                  // `value`
-  below_minimum,             // `value` < `minimum`
-  above_maximum,             // `value` > `maximum`
-  outside_unit_interval,     // `value` is not in (0, 1]
-  factor_below_one,          // `value`: a scaling factor that shortens wavelengths
-  within_exact_buckets,      // `value` ≤ `minimum`, the T5 buckets that hold one distance each
-  no_usable_layer_value,     // a per-layer array with no entry in range
+  wrong_type,             // `expected` is what the field takes, `written` what it holds
+  wrong_entry_type,       // a list entry: `expected` is what each entry takes, `written` the entry
+  not_finite,             // `written`: the NaN or Infinity as spelled, or "" for a number that overflows
+  not_positive,           // `value`
+  negative,               // `value`
+  below_minimum,          // `value` < `minimum`
+  above_maximum,          // `value` > `maximum`
+  outside_unit_interval,  // `value` is not in (0, 1]
+  factor_below_one,       // `value`: a scaling factor that shortens wavelengths
+  within_exact_buckets,   // `value` ≤ `minimum`, the T5 buckets that hold one distance each
+  no_usable_layer_value,  // a per-layer array with no entry in range
 };
 
 // A value of the wrong type or outside what the field allows; it was not used.
@@ -81,18 +81,18 @@ struct UnknownRopeKey {
 };
 
 enum class ScheduleReason {
-  not_a_list,                  // `field` holds `written`
-  entry_not_a_string,          // a layer_types entry: `written`
-  unknown_layer_type,          // a layer_types entry: `written`, treated as full_attention
-  entry_not_a_flag,            // a no_rope_layers entry other than 0 or 1: `written`
-  wrong_entry_count,           // `field` has `count` entries for `layers` layers
-  layer_type_without_rope,     // layer `layer` has type `written`, which the nested RoPE dict has no entry for
-  window_layers_beyond_count,  // max_window_layers `count` exceeds `layers`, so no layer slides
-  layer_index_out_of_range,    // a `field` entry `written` is not one of `layers` layers (counted from `count`)
-  not_a_pattern,               // `field` holds `written`, not a layer pattern string such as "M-M*"
-  unknown_pattern_character,   // character `layer` of the `field` pattern is `written`
-  entry_not_an_attention_flag, // a `field` entry other than 1 (attention) or 0 (linear attention): `written`
-  offset_not_below_period,     // attn_layer_offset `count` is not below attn_layer_period `layers`: nothing attends
+  not_a_list,                   // `field` holds `written`
+  entry_not_a_string,           // a layer_types entry: `written`
+  unknown_layer_type,           // a layer_types entry: `written`, treated as full_attention
+  entry_not_a_flag,             // a no_rope_layers entry other than 0 or 1: `written`
+  wrong_entry_count,            // `field` has `count` entries for `layers` layers
+  layer_type_without_rope,      // layer `layer` has type `written`, which the nested RoPE dict has no entry for
+  window_layers_beyond_count,   // max_window_layers `count` exceeds `layers`, so no layer slides
+  layer_index_out_of_range,     // a `field` entry `written` is not one of `layers` layers (counted from `count`)
+  not_a_pattern,                // `field` holds `written`, not a layer pattern string such as "M-M*"
+  unknown_pattern_character,    // character `layer` of the `field` pattern is `written`
+  entry_not_an_attention_flag,  // a `field` entry other than 1 (attention) or 0 (linear attention): `written`
+  offset_not_below_period,      // attn_layer_offset `count` is not below attn_layer_period `layers`: nothing attends
 };
 
 // The per-layer schedule does not fit the layer count or names what nothing reads.

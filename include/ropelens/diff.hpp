@@ -69,9 +69,9 @@ struct FindingChanges {
 
 struct ModelDiff {
   DiffStatus status = DiffStatus::modified;
-  std::string path;      // the file as shown: the new side's, or the old side's when deleted
-  std::string old_path;  // as shown on the old side ("HEAD:config.json"); empty when added
-  std::string new_path;  // as shown on the new side; empty when deleted
+  std::string path;                  // the file as shown: the new side's, or the old side's when deleted
+  std::string old_path;              // as shown on the old side ("HEAD:config.json"); empty when added
+  std::string new_path;              // as shown on the new side; empty when deleted
   std::optional<std::string> error;  // a side could not be read: nothing else is filled
   std::optional<std::int64_t> old_target_tokens;
   std::optional<std::int64_t> new_target_tokens;
@@ -93,8 +93,8 @@ struct DiffCounts {
 };
 
 struct DiffReport {
-  std::string old_label;  // "HEAD", "main", or the old file
-  std::string new_label;  // "the working tree", a revision, or the new file
+  std::string old_label;          // "HEAD", "main", or the old file
+  std::string new_label;          // "the working tree", a revision, or the new file
   std::vector<ModelDiff> models;  // sorted by path
   DiffCounts counts;
 };
@@ -109,9 +109,9 @@ ModelDiff diff_checked(DiffStatus status, const DiffSide& old_side, const DiffSi
 DiffReport diff_files(const std::string& old_path, const std::string& new_path, const CheckOptions& options);
 
 struct GitDiffRequest {
-  std::string old_revision;                  // e.g. origin/main, HEAD, a merge base
-  std::optional<std::string> new_revision;   // none: the working tree
-  std::vector<std::string> paths;            // pathspecs relative to the working directory; empty: "."
+  std::string old_revision;                 // e.g. origin/main, HEAD, a merge base
+  std::optional<std::string> new_revision;  // none: the working tree
+  std::vector<std::string> paths;           // pathspecs relative to the working directory; empty: "."
 };
 // `ropelens diff --git REV [PATH...]`: every config.json and GGUF file that differs between the revisions,
 // old contents read with git (no checkout needed), directory-scan exclusions (options.scan) applied.

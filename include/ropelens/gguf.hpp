@@ -11,7 +11,6 @@
 #include <variant>
 #include <vector>
 
-
 namespace ropelens {
 
 // Value type ids as stored in the file.
@@ -54,9 +53,9 @@ struct GgufValue {
   std::uint64_t string_bytes = 0;
 
   std::optional<std::int64_t> as_integer() const;  // any integer type whose value fits in int64
-  std::optional<double> as_number() const;          // any integer or float type
+  std::optional<double> as_number() const;         // any integer or float type
   std::optional<bool> as_bool() const;
-  const std::string* as_string() const;             // nullptr unless a kept string
+  const std::string* as_string() const;  // nullptr unless a kept string
   const GgufArray* as_array() const;
 };
 
@@ -83,13 +82,13 @@ struct GgufFile {
 
 inline constexpr std::string_view kGgufMagic = "GGUF";
 inline constexpr std::uint32_t kGgufDefaultAlignment = 32;
-inline constexpr std::uint32_t kGgufMaxDims = 4;                          // GGML_MAX_DIMS
-inline constexpr std::uint64_t kGgufMaxNameBytes = 65535;                 // keys and tensor names
+inline constexpr std::uint32_t kGgufMaxDims = 4;           // GGML_MAX_DIMS
+inline constexpr std::uint64_t kGgufMaxNameBytes = 65535;  // keys and tensor names
 inline constexpr std::uint64_t kGgufMaxKeptStringBytes = 1u << 20;
 inline constexpr std::uint64_t kGgufMaxKeptArrayElements = 4096;
-inline constexpr std::uint64_t kGgufMaxKvCount = 1u << 20;               // real files have a few dozen
-inline constexpr std::uint64_t kGgufMaxTensorCount = 1u << 20;           // real files have at most ~10^5
-inline constexpr std::uint64_t kGgufMaxRopeTensorElements = 1u << 16;   // real ones have rotary_dim / 2
+inline constexpr std::uint64_t kGgufMaxKvCount = 1u << 20;             // real files have a few dozen
+inline constexpr std::uint64_t kGgufMaxTensorCount = 1u << 20;         // real files have at most ~10^5
+inline constexpr std::uint64_t kGgufMaxRopeTensorElements = 1u << 16;  // real ones have rotary_dim / 2
 inline constexpr std::string_view kRopeFreqsTensor = "rope_freqs.weight";
 inline constexpr std::string_view kRopeFactorsLongTensor = "rope_factors_long.weight";
 inline constexpr std::string_view kRopeFactorsShortTensor = "rope_factors_short.weight";
@@ -113,16 +112,16 @@ struct GgufMetadata {
   std::optional<std::int64_t> file_type;    // general.file_type
   std::string quantization;                 // llama_ftype_name(file_type), or "" without the key
   std::uint64_t tensor_count = 0;
-  std::uint64_t parameters = 0;                 // Σ tensor element counts
-  std::uint64_t size_bytes = 0;                 // the tensor data section: file size − data offset
-  std::optional<std::uint64_t> tensor_bytes;    // Σ ggml_nbytes, what the weights take in memory
-  double bits_per_weight = 0.0;                 // size_bytes · 8 / parameters, as gguf-parser-go computes it
-  std::optional<std::int64_t> context_length;   // {arch}.context_length
+  std::uint64_t parameters = 0;                // Σ tensor element counts
+  std::uint64_t size_bytes = 0;                // the tensor data section: file size − data offset
+  std::optional<std::uint64_t> tensor_bytes;   // Σ ggml_nbytes, what the weights take in memory
+  double bits_per_weight = 0.0;                // size_bytes · 8 / parameters, as gguf-parser-go computes it
+  std::optional<std::int64_t> context_length;  // {arch}.context_length
   std::optional<std::int64_t> embedding_length;
   std::optional<std::int64_t> block_count;
-  std::optional<std::int64_t> head_count;       // the largest entry when stored per layer
+  std::optional<std::int64_t> head_count;  // the largest entry when stored per layer
   std::optional<std::int64_t> head_count_kv;
-  std::optional<std::string> tokenizer_model;   // tokenizer.ggml.model
+  std::optional<std::string> tokenizer_model;    // tokenizer.ggml.model
   std::optional<std::uint64_t> vocabulary_size;  // {arch}.vocab_size, else the length of tokenizer.ggml.tokens
   std::string vocabulary_from;                   // the key it was read from
   std::optional<std::int64_t> split_count;       // split.count: this file is one part of several

@@ -14,8 +14,7 @@ namespace ropelens {
 // A file that cannot be read as a config. The message is one line and names the file.
 class InputError : public std::runtime_error {
  public:
-  InputError(const std::string& file, const std::string& what)
-      : std::runtime_error(file + ": " + what), file_(file) {}
+  InputError(const std::string& file, const std::string& what) : std::runtime_error(file + ": " + what), file_(file) {}
   const std::string& file() const { return file_; }
 
  private:
@@ -23,7 +22,7 @@ class InputError : public std::runtime_error {
 };
 
 constexpr std::size_t kMaxConfigBytes = 16u << 20;  // 16 MiB: real configs are a few KiB
-constexpr int kMaxJsonDepth = 64;  // deeper values are cut and reported, never recursed into
+constexpr int kMaxJsonDepth = 64;                   // deeper values are cut and reported, never recursed into
 
 struct Document {
   std::string path;  // as shown to users ("-" reads stdin and shows "<stdin>")
@@ -83,9 +82,9 @@ struct SkippedPath {
 std::string describe(const SkippedPath& skipped);
 
 struct FoundFiles {
-  std::vector<std::string> files;  // shown paths (shown_path), sorted
-  bool named = false;              // the path named a file or a model folder, not a folder to search
-  std::vector<std::string> notes;  // e.g. why .gitignore could not be honoured
+  std::vector<std::string> files;    // shown paths (shown_path), sorted
+  bool named = false;                // the path named a file or a model folder, not a folder to search
+  std::vector<std::string> notes;    // e.g. why .gitignore could not be honoured
   std::vector<SkippedPath> skipped;  // with ScanFilter::record_skipped, what the walk passed over
 };
 

@@ -49,7 +49,7 @@ struct KvGroup {
 };
 
 struct KvCacheView {
-  std::string engine;  // "window-aware", "transformers", "vllm", "sglang", "llama.cpp"
+  std::string engine;   // "window-aware", "transformers", "vllm", "sglang", "llama.cpp"
   std::string summary;  // what this cache keeps, in one sentence
   std::vector<KvGroup> groups;
   std::uint64_t total_bytes = 0;

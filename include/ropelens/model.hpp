@@ -151,7 +151,7 @@ struct KvShape {
   std::optional<Field<int>> v_head_dim;           // V width when it differs from K's
   std::optional<Field<int>> global_num_kv_heads;  // full-attention layers with their own heads (Gemma 4)
   std::optional<Field<int>> global_head_dim;
-  std::optional<Field<int>> kv_lora_rank;         // MLA: the latent each layer caches beside the rotary key part
+  std::optional<Field<int>> kv_lora_rank;  // MLA: the latent each layer caches beside the rotary key part
   std::optional<Field<int>> qk_rope_head_dim;
   std::optional<Field<int>> num_kv_shared_layers;  // the last N layers reuse earlier layers' KV (Gemma 3n)
   std::optional<Field<std::string>> dtype;         // torch_dtype or dtype as written, or an engine's default
@@ -221,7 +221,7 @@ struct Model {
 
 // Every length key normalize records, as transformers, vLLM, SGLang and remote code spell them.
 inline constexpr std::string_view kLengthKeys[] = {
-    "max_position_embeddings", "n_positions",    "max_seq_len", "seq_length", "model_max_length",
-    "max_target_positions",    "max_sequence_length", "max_seq_length", "seq_len", "n_ctx"};
+    "max_position_embeddings", "n_positions",         "max_seq_len",    "seq_length", "model_max_length",
+    "max_target_positions",    "max_sequence_length", "max_seq_length", "seq_len",    "n_ctx"};
 
 }  // namespace ropelens

@@ -17,9 +17,9 @@
 namespace ropelens {
 
 struct LoadedModel {
-  Model model;                      // the configuration that runs: the file with the edits applied
-  std::optional<Model> as_trained;  // the same file before its edits (only when there are edits)
-  std::string text;                 // the source text, for line/column lookups ("" for binary inputs)
+  Model model;                       // the configuration that runs: the file with the edits applied
+  std::optional<Model> as_trained;   // the same file before its edits (only when there are edits)
+  std::string text;                  // the source text, for line/column lookups ("" for binary inputs)
   std::optional<GgufMetadata> gguf;  // the header facts of a GGUF input
   // GGUF files: where each key-value pair (and RoPE tensor info) starts, by the pointer that names it ("gguf:KEY").
   std::map<std::string, std::uint64_t, std::less<>> byte_offsets;

@@ -13,9 +13,9 @@
 namespace ropelens {
 
 struct ModelReport {
-  FileResult check;    // as `check` makes it; only check.path and check.error when the file could not be read
-  TableReport table;   // the rows of `table --target T`, built from check.audit; table.model is &check.model
-  CheckCounts counts;  // this file's findings by severity
+  FileResult check;            // as `check` makes it; only check.path and check.error when the file could not be read
+  TableReport table;           // the rows of `table --target T`, built from check.audit; table.model is &check.model
+  CheckCounts counts;          // this file's findings by severity
   int out_of_range_pairs = 0;  // over every setup
 
   ModelReport() = default;

@@ -19,13 +19,13 @@ struct RopeTable {
   std::vector<double> base_inv_freq;  // theta_i = rope_theta^(-2i/d), before scaling
   std::vector<double> inv_freq;       // effective, after scaling
   std::vector<Band> bands;
-  double attention_factor = 1.0;      // magnitude applied to cos and sin (logits scale by its square)
-  double effective_theta = 0.0;       // the base actually used (differs from rope_theta for dynamic NTK)
-  double factor = 1.0;                // the scaling factor the method used (1 when none)
-  std::optional<double> correction_low;   // yarn ramp bounds, in pair indices
+  double attention_factor = 1.0;         // magnitude applied to cos and sin (logits scale by its square)
+  double effective_theta = 0.0;          // the base actually used (differs from rope_theta for dynamic NTK)
+  double factor = 1.0;                   // the scaling factor the method used (1 when none)
+  std::optional<double> correction_low;  // yarn ramp bounds, in pair indices
   std::optional<double> correction_high;
-  bool long_factors = false;          // longrope: the long factor set is active
-  std::int64_t seq_len = 0;           // the sequence length evaluated (0 = none given)
+  bool long_factors = false;  // longrope: the long factor set is active
+  std::int64_t seq_len = 0;   // the sequence length evaluated (0 = none given)
 };
 
 // Per-setup table at an optional sequence length (dynamic NTK and longrope depend on it).

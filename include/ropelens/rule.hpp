@@ -23,10 +23,10 @@ class Context {
       : model(checked), tables(setup_tables), audit(audit_at_target), target_tokens(audit_at_target.target_tokens) {}
 
   const Model& model;
-  const std::vector<RopeTable>& tables;  // one per setup, at the declared length (no sequence length)
-  const Audit& audit;                    // at the target
-  const std::int64_t target_tokens;       // the audit's target, resolved once (resolve_target)
-  const Model* unedited = nullptr;  // the config as written, when --set edits were applied to `model`
+  const std::vector<RopeTable>& tables;       // one per setup, at the declared length (no sequence length)
+  const Audit& audit;                         // at the target
+  const std::int64_t target_tokens;           // the audit's target, resolved once (resolve_target)
+  const Model* unedited = nullptr;            // the config as written, when --set edits were applied to `model`
   std::optional<std::int64_t> memory_budget;  // --memory in bytes (CTX210); none: no budget to check
   std::optional<KvDtype> kv_dtype;            // --kv-dtype; none: the config's dtype
 
@@ -75,7 +75,9 @@ class Sink {
   Finding report(std::string pointer, std::string message);
   // Reports at a severity other than the rule's default (e.g. CFG004's conflicting keys).
   Finding report_as(Severity severity, std::string pointer, std::string message);
-  std::vector<Diagnostic> take() { return {std::make_move_iterator(found_.begin()), std::make_move_iterator(found_.end())}; }
+  std::vector<Diagnostic> take() {
+    return {std::make_move_iterator(found_.begin()), std::make_move_iterator(found_.end())};
+  }
 
  private:
   const RuleMeta& meta_;

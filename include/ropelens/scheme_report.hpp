@@ -21,8 +21,8 @@ struct T5Facts {
   int num_buckets = 0;
   int max_distance = 0;
   bool bidirectional = true;
-  std::vector<T5BucketSpan> spans;  // bidirectional spans (the encoder's)
-  std::vector<T5BucketSpan> causal_spans;  // the decoder's self-attention
+  std::vector<T5BucketSpan> spans;                                  // bidirectional spans (the encoder's)
+  std::vector<T5BucketSpan> causal_spans;                           // the decoder's self-attention
   std::optional<std::int64_t> last_bucket_distances_bidirectional;  // at the target
   std::optional<std::int64_t> last_bucket_distances_causal;
 };

@@ -25,7 +25,7 @@ struct SuggestRequest {
   // when the config gives one, else the declared length: with no scaling the declared length is the trained one).
   std::optional<std::int64_t> original_tokens;
   std::vector<Engine> engines = all_engines();  // which snippets to print
-  std::optional<std::string> revision;           // for a Hugging Face id (locate_model)
+  std::optional<std::string> revision;          // for a Hugging Face id (locate_model)
 };
 
 struct EngineSnippet {
@@ -46,14 +46,14 @@ struct ShortInputEffect {
 
 struct Suggestion {
   SuggestMethod method = SuggestMethod::yarn;
-  double value = 0.0;                      // the factor, or the new rope_theta
-  std::string change;                      // one line: what is changed
-  std::vector<Edit> edits;                 // applied to the config (JSON pointers)
-  nlohmann::ordered_json config_fragment;  // the same edits as a config.json fragment, nested like the model
-  bool verified = false;                   // check on the edited config: no error, no CTX201, no CTX202
-  std::string check_command;               // that check, as a user runs it
+  double value = 0.0;                             // the factor, or the new rope_theta
+  std::string change;                             // one line: what is changed
+  std::vector<Edit> edits;                        // applied to the config (JSON pointers)
+  nlohmann::ordered_json config_fragment;         // the same edits as a config.json fragment, nested like the model
+  bool verified = false;                          // check on the edited config: no error, no CTX201, no CTX202
+  std::string check_command;                      // that check, as a user runs it
   std::vector<std::string> not_verified_because;  // the findings that stop it, "CTX201 error at /…: …"
-  std::vector<int> still_out_of_range;     // pairs of the audited setups that remain out of range
+  std::vector<int> still_out_of_range;            // pairs of the audited setups that remain out of range
   ShortInputEffect short_inputs;
   std::vector<std::pair<std::string, std::int64_t>> engine_limits;  // each engine view's limit after the change
   std::vector<EngineSnippet> snippets;

@@ -21,10 +21,10 @@ struct PairRow {
   int pair = 0;
   double base_inv_freq = 0.0;
   double inv_freq = 0.0;
-  std::optional<double> scale;  // base / effective; none for zero-frequency pairs
+  std::optional<double> scale;                   // base / effective; none for zero-frequency pairs
   std::optional<double> base_wavelength_tokens;  // 2*pi / base, before scaling
-  std::optional<double> wavelength_tokens;  // 2*pi / effective
-  double turns_original = 0.0;  // (L - 1) * theta' / 2pi within the original (pre-extension) length
+  std::optional<double> wavelength_tokens;       // 2*pi / effective
+  double turns_original = 0.0;                   // (L - 1) * theta' / 2pi within the original (pre-extension) length
   double turns_declared = 0.0;
   std::optional<double> turns_target;
   Band band = Band::kept;
@@ -62,7 +62,7 @@ struct TableReport {
 struct TableRequest {
   std::optional<std::int64_t> target_tokens;
   std::optional<std::int64_t> seq_len;
-  std::vector<int> pairs;  // empty: all
+  std::vector<int> pairs;    // empty: all
   TrainingHistory training;  // used when target_tokens is set
   // An audit already made at target_tokens (check_model's): the rows show it rather than auditing again.
   const Audit* audit = nullptr;

@@ -66,8 +66,8 @@ static void check(const Context& cx, Sink& out) {
   });
 }
 
-extern const Rule CFG001{{"CFG001", "invalid-value", Severity::error,
-                          "A position-related field has the wrong type or an impossible value"},
-                         &check};
+extern const Rule CFG001{
+    {"CFG001", "invalid-value", Severity::error, "A position-related field has the wrong type or an impossible value"},
+    &check};
 
 }  // namespace ropelens::rules

@@ -9,13 +9,13 @@ static void check(const Context& cx, Sink& out) {
     out.report(pointer, fmt::format("unknown rope type '{}'; transformers knows default, linear, dynamic, yarn, "
                                     "longrope, llama3 and proportional (computed here as default)",
                                     unknown.spelled))
-        .help("set rope_type to default, linear, dynamic, yarn, longrope, llama3 or proportional (the method the "
-              "checkpoint was trained with)");
+        .help(
+            "set rope_type to default, linear, dynamic, yarn, longrope, llama3 or proportional (the method the "
+            "checkpoint was trained with)");
   });
 }
 
-extern const Rule CFG002{{"CFG002", "unknown-rope-type", Severity::error,
-                          "The RoPE type is not a method transformers implements"},
-                         &check};
+extern const Rule CFG002{
+    {"CFG002", "unknown-rope-type", Severity::error, "The RoPE type is not a method transformers implements"}, &check};
 
 }  // namespace ropelens::rules

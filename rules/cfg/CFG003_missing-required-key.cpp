@@ -6,9 +6,10 @@ namespace ropelens::rules {
 
 static std::string describe(const MissingRequiredKey& missing) {
   if (missing.rope_type == "su")
-    return fmt::format("missing {}: rope type 'su' is renamed to longrope only after transformers fills it, so "
-                       "loading fails with KeyError",
-                       missing.key);
+    return fmt::format(
+        "missing {}: rope type 'su' is renamed to longrope only after transformers fills it, so "
+        "loading fails with KeyError",
+        missing.key);
   return fmt::format("rope type '{}' requires {}; transformers raises KeyError when loading", missing.rope_type,
                      missing.key);
 }
@@ -23,8 +24,7 @@ static void check(const Context& cx, Sink& out) {
   });
 }
 
-extern const Rule CFG003{{"CFG003", "missing-required-key", Severity::error,
-                          "A key the RoPE method requires is absent"},
-                         &check};
+extern const Rule CFG003{
+    {"CFG003", "missing-required-key", Severity::error, "A key the RoPE method requires is absent"}, &check};
 
 }  // namespace ropelens::rules

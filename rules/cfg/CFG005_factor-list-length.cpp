@@ -26,8 +26,8 @@ static void check(const Context& cx, Sink& out) {
   }
 }
 
-extern const Rule CFG005{{"CFG005", "factor-list-length", Severity::error,
-                          "A longrope factor list does not have one entry per rotary pair"},
-                         &check};
+extern const Rule CFG005{
+    {"CFG005", "factor-list-length", Severity::error, "A longrope factor list does not have one entry per rotary pair"},
+    &check};
 
 }  // namespace ropelens::rules

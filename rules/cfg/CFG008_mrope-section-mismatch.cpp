@@ -17,13 +17,14 @@ static void check(const Context& cx, Sink& out) {
     if (sum == pairs || !reported.insert(pointer).second) continue;
     out.report(pointer,
                fmt::format("mrope_section sums to {} but the rotary dim {} has {} pairs", sum, setup.rotary_dim, pairs))
-        .help("make mrope_section sum to rotary_dim / 2, the pairs shared out among the temporal, height and width "
-              "positions");
+        .help(
+            "make mrope_section sum to rotary_dim / 2, the pairs shared out among the temporal, height and width "
+            "positions");
   }
 }
 
-extern const Rule CFG008{{"CFG008", "mrope-section-mismatch", Severity::error,
-                          "The M-RoPE sections do not add up to the rotary pairs"},
-                         &check};
+extern const Rule CFG008{
+    {"CFG008", "mrope-section-mismatch", Severity::error, "The M-RoPE sections do not add up to the rotary pairs"},
+    &check};
 
 }  // namespace ropelens::rules

@@ -10,13 +10,15 @@ static void check(const Context& cx, Sink& out) {
                                     "max_position_embeddings {}, so the pre-extension length is taken to be the "
                                     "extended one",
                                     to_string(d.rope_type), d.filled_with))
-        .help("add original_max_position_embeddings: the context length the model was pretrained with, before "
-              "scaling");
+        .help(
+            "add original_max_position_embeddings: the context length the model was pretrained with, before "
+            "scaling");
   });
 }
 
-extern const Rule CFG009{{"CFG009", "defaulted-original-length", Severity::warning,
-                          "A scaled RoPE lacks original_max_position_embeddings, so the declared length stands in for it"},
-                         &check};
+extern const Rule CFG009{
+    {"CFG009", "defaulted-original-length", Severity::warning,
+     "A scaled RoPE lacks original_max_position_embeddings, so the declared length stands in for it"},
+    &check};
 
 }  // namespace ropelens::rules

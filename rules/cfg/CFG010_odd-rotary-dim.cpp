@@ -42,8 +42,7 @@ static void check(const Context& cx, Sink& out) {
   }
 }
 
-extern const Rule CFG010{{"CFG010", "odd-rotary-dim", Severity::error,
-                          "The rotary dimension is odd or not a whole number"},
-                         &check};
+extern const Rule CFG010{
+    {"CFG010", "odd-rotary-dim", Severity::error, "The rotary dimension is odd or not a whole number"}, &check};
 
 }  // namespace ropelens::rules

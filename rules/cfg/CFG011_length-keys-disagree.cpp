@@ -20,8 +20,7 @@ std::vector<std::string> readers(const Context& cx) {
   if (auto key = key_of(cx.model.max_position_embeddings.from); !key.empty())
     out.push_back(fmt::format("transformers reads {}", key));
   for (const auto& view : cx.engine_views())
-    if (!view.length.length_key.empty())
-      out.push_back(fmt::format("{} serves {}", view.label, view.length.derivation));
+    if (!view.length.length_key.empty()) out.push_back(fmt::format("{} serves {}", view.label, view.length.derivation));
   return out;
 }
 
@@ -48,8 +47,8 @@ static void check(const Context& cx, Sink& out) {
       .fact("length_keys", facts);
 }
 
-extern const Rule CFG011{{"CFG011", "length-keys-disagree", Severity::warning,
-                          "The config states different lengths under different keys"},
-                         &check};
+extern const Rule CFG011{
+    {"CFG011", "length-keys-disagree", Severity::warning, "The config states different lengths under different keys"},
+    &check};
 
 }  // namespace ropelens::rules

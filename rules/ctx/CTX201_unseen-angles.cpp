@@ -13,20 +13,22 @@ static void check(const Context& cx, Sink& out) {
     const std::int64_t trained = extended ? a.extension_tokens : a.pretrain_tokens;
     const PairAudit& worst = a.pairs[static_cast<std::size_t>(*a.worst_pair)];
     const PairAudit& slowest = a.pairs[static_cast<std::size_t>(a.out_of_range_pairs.back())];
-    std::string detail = fmt::format("pair {} {} seen → {} needed", worst.pair, degrees(worst.seen_deg),
-                                     degrees(worst.needed_deg));
+    std::string detail =
+        fmt::format("pair {} {} seen → {} needed", worst.pair, degrees(worst.seen_deg), degrees(worst.needed_deg));
     if (slowest.pair != worst.pair)
       detail = fmt::format("pair {} {} seen → {} needed; largest unseen arc: {}", slowest.pair,
                            degrees(slowest.seen_deg), degrees(slowest.needed_deg), detail);
     const auto scale = smallest_covering_factor(cx.target_tokens, trained);
     std::string help =
         s.type == RopeType::default_rope
-            ? fmt::format("keep inputs within {} tokens, or extend RoPE for {} tokens (e.g. yarn factor {} with "
-                          "original_max_position_embeddings {}) and evaluate at that length",
-                          trained, cx.target_tokens, scale, trained)
-            : fmt::format("keep inputs within {} tokens, or raise the scaling to cover {} tokens and evaluate at "
-                          "that length",
-                          trained, cx.target_tokens);
+            ? fmt::format(
+                  "keep inputs within {} tokens, or extend RoPE for {} tokens (e.g. yarn factor {} with "
+                  "original_max_position_embeddings {}) and evaluate at that length",
+                  trained, cx.target_tokens, scale, trained)
+            : fmt::format(
+                  "keep inputs within {} tokens, or raise the scaling to cover {} tokens and evaluate at "
+                  "that length",
+                  trained, cx.target_tokens);
     out.report(pointer_or(extended ? a.extension_from : a.pretrain_from, s.pointer),
                fmt::format("{}at {} tokens pairs {} ({} of {}) rotate beyond the angles seen in {} trained tokens: {}",
                            setup_prefix(cx.model, a.setup), cx.target_tokens, index_ranges(a.out_of_range_pairs),

@@ -15,9 +15,10 @@ static std::string what_it_is(const Model& model, const Field<std::int64_t>& dec
   if (declared.from.origin != Origin::config)
     return fmt::format(" ({}), the longest context the config declares", declared.from.describe());
   if (declared.value >= model.max_position_embeddings.value) return ", the longest context the config declares";
-  return fmt::format(", the shortest of the config's length keys (transformers reads max_position_embeddings {}; vLLM "
-                     "serves the shortest key)",
-                     model.max_position_embeddings.value);
+  return fmt::format(
+      ", the shortest of the config's length keys (transformers reads max_position_embeddings {}; vLLM "
+      "serves the shortest key)",
+      model.max_position_embeddings.value);
 }
 
 static void check(const Context& cx, Sink& out) {
@@ -25,16 +26,16 @@ static void check(const Context& cx, Sink& out) {
   if (declared.value <= 0 || cx.target_tokens <= declared.value) return;
   const std::string key = key_name(declared.from);
   const std::string source = what_it_is(cx.model, declared);
-  const bool fixed_table = cx.model.scheme == PositionScheme::learned_absolute ||
-                           cx.model.scheme == PositionScheme::sinusoidal;
+  const bool fixed_table =
+      cx.model.scheme == PositionScheme::learned_absolute || cx.model.scheme == PositionScheme::sinusoidal;
   if (fixed_table && declared.value == cx.model.max_position_embeddings.value) {
     const char* kind = cx.model.scheme == PositionScheme::learned_absolute ? "learned" : "sinusoidal";
-    out.report_as(Severity::error, declared.from.pointer,
-                  fmt::format("target {} exceeds {} {}{}: the {} position table of {} has {} rows, so position {} "
-                              "has no row",
-                              cx.target_tokens, key, declared.value, declared.from.origin == Origin::config ? "" : source, kind,
-                              cx.model.model_type.value,
-                              declared.value, declared.value + 1))
+    out.report_as(
+           Severity::error, declared.from.pointer,
+           fmt::format("target {} exceeds {} {}{}: the {} position table of {} has {} rows, so position {} "
+                       "has no row",
+                       cx.target_tokens, key, declared.value, declared.from.origin == Origin::config ? "" : source,
+                       kind, cx.model.model_type.value, declared.value, declared.value + 1))
         .help(fmt::format("keep inputs within {} tokens (truncate or chunk them): a fixed position table cannot be "
                           "extended without training new rows",
                           declared.value))

@@ -15,7 +15,8 @@ static void check(const Context& cx, Sink& out) {
     if (!layer.attends) continue;  // linear attention and recurrent mixers hold no positions
     ++attending;
     if (layer.attention == AttentionKind::global || !layer.window_tokens) global.push_back(layer.index);
-    else if (*layer.window_tokens < cx.target_tokens) limited[{layer.attention, *layer.window_tokens}].push_back(layer.index);
+    else if (*layer.window_tokens < cx.target_tokens)
+      limited[{layer.attention, *layer.window_tokens}].push_back(layer.index);
   }
   for (const auto& [key, indices] : limited) {
     const auto& [kind, window] = key;

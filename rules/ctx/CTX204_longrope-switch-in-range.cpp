@@ -13,15 +13,17 @@ static void check(const Context& cx, Sink& out) {
     if (cx.target_tokens <= original.value) continue;
     out.report(s.longrope.long_factor.from.pointer,
                fmt::format("at {} tokens longrope switches from short to long factors after {} tokens: transformers "
-                           "switches once a forward reaches past {} (keys cached before keep the short rotation), SGLang switches a whole forward "
+                           "switches once a forward reaches past {} (keys cached before keep the short rotation), "
+                           "SGLang switches a whole forward "
                            "batch when any position in it exceeds {} (a short request switches when a long one shares "
                            "its batch, and its cached keys are not re-rotated), vLLM picks one set per max_model_len, "
                            "llama.cpp one per context size",
                            cx.target_tokens, original.value, original.value, original.value))
-        .help(fmt::format("serve one regime per deployment: a context of at most {} tokens keeps the short factors, "
-                          "a longer one (vLLM max_model_len, llama.cpp -c) applies long factors to every request; SGLang mixes "
-                          "the two inside one deployment",
-                          original.value))
+        .help(fmt::format(
+            "serve one regime per deployment: a context of at most {} tokens keeps the short factors, "
+            "a longer one (vLLM max_model_len, llama.cpp -c) applies long factors to every request; SGLang mixes "
+            "the two inside one deployment",
+            original.value))
         .related(original.from.pointer)
         .related(s.longrope.short_factor.from.pointer)
         .fact("switch_after_tokens", original.value)

@@ -12,10 +12,11 @@ static std::string key_name(const Provenance& from) {
 
 // "the steepest head 16 (slope 0.8408964) adds -13776.41 and the shallowest head 15 (slope 0.00390625) -63.99609"
 static std::string bias_clause(const AlibiBiasAtTarget& at) {
-  return fmt::format("the steepest head {} (slope {}) adds {} to the logit and the shallowest head {} (slope {}) "
-                     "adds {}",
-                     at.steepest_head, number(at.steepest_slope), number(at.steepest_bias), at.shallowest_head,
-                     number(at.shallowest_slope), number(at.shallowest_bias));
+  return fmt::format(
+      "the steepest head {} (slope {}) adds {} to the logit and the shallowest head {} (slope {}) "
+      "adds {}",
+      at.steepest_head, number(at.steepest_slope), number(at.steepest_bias), at.shallowest_head,
+      number(at.shallowest_slope), number(at.shallowest_bias));
 }
 
 static void check(const Context& cx, Sink& out) {
@@ -39,29 +40,32 @@ static void check(const Context& cx, Sink& out) {
   std::string pointer;
   if (known) {
     const std::string key = key_name(declared.from);
-    const std::string source = declared.from.origin == Origin::config ? "" : fmt::format(" ({})", declared.from.describe());
-    message = fmt::format("target {} exceeds the declared training length {} ({}{}) of this ALiBi model", target, declared.value,
-                          key, source);
+    const std::string source =
+        declared.from.origin == Origin::config ? "" : fmt::format(" ({})", declared.from.describe());
+    message = fmt::format("target {} exceeds the declared training length {} ({}{}) of this ALiBi model", target,
+                          declared.value, key, source);
     if (at_target && at_trained)
       message += fmt::format(": at distance {} {}, against {} and {} at the longest trained distance {}", farthest,
                              bias_clause(*at_target), number(at_trained->steepest_bias),
                              number(at_trained->shallowest_bias), declared.value - 1);
-    else
-      message += fmt::format(": distances {}–{} were never seen in training", declared.value, farthest);
-    help = fmt::format("ALiBi has no hard limit, so nothing fails past {} tokens; evaluate the model at {} tokens "
-                       "(loss by position, retrieval at depth) before relying on it, or keep inputs within {}",
-                       declared.value, target, declared.value);
+    else message += fmt::format(": distances {}–{} were never seen in training", declared.value, farthest);
+    help = fmt::format(
+        "ALiBi has no hard limit, so nothing fails past {} tokens; evaluate the model at {} tokens "
+        "(loss by position, retrieval at depth) before relying on it, or keep inputs within {}",
+        declared.value, target, declared.value);
     pointer = pointer_or(declared.from, model.scheme_from.origin == Origin::config ? model.scheme_from.pointer : "");
   } else {
-    message = fmt::format("the config does not state a training length for this ALiBi model ({}), so it is unknown "
-                          "whether {} tokens go beyond it",
-                          model.model_type.value, target);
+    message = fmt::format(
+        "the config does not state a training length for this ALiBi model ({}), so it is unknown "
+        "whether {} tokens go beyond it",
+        model.model_type.value, target);
     if (at_target) message += fmt::format(": at distance {} {}", farthest, bias_clause(*at_target));
-    help = fmt::format("look up the training sequence length on the model card; if it is shorter than {} tokens, "
-                       "evaluate the model at {} tokens before relying on it",
-                       target, target);
-    pointer = model.scheme_from.origin == Origin::config ? model.scheme_from.pointer
-                                                         : pointer_or(model.model_type.from, "");
+    help = fmt::format(
+        "look up the training sequence length on the model card; if it is shorter than {} tokens, "
+        "evaluate the model at {} tokens before relying on it",
+        target, target);
+    pointer =
+        model.scheme_from.origin == Origin::config ? model.scheme_from.pointer : pointer_or(model.model_type.from, "");
   }
 
   Finding finding = known ? out.report(pointer, message) : out.report_as(Severity::info, pointer, message);

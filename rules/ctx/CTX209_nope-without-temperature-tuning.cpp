@@ -21,13 +21,13 @@ static void check(const Context& cx, Sink& out) {
   const double temperature = nope_attention_temperature_at_target(target, floor_scale, attn_scale);
   const auto steps = static_cast<std::int64_t>(std::floor(static_cast<double>(target) / floor_scale));
 
-  out.report(pointer_or(tuning.enabled_from, model.text_pointer + "/attn_temperature_tuning"),
-             fmt::format("attn_temperature_tuning is off: at {} tokens {} of {} layers (NoPE layers {}) attend "
-                         "globally with unscaled queries, where the tuning would multiply them by {} at position {} "
-                         "(log1p(floor({}/{}))·{}+1 = ln({})·{}+1); it stays 1 only up to position {}",
-                         target, nope.size(), model.layers.size(), index_ranges(nope), number(temperature), target - 1,
-                         target, number(floor_scale), number(attn_scale), steps + 1, number(attn_scale),
-                         first_scaled - 1))
+  out.report(
+         pointer_or(tuning.enabled_from, model.text_pointer + "/attn_temperature_tuning"),
+         fmt::format("attn_temperature_tuning is off: at {} tokens {} of {} layers (NoPE layers {}) attend "
+                     "globally with unscaled queries, where the tuning would multiply them by {} at position {} "
+                     "(log1p(floor({}/{}))·{}+1 = ln({})·{}+1); it stays 1 only up to position {}",
+                     target, nope.size(), model.layers.size(), index_ranges(nope), number(temperature), target - 1,
+                     target, number(floor_scale), number(attn_scale), steps + 1, number(attn_scale), first_scaled - 1))
       .help(fmt::format("set attn_temperature_tuning to true if the checkpoint was trained with it (Llama 4 was), or "
                         "keep inputs within {} tokens, where the temperature is 1 either way",
                         first_scaled))

@@ -23,8 +23,7 @@ static void check(const Context& cx, Sink& out) {
   const std::string pointer = kv.dtype_from.pointer;
   if (needed > budget) {
     out.report(pointer, fmt::format("{} = {} exceeds the memory budget {}", needed_text(kv),
-                                    format_bytes(static_cast<std::int64_t>(needed)),
-                                    format_bytes(*cx.memory_budget)))
+                                    format_bytes(static_cast<std::int64_t>(needed)), format_bytes(*cx.memory_budget)))
         .help("serve a shorter context, a smaller KV-cache dtype (--kv-dtype fp8 or q8_0), or more memory")
         .fact("needed_bytes", needed)
         .fact("budget_bytes", budget)
@@ -38,8 +37,9 @@ static void check(const Context& cx, Sink& out) {
                   fmt::format("{} = {} leaves {} of the memory budget {} (less than 10 %)", needed_text(kv),
                               format_bytes(static_cast<std::int64_t>(needed)),
                               format_bytes(static_cast<std::int64_t>(left)), format_bytes(*cx.memory_budget)))
-        .help("leave room for activations and the engine's own buffers: a shorter context, a smaller KV-cache "
-              "dtype, or more memory")
+        .help(
+            "leave room for activations and the engine's own buffers: a shorter context, a smaller KV-cache "
+            "dtype, or more memory")
         .fact("needed_bytes", needed)
         .fact("budget_bytes", budget)
         .fact("kv_cache_bytes", kv.cache.total_bytes)

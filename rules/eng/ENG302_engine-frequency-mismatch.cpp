@@ -62,7 +62,8 @@ std::string differing_from_reference(const std::vector<EngineView>& views,
   for (const auto& d : differences)
     if (d.view_a == 0) pairs[d.view_b].push_back(d.pair);
   std::vector<std::string> parts;
-  for (auto& [view, list] : pairs) parts.push_back(fmt::format("{} {} pairs", views[view].label, distinct(list).size()));
+  for (auto& [view, list] : pairs)
+    parts.push_back(fmt::format("{} {} pairs", views[view].label, distinct(list).size()));
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 

@@ -22,8 +22,9 @@ static void check(const Context& cx, Sink& out) {
                                       "with the first",
                                       setup_prefix(cx.model, o.setup), describe(o.trained, o.trained_factor),
                                       describe(o.applied, o.applied_factor)))
-        .help("extend the trained method instead (raise its factor, or set the length the engine serves), or "
-              "validate the replacement on long-context evaluations first");
+        .help(
+            "extend the trained method instead (raise its factor, or set the length the engine serves), or "
+            "validate the replacement on long-context evaluations first");
   }
 }
 

@@ -18,8 +18,9 @@ static void check(const Context& cx, Sink& out) {
   const auto& original = model.original_max_position_embeddings;
   const auto& factor = gguf.scaling_factor;
   const std::string& type = gguf.scaling_type.value;
-  const std::string help = "add the rope.scaling keys (or factor tensors) the source config had, by reconverting "
-                           "it with a current convert_hf_to_gguf.py";
+  const std::string help =
+      "add the rope.scaling keys (or factor tensors) the source config had, by reconverting "
+      "it with a current convert_hf_to_gguf.py";
   if (original && original->value < model.max_position_embeddings.value)
     out.report(original->from.pointer,
                fmt::format("context_length {} exceeds original_context_length {}, but nothing scales RoPE ({}): "
@@ -37,8 +38,9 @@ static void check(const Context& cx, Sink& out) {
         .help(help);
 }
 
-extern const Rule GGUF001{{"GGUF001", "scaled-context-without-scaling", Severity::warning,
-                          "A GGUF file claims a context longer than its original length, but carries nothing that scales RoPE"},
-                         &check};
+extern const Rule GGUF001{
+    {"GGUF001", "scaled-context-without-scaling", Severity::warning,
+     "A GGUF file claims a context longer than its original length, but carries nothing that scales RoPE"},
+    &check};
 
 }  // namespace ropelens::rules

@@ -40,7 +40,7 @@ static void check(const Context& cx, Sink& out) {
 }
 
 extern const Rule GGUF002{{"GGUF002", "rope-factor-tensor-mismatch", Severity::error,
-                          "A per-pair RoPE factor tensor does not have one finite, positive value per rotary pair"},
-                         &check};
+                           "A per-pair RoPE factor tensor does not have one finite, positive value per rotary pair"},
+                          &check};
 
 }  // namespace ropelens::rules

@@ -12,8 +12,9 @@ static void check(const Context& cx, Sink& out) {
   const Model& model = cx.model;
   const auto& original = model.original_max_position_embeddings;
   if (!model.gguf || !original) return;
-  const std::string help = "set context_length to the length the model was extended to, and "
-                           "original_context_length to the pre-extension length";
+  const std::string help =
+      "set context_length to the length the model was extended to, and "
+      "original_context_length to the pre-extension length";
   const std::int64_t context = model.max_position_embeddings.value;
   if (original->value > context) {
     out.report(original->from.pointer,
@@ -32,8 +33,9 @@ static void check(const Context& cx, Sink& out) {
       .help(help);
 }
 
-extern const Rule GGUF003{{"GGUF003", "context-length-mismatch", Severity::warning,
-                          "A GGUF file's `context_length` disagrees with its `original_context_length` and scaling factor"},
-                         &check};
+extern const Rule GGUF003{
+    {"GGUF003", "context-length-mismatch", Severity::warning,
+     "A GGUF file's `context_length` disagrees with its `original_context_length` and scaling factor"},
+    &check};
 
 }  // namespace ropelens::rules

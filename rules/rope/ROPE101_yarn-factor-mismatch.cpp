@@ -18,10 +18,10 @@ static void check(const Context& cx, Sink& out) {
     if (std::abs(ratio - 1.0) < 1e-9 || std::abs(factor - ratio) <= 1e-9 * factor) continue;
     const auto vllm_tokens = static_cast<std::int64_t>(std::ceil(static_cast<double>(original.value) * factor));
     out.report(s.factor->from.pointer,
-               fmt::format("yarn factor {} disagrees with max_position_embeddings {} / original_max_position_embeddings "
-                           "{} = {}: transformers v5 uses {}, 4.48–4.5x used {}, vLLM serves {} tokens",
-                           number(factor), declared, original.value, number(ratio), number(factor), number(ratio),
-                           vllm_tokens))
+               fmt::format(
+                   "yarn factor {} disagrees with max_position_embeddings {} / original_max_position_embeddings "
+                   "{} = {}: transformers v5 uses {}, 4.48–4.5x used {}, vLLM serves {} tokens",
+                   number(factor), declared, original.value, number(ratio), number(factor), number(ratio), vllm_tokens))
         .help(fmt::format("set max_position_embeddings to {} (original × factor) if the model is meant to serve that "
                           "length, or set factor to {}",
                           vllm_tokens, number(ratio)))

@@ -9,13 +9,15 @@ namespace ropelens::rules {
 
 static std::string advice(std::int64_t target, std::int64_t original, double factor, std::int64_t smallest) {
   if (target <= original)
-    return fmt::format("remove the scaling while inputs stay within {} tokens; enable it only for long-context "
-                       "deployments",
-                       original);
+    return fmt::format(
+        "remove the scaling while inputs stay within {} tokens; enable it only for long-context "
+        "deployments",
+        original);
   if (static_cast<double>(smallest) < factor)
-    return fmt::format("use factor {} (ceil({} / {})), the smallest that covers the target, and enable scaling only "
-                       "for deployments whose inputs exceed {} tokens",
-                       smallest, target, original, original);
+    return fmt::format(
+        "use factor {} (ceil({} / {})), the smallest that covers the target, and enable scaling only "
+        "for deployments whose inputs exceed {} tokens",
+        smallest, target, original, original);
   return fmt::format("enable this scaling only for deployments whose inputs exceed {} tokens", original);
 }
 

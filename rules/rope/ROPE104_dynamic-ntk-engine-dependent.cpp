@@ -23,8 +23,9 @@ static void check(const Context& cx, Sink& out) {
                            "sequence beyond {} tokens ({}), vLLM fixes one base for every length ({} before PR "
                            "#41277, {} after), llama.cpp converts it to plain RoPE",
                            number(factor), number(theta), declared, transformers, number(vllm_static), number(theta)))
-        .help("test each engine you deploy at short and long lengths, or switch to a static method (yarn with "
-              "original_max_position_embeddings) that engines agree on")
+        .help(
+            "test each engine you deploy at short and long lengths, or switch to a static method (yarn with "
+            "original_max_position_embeddings) that engines agree on")
         .fact("factor", factor)
         .fact("rope_theta", theta)
         .fact("transformers_base_at_target", at_target)

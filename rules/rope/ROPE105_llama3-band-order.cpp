@@ -37,8 +37,9 @@ static void check_lengths(const RopeSetup& s, Sink& out) {
              fmt::format("llama3 original_max_position_embeddings {} is not below max_position_embeddings {}: the "
                          "scaling claims no extension",
                          original.value, s.max_position_embeddings.value))
-      .help("set original_max_position_embeddings to the pretraining length (8192 for Llama 3.x) and "
-            "max_position_embeddings to the extended one")
+      .help(
+          "set original_max_position_embeddings to the pretraining length (8192 for Llama 3.x) and "
+          "max_position_embeddings to the extended one")
       .related(s.max_position_embeddings.from.pointer)
       .fact("original_max_position_embeddings", original.value)
       .fact("max_position_embeddings", s.max_position_embeddings.value);

@@ -22,8 +22,9 @@ static void check(const Context& cx, Sink& out) {
                                 number(low), number(high))
                           : fmt::format("the ramp between kept and scaled pairs collapses to a step at pairs {}–{}",
                                         number(low), number(high));
-    out.report(pointer_or(s.yarn.beta_fast.from, pointer_or(s.yarn.beta_slow.from, s.pointer)),
-               fmt::format("yarn beta_fast {} is not greater than beta_slow {}: {}", number(fast), number(slow), effect))
+    out.report(
+           pointer_or(s.yarn.beta_fast.from, pointer_or(s.yarn.beta_slow.from, s.pointer)),
+           fmt::format("yarn beta_fast {} is not greater than beta_slow {}: {}", number(fast), number(slow), effect))
         .help("swap the values: beta_fast (default 32) must exceed beta_slow (default 1)")
         .related(pointer_or(s.yarn.beta_slow.from, s.pointer))
         .fact("beta_fast", fast)
@@ -31,8 +32,7 @@ static void check(const Context& cx, Sink& out) {
   }
 }
 
-extern const Rule ROPE106{{"ROPE106", "yarn-beta-order", Severity::error,
-                           "yarn beta_fast is not greater than beta_slow"},
-                          &check};
+extern const Rule ROPE106{
+    {"ROPE106", "yarn-beta-order", Severity::error, "yarn beta_fast is not greater than beta_slow"}, &check};
 
 }  // namespace ropelens::rules

@@ -7,13 +7,12 @@
 namespace ropelens {
 namespace {
 
-constexpr RopeType kAllTypes[] = {RopeType::default_rope, RopeType::linear,   RopeType::dynamic,
-                                  RopeType::yarn,         RopeType::longrope, RopeType::llama3,
-                                  RopeType::proportional};
+constexpr RopeType kAllTypes[] = {RopeType::default_rope, RopeType::linear, RopeType::dynamic,     RopeType::yarn,
+                                  RopeType::longrope,     RopeType::llama3, RopeType::proportional};
 
 std::vector<std::string_view> with_common(std::initializer_list<std::string_view> own) {
-  std::vector<std::string_view> keys = {"rope_type", "type", "rope_theta", "partial_rotary_factor", "mrope_section",
-                                        "mrope_interleaved"};
+  std::vector<std::string_view> keys = {
+      "rope_type", "type", "rope_theta", "partial_rotary_factor", "mrope_section", "mrope_interleaved"};
   keys.insert(keys.end(), own.begin(), own.end());
   return keys;
 }
@@ -29,7 +28,8 @@ int edit_distance(std::string_view a, std::string_view b) {
     for (std::size_t j = 1; j <= m; ++j) {
       int cost = a[i - 1] == b[j - 1] ? 0 : 1;
       d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
     }
   return d[n][m];
 }

@@ -20,15 +20,16 @@ double float32_angle_error(double inv_freq, std::int64_t last_position, int wind
 namespace {
 
 // An upper bound of float32_angle_error: the error of rounding inv_freq, carried to the last position, plus half
-// a float32 ulp of the largest angle and of the position. Pairs whose bound cannot beat the worst error found so far are skipped.
+// a float32 ulp of the largest angle and of the position. Pairs whose bound cannot beat the worst error found so far
+// are skipped.
 double angle_error_bound(double inv_freq, std::int64_t last_position) {
   const double position = static_cast<double>(last_position);
   const double rounding = std::fabs(static_cast<double>(static_cast<float>(inv_freq)) - inv_freq) * position;
   const float largest = static_cast<float>(position * inv_freq * 1.001);
   const double half_ulp = (static_cast<double>(std::nextafter(largest, INFINITY)) - static_cast<double>(largest)) * 0.5;
   const float position_f = static_cast<float>(position);  // positions past 2^24 round in float32 too
-  const double position_rounding = (static_cast<double>(std::nextafter(position_f, INFINITY)) - static_cast<double>(position_f)) *
-                                   inv_freq;
+  const double position_rounding =
+      (static_cast<double>(std::nextafter(position_f, INFINITY)) - static_cast<double>(position_f)) * inv_freq;
   return (rounding + half_ulp + position_rounding) * 1.001;
 }
 
@@ -42,9 +43,8 @@ std::optional<AnglePrecision> worst_angle_precision(const std::vector<double>& i
     const double bound = angle_error_bound(inv_freq[i], last_position);
     if (bound > only_above) by_bound.emplace_back(bound, i);
   }
-  std::sort(by_bound.begin(), by_bound.end(), [](const auto& a, const auto& b) {
-    return a.first != b.first ? a.first > b.first : a.second < b.second;
-  });
+  std::sort(by_bound.begin(), by_bound.end(),
+            [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
   std::optional<AnglePrecision> worst;
   for (const auto& [bound, i] : by_bound) {
     if (worst && bound < worst->error_rad) break;

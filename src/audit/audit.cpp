@@ -28,9 +28,9 @@ std::pair<std::int64_t, Provenance> pretrain_length(const Model& as_trained, con
   const auto declared = setup.max_position_embeddings.value;
   if (setup.type == RopeType::linear && setup.factor && setup.factor->value > 1.0) {
     auto length = static_cast<std::int64_t>(std::llround(static_cast<double>(declared) / setup.factor->value));
-    return {length, Provenance::derived(fmt::format("max_position_embeddings {} / linear factor {}", declared,
-                                                    setup.factor->value),
-                                        setup.max_position_embeddings.from.pointer)};
+    return {length, Provenance::derived(
+                        fmt::format("max_position_embeddings {} / linear factor {}", declared, setup.factor->value),
+                        setup.max_position_embeddings.from.pointer)};
   }
   const Field<std::int64_t> shortest = as_trained.declared_length();
   if (shortest.value < declared) return {shortest.value, shortest.from};
@@ -74,7 +74,8 @@ SetupAudit audit_setup(const Model& model, int index, std::int64_t target_tokens
   audit.setup = index;
   const auto window = setup.window_tokens ? setup.window_tokens->value : std::numeric_limits<std::int64_t>::max();
   audit.attended_tokens = std::min(target_tokens, window);
-  std::tie(audit.pretrain_tokens, audit.pretrain_from) = pretrain_length(history.as_trained ? *history.as_trained : model, trained, history.overrides);
+  std::tie(audit.pretrain_tokens, audit.pretrain_from) =
+      pretrain_length(history.as_trained ? *history.as_trained : model, trained, history.overrides);
   std::tie(audit.extension_tokens, audit.extension_from) =
       extension_length(trained, audit.pretrain_tokens, history.overrides);
   audit.missing = missing_for_pairs(model);
@@ -99,7 +100,8 @@ SetupAudit audit_setup(const Model& model, int index, std::int64_t target_tokens
     if (pair.out_of_range) {
       pair.unseen_arc_deg = (std::min(pair.needed_rad, kTwoPi) - pair.seen_rad) * kDegreesPerRadian;
       audit.out_of_range_pairs.push_back(pair.pair);
-      if (!audit.worst_pair || pair.unseen_arc_deg > audit.pairs[static_cast<std::size_t>(*audit.worst_pair)].unseen_arc_deg)
+      if (!audit.worst_pair ||
+          pair.unseen_arc_deg > audit.pairs[static_cast<std::size_t>(*audit.worst_pair)].unseen_arc_deg)
         audit.worst_pair = pair.pair;
     }
     audit.pairs.push_back(pair);

@@ -60,8 +60,8 @@ BaselineEntry baseline_entry(const std::string& path, const Diagnostic& finding)
 }
 
 nlohmann::json to_json(const BaselineEntry& entry) {
-  return {{"code", entry.code},       {"fingerprint", entry.fingerprint}, {"message", entry.message},
-          {"path", entry.path},       {"pointer", entry.pointer},         {"severity", to_string(entry.severity)}};
+  return {{"code", entry.code}, {"fingerprint", entry.fingerprint}, {"message", entry.message},
+          {"path", entry.path}, {"pointer", entry.pointer},         {"severity", to_string(entry.severity)}};
 }
 
 Baseline Baseline::read(const std::string& file) {
@@ -142,7 +142,8 @@ std::string baseline_document(const std::string& file, std::vector<BaselineEntry
   });
   nlohmann::json findings = nlohmann::json::array();
   for (const auto& entry : entries) findings.push_back(to_json(entry));
-  const nlohmann::json document = {{"findings", findings}, {"schema_version", kBaselineSchemaVersion}, {"tool", "ropelens"}};
+  const nlohmann::json document = {
+      {"findings", findings}, {"schema_version", kBaselineSchemaVersion}, {"tool", "ropelens"}};
   return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 

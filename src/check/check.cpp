@@ -71,7 +71,9 @@ class PhaseTimes {
  public:
   enum Phase { load, check, render, kPhases };
 
-  void add(Phase phase, double ms) { ns_[phase].fetch_add(static_cast<std::int64_t>(ms * 1e6), std::memory_order_relaxed); }
+  void add(Phase phase, double ms) {
+    ns_[phase].fetch_add(static_cast<std::int64_t>(ms * 1e6), std::memory_order_relaxed);
+  }
   double ms(Phase phase) const { return static_cast<double>(ns_[phase].load(std::memory_order_relaxed)) / 1e6; }
 
  private:
@@ -89,7 +91,8 @@ template <class Work> auto timed(PhaseTimes* times, PhaseTimes::Phase phase, con
 
 FileResult check_file(const ScannedFile& file, const CheckOptions& options, PhaseTimes* times) {
   try {
-    LoadedModel loaded = timed(times, PhaseTimes::load, [&] { return load_model(file.path, options.edits, options.revision); });
+    LoadedModel loaded =
+        timed(times, PhaseTimes::load, [&] { return load_model(file.path, options.edits, options.revision); });
     log_loaded_model(loaded);
     FileResult result = timed(times, PhaseTimes::check, [&] { return check_model(std::move(loaded), options); });
     log_audit_target(result, options.target_tokens.has_value());
@@ -126,8 +129,7 @@ RenderedFile render_result(FileResult result, const std::function<std::string(co
 // Checks files on worker threads and hands what `check_one` makes of each back in order. Workers claim
 // batches of files, so the threads meet once per batch rather than once per file; at most kBatchesAhead
 // batches wait to be emitted, so memory does not grow with the number of files.
-template <class Item>
-class OrderedChecker {
+template <class Item> class OrderedChecker {
  public:
   static constexpr std::size_t kBatchSize = 16;
   static constexpr std::size_t kBatchesAhead = 4;
@@ -254,7 +256,8 @@ FileResult check_model(LoadedModel loaded, const CheckOptions& options) {
   }
   if (options.baseline) result.baseline = options.baseline->apply(result.path, result.diagnostics);
   if (!options.engines.empty())
-    result.engines = std::make_shared<const EngineReport>(build_engine_report(model, options.engines, result.audit.target_tokens));
+    result.engines =
+        std::make_shared<const EngineReport>(build_engine_report(model, options.engines, result.audit.target_tokens));
   result.model = std::move(model);
   return result;
 }
@@ -305,10 +308,11 @@ std::vector<ScannedFile> files_under(const std::vector<std::string>& paths, cons
 
 void log_phase_times(const PhaseTimes* times, std::size_t files, const logging::Stopwatch& check_time) {
   if (times == nullptr) return;
-  logging::info("checked {} file(s) in {:.1f} ms on {} thread(s); summed over threads: read+normalize {:.1f} ms, "
-                "audit+rules {:.1f} ms, render {:.1f} ms",
-                files, check_time.elapsed_ms(), std::max(1u, worker_count_for(files)), times->ms(PhaseTimes::load),
-                times->ms(PhaseTimes::check), times->ms(PhaseTimes::render));
+  logging::info(
+      "checked {} file(s) in {:.1f} ms on {} thread(s); summed over threads: read+normalize {:.1f} ms, "
+      "audit+rules {:.1f} ms, render {:.1f} ms",
+      files, check_time.elapsed_ms(), std::max(1u, worker_count_for(files)), times->ms(PhaseTimes::load),
+      times->ms(PhaseTimes::check), times->ms(PhaseTimes::render));
 }
 
 // Phase times are kept only when the log will print them.
@@ -316,9 +320,9 @@ std::unique_ptr<PhaseTimes> phase_times_if_logging() {
   return logging::enabled(logging::Level::info) ? std::make_unique<PhaseTimes>() : nullptr;
 }
 
-template <class Item>
-void check_in_order(const std::vector<ScannedFile>& files, const std::function<Item(const ScannedFile&)>& check_one,
-                    const std::function<void(Item&&)>& emit) {
+template <class Item> void check_in_order(const std::vector<ScannedFile>& files,
+                                          const std::function<Item(const ScannedFile&)>& check_one,
+                                          const std::function<void(Item&&)>& emit) {
   if (unsigned workers = worker_count_for(files.size()); workers > 0) {
     OrderedChecker<Item>(files, check_one).run(workers, emit);
   } else {
@@ -328,13 +332,12 @@ void check_in_order(const std::vector<ScannedFile>& files, const std::function<I
 
 // Runs the pipeline, handing each file to `on_item` in order; `make_item` turns a result into what is handed
 // over, `count` adds an item to the totals.
-template <class Item>
-CheckCounts check_all(const std::vector<std::string>& paths, const CheckOptions& options,
-                      const std::function<Item(FileResult&&, PhaseTimes*)>& make_item,
-                      const std::function<void(CheckCounts&, const Item&)>& count,
-                      const std::function<void(Item&&)>& on_item) {
+template <class Item> CheckCounts check_all(const std::vector<std::string>& paths, const CheckOptions& options,
+                                            const std::function<Item(FileResult&&, PhaseTimes*)>& make_item,
+                                            const std::function<void(CheckCounts&, const Item&)>& count,
+                                            const std::function<void(Item&&)>& on_item) {
   CheckCounts counts;
-  std::function<void(Item&&)> emit = [&](Item&& item) {
+  std::function<void(Item &&)> emit = [&](Item&& item) {
     count(counts, item);
     on_item(std::move(item));
   };

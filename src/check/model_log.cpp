@@ -79,8 +79,8 @@ void log_schemes(const ProvenanceLog& log, const Model& model) {
 void log_loaded_model(const LoadedModel& loaded) {
   if (!logging::enabled(logging::Level::info)) return;
   const Model& model = loaded.model;
-  logging::info("read {}: {} {}, {} layers, {} RoPE setup(s){}", model.source,
-                model.model_type.value, to_string(model.scheme), model.num_layers.value, model.setups.size(),
+  logging::info("read {}: {} {}, {} layers, {} RoPE setup(s){}", model.source, model.model_type.value,
+                to_string(model.scheme), model.num_layers.value, model.setups.size(),
                 loaded.as_trained ? ", --set edits applied" : "");
   const ProvenanceLog log(model.source);
   log.note("positional scheme", std::string(to_string(model.scheme)), model.scheme_from);

@@ -47,7 +47,8 @@ std::string require_selector(const nlohmann::json& item, const std::string& file
 }
 
 std::vector<std::string> selector_list(const nlohmann::json& value, const std::string& file, const char* key) {
-  if (!value.is_array()) throw InputError(file, fmt::format("/{} must be a list of rule codes, names or prefixes", key));
+  if (!value.is_array())
+    throw InputError(file, fmt::format("/{} must be a list of rule codes, names or prefixes", key));
   std::vector<std::string> out;
   for (std::size_t i = 0; i < value.size(); ++i)
     out.push_back(require_selector(value[i], file, fmt::format("/{}/{}", key, i)));
@@ -114,10 +115,12 @@ ProjectSettings parse_project_settings(const Document& doc) {
   if (auto it = root.find("target"); it != root.end()) settings.target_tokens = target_of(*it, doc.path);
   if (auto it = root.find("memory"); it != root.end()) settings.memory_budget = memory_of(*it, doc.path);
   if (auto it = root.find("fail_on"); it != root.end()) settings.fail_on = severity_of(*it, doc.path, "/fail_on");
-  if (auto it = root.find("select"); it != root.end()) settings.selection.select = selector_list(*it, doc.path, "select");
+  if (auto it = root.find("select"); it != root.end())
+    settings.selection.select = selector_list(*it, doc.path, "select");
   if (auto it = root.find("extend_select"); it != root.end())
     settings.selection.extend_select = selector_list(*it, doc.path, "extend_select");
-  if (auto it = root.find("ignore"); it != root.end()) settings.selection.ignore = selector_list(*it, doc.path, "ignore");
+  if (auto it = root.find("ignore"); it != root.end())
+    settings.selection.ignore = selector_list(*it, doc.path, "ignore");
   if (auto it = root.find("exclude"); it != root.end()) settings.exclude = glob_list(*it, doc.path, "exclude");
   if (auto it = root.find("extend_exclude"); it != root.end())
     settings.extend_exclude = glob_list(*it, doc.path, "extend_exclude");

@@ -28,7 +28,8 @@ ReportDocument build_report(const std::vector<std::string>& paths, const CheckOp
     document.models.push_back(model_report(std::move(file)));
   });
   for (const auto& code : codes)
-    if (const Rule* rule = find_rule(code)) document.rule_docs.push_back({rule->meta.code, rule->meta.name, rule_doc(code)});
+    if (const Rule* rule = find_rule(code))
+      document.rule_docs.push_back({rule->meta.code, rule->meta.name, rule_doc(code)});
   return document;
 }
 

@@ -43,7 +43,8 @@ void write_text_file(const std::string& path, const std::string& text) {
 
 void run_check(const Options& options, Outcome& outcome) {
   if (!options.baseline.empty() && !options.write_baseline.empty())
-    throw std::invalid_argument("--baseline and --write-baseline: give one (write a new baseline, or check against one)");
+    throw std::invalid_argument(
+        "--baseline and --write-baseline: give one (write a new baseline, or check against one)");
   const ProjectSettings settings = load_project_settings(std::filesystem::current_path().string());
   ResolvedRuleOptions resolved = resolve_rule_options(options.rules, settings);
   CheckOptions& check = resolved.check;

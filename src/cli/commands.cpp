@@ -9,9 +9,11 @@ constexpr Command kCommands[] = {
     {"check", "Lint configs and audit them at a target length (exit 0 clean, 1 findings, 2 errors)", setup_check},
     {"explain", "Print a rule's documentation", setup_explain},
     {"rules", "List the rule catalog", setup_rules},
-    {"suggest", "Suggest the smallest RoPE change that keeps every pair in range at a target length, with engine snippets",
+    {"suggest",
+     "Suggest the smallest RoPE change that keeps every pair in range at a target length, with engine snippets",
      setup_suggest},
-    {"diff", "Compare two versions of model configs: what changed, and which findings the change introduced (exit 1) or fixed",
+    {"diff",
+     "Compare two versions of model configs: what changed, and which findings the change introduced (exit 1) or fixed",
      setup_diff},
     {"report",
      "Write one self-contained HTML page: per model its settings, wavelength and angle charts, the engine comparison "

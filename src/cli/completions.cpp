@@ -93,19 +93,17 @@ std::string zsh_quoted(std::string_view text) {
 std::string zsh_spec(const OptionReference& option) {
   const std::string help = zsh_quoted(option.help);
   if (option.names.empty()) {
-    const std::string action = takes_files({option})       ? "_files"
+    const std::string action = takes_files({option})    ? "_files"
                                : option.choices.empty() ? " "
                                                         : "(" + join(option.choices) + ")";
     return fmt::format("'{}:{}:{}'", option.repeatable ? "*" : "", option.positional, action);
   }
-  const std::string value =
-      option.value_name.empty() ? ""
-      : option.choices.empty()  ? fmt::format(":{}: ", option.value_name)
-                                : fmt::format(":{}:({})", option.value_name, join(option.choices));
+  const std::string value = option.value_name.empty() ? ""
+                            : option.choices.empty()  ? fmt::format(":{}: ", option.value_name)
+                                                     : fmt::format(":{}:({})", option.value_name, join(option.choices));
   const std::string repeat = option.repeatable ? "*" : "";
   const std::string equals = option.value_name.empty() ? "" : "=";
-  if (option.names.size() == 1)
-    return fmt::format("'{}{}{}[{}]{}'", repeat, option.names[0], equals, help, value);
+  if (option.names.size() == 1) return fmt::format("'{}{}{}[{}]{}'", repeat, option.names[0], equals, help, value);
   const std::string exclusive = option.repeatable ? "*" : fmt::format("({})", join(option.names));
   std::vector<std::string> spelled;
   for (const auto& name : option.names) spelled.push_back(name + equals);
@@ -132,7 +130,8 @@ void write_fish_options(std::string_view condition, const std::vector<OptionRefe
     if (option.names.empty()) continue;
     std::string line = "complete -c ropelens";
     if (!condition.empty()) line += " -n " + fish_quoted(condition);
-    for (const auto& name : option.names) line += (name.rfind("--", 0) == 0 ? " -l " + name.substr(2) : " -s " + name.substr(1));
+    for (const auto& name : option.names)
+      line += (name.rfind("--", 0) == 0 ? " -l " + name.substr(2) : " -s " + name.substr(1));
     if (!option.value_name.empty()) line += " -r";
     if (!option.choices.empty()) line += " -f -a " + fish_quoted(join(option.choices));
     out << line << " -d " << fish_quoted(option.help) << "\n";
@@ -162,9 +161,9 @@ void write_bash_completion(const CliReference& cli, std::ostream& out) {
   for (const auto& command : cli.commands) {
     out << "    " << command.name << ")\n"
         << "      if [[ $cur == -* ]]; then\n"
-        << "        COMPREPLY=($(compgen -W \"" << join(option_names(options_after(command, cli))) << "\" -- \"$cur\"))\n";
-    if (takes_files(command.options))
-      out << "      else\n        COMPREPLY=($(compgen -f -- \"$cur\"))\n";
+        << "        COMPREPLY=($(compgen -W \"" << join(option_names(options_after(command, cli)))
+        << "\" -- \"$cur\"))\n";
+    if (takes_files(command.options)) out << "      else\n        COMPREPLY=($(compgen -f -- \"$cur\"))\n";
     else if (const auto choices = positional_choices(command.options); !choices.empty())
       out << "      else\n        COMPREPLY=($(compgen -W \"" << join(choices) << "\" -- \"$cur\"))\n";
     out << "      fi ;;\n";
@@ -187,7 +186,8 @@ void write_zsh_completion(const CliReference& cli, std::ostream& out) {
       << "  curcontext=${curcontext%:*:*}:ropelens-$words[1]:\n"
       << "  case $words[1] in\n";
   for (const auto& command : cli.commands)
-    out << "    " << command.name << ")\n      _arguments" << zsh_specs(options_after(command, cli), "        ") << " ;;\n";
+    out << "    " << command.name << ")\n      _arguments" << zsh_specs(options_after(command, cli), "        ")
+        << " ;;\n";
   out << "  esac\n"
       << "}\n\n"
       << "_ropelens_commands() {\n"

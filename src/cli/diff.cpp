@@ -27,9 +27,10 @@ GitDiffRequest git_request(const std::string& range, const std::vector<std::stri
   GitDiffRequest request;
   request.paths = paths;
   if (range.find("...") != std::string::npos)
-    throw std::invalid_argument(fmt::format("--git '{}': give REV or REV1..REV2; to compare with a merge base, pass it "
-                                            "(--git \"$(git merge-base origin/main HEAD)\")",
-                                            range));
+    throw std::invalid_argument(
+        fmt::format("--git '{}': give REV or REV1..REV2; to compare with a merge base, pass it "
+                    "(--git \"$(git merge-base origin/main HEAD)\")",
+                    range));
   const auto dots = range.find("..");
   if (dots == std::string::npos) {
     request.old_revision = range;

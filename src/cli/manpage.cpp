@@ -25,7 +25,8 @@ std::string option_synopsis(const OptionReference& option) {
   std::string names;
   for (const auto& name : option.names) names += (names.empty() ? "" : ", ") + fmt::format("\\fB{}\\fR", roff(name));
   if (option.value_name.empty()) return names;
-  const std::string value = option.choices.empty() ? option.value_name : fmt::format("{}", fmt::join(option.choices, "|"));
+  const std::string value =
+      option.choices.empty() ? option.value_name : fmt::format("{}", fmt::join(option.choices, "|"));
   return fmt::format("{} \\fI{}\\fR", names, roff(value));
 }
 
@@ -66,13 +67,15 @@ void write_man_page(const CliReference& cli, std::string_view version_line, std:
   out << ".SH SYNOPSIS\n.B ropelens\n[\\fIOPTIONS\\fR] \\fICOMMAND\\fR [\\fIARGS\\fR]\n";
   for (const auto& command : cli.commands) out << ".br\n" << command_synopsis(command);
   out << ".SH DESCRIPTION\n"
-      << roff("ropelens reads a model's config.json (or a GGUF header), normalizes every spelling of its positional-"
-              "encoding settings into one model, computes the exact per-pair RoPE frequencies, and audits what the "
-              "model can do at a given context length. Every figure follows transformers' modeling_rope_utils.py in "
-              "float64 unless the output names another implementation.")
+      << roff(
+             "ropelens reads a model's config.json (or a GGUF header), normalizes every spelling of its positional-"
+             "encoding settings into one model, computes the exact per-pair RoPE frequencies, and audits what the "
+             "model can do at a given context length. Every figure follows transformers' modeling_rope_utils.py in "
+             "float64 unless the output names another implementation.")
       << "\n.PP\n"
-      << roff("PATH is a config.json, a model folder that contains one, a GGUF file, or - for standard input. check "
-              "also takes directories and searches them recursively for config.json and *.gguf files.")
+      << roff(
+             "PATH is a config.json, a model folder that contains one, a GGUF file, or - for standard input. check "
+             "also takes directories and searches them recursively for config.json and *.gguf files.")
       << "\n";
   out << ".SH OPTIONS\n" << roff("These go before or after the command.") << "\n";
   write_options(cli.options, out);
@@ -82,18 +85,21 @@ void write_man_page(const CliReference& cli, std::string_view version_line, std:
     write_options(command.options, out);
   }
   out << ".SH EXIT STATUS\n";
-  out << fmt::format(".TP\n{}\n{}\n", kExitClean, roff("Nothing at or above --fail-on (default warning), or --exit-zero."));
+  out << fmt::format(".TP\n{}\n{}\n", kExitClean,
+                     roff("Nothing at or above --fail-on (default warning), or --exit-zero."));
   out << fmt::format(".TP\n{}\n{}\n", kExitFindings, roff("Findings at or above --fail-on."));
   out << fmt::format(".TP\n{}\n{}\n", kExitError,
                      roff("A usage error, or an input that could not be read (one line on stderr: "
                           "ropelens: error: FILE: ...)."));
   out << ".SH FILES\n.TP\n.I .ropelens.json\n"
-      << roff("Defaults for check (target, fail_on, select, ignore, severity), read from the working directory or "
-              "its nearest parent. Command-line flags win over the file.")
+      << roff(
+             "Defaults for check (target, fail_on, select, ignore, severity), read from the working directory or "
+             "its nearest parent. Command-line flags win over the file.")
       << "\n";
   out << ".SH SEE ALSO\n"
-      << roff("ropelens rules lists the rule catalog and ropelens explain CODE prints one rule's documentation. The "
-              "README and docs/ are installed in /usr/share/doc/ropelens.")
+      << roff(
+             "ropelens rules lists the rule catalog and ropelens explain CODE prints one rule's documentation. The "
+             "README and docs/ are installed in /usr/share/doc/ropelens.")
       << "\n";
 }
 

@@ -17,8 +17,9 @@ void add_format_option(CLI::App& cmd, std::string& format, std::vector<std::stri
 }
 
 void add_set_option(CLI::App& cmd, std::vector<std::string>& edits) {
-  cmd.add_option("--set", edits, "POINTER=JSON: edit the config before analysis (repeatable), e.g. "
-                                 "--set '/rope_scaling={\"rope_type\":\"yarn\",\"factor\":4}'")
+  cmd.add_option("--set", edits,
+                 "POINTER=JSON: edit the config before analysis (repeatable), e.g. "
+                 "--set '/rope_scaling={\"rope_type\":\"yarn\",\"factor\":4}'")
       ->take_all()
       ->allow_extra_args(false);
 }
@@ -78,8 +79,7 @@ std::map<std::string, Severity> parse_severity_overrides(const std::vector<std::
   for (const auto& spec : specs) {
     auto equals = spec.find('=');
     auto level = equals == std::string::npos ? std::nullopt : parse_severity(spec.substr(equals + 1));
-    if (!level)
-      throw std::invalid_argument(fmt::format("--severity '{}': expected CODE=error|warning|info", spec));
+    if (!level) throw std::invalid_argument(fmt::format("--severity '{}': expected CODE=error|warning|info", spec));
     out[require_selector("--severity", spec.substr(0, equals))] = *level;
   }
   return out;
@@ -88,9 +88,11 @@ std::map<std::string, Severity> parse_severity_overrides(const std::vector<std::
 }  // namespace
 
 void add_rule_options(CLI::App& cmd, RuleOptions& options) {
-  add_tokens_option(cmd, "--target", options.target, "target context length in tokens (default: each model's declared length)", 1);
+  add_tokens_option(cmd, "--target", options.target,
+                    "target context length in tokens (default: each model's declared length)", 1);
   add_tokens_option(cmd, "--trained-length", options.trained_length, "override the pretraining length L_P", 1);
-  add_tokens_option(cmd, "--extended-length", options.extended_length, "override the extension length L_E (0: none)", 0);
+  add_tokens_option(cmd, "--extended-length", options.extended_length, "override the extension length L_E (0: none)",
+                    0);
   cmd.add_option("--fail-on", options.fail_on, "lowest severity that fails the run (default warning)")
       ->check(CLI::IsMember({"error", "warning", "info"}));
   cmd.add_option("--select", options.select,
@@ -101,8 +103,7 @@ void add_rule_options(CLI::App& cmd, RuleOptions& options) {
                  "also run these codes, names or prefixes (e.g. CTX205) on top of the selection")
       ->delimiter(',');
   cmd.add_option("--ignore", options.ignore, "skip these codes, names or prefixes")->delimiter(',');
-  cmd.add_option("--severity", options.severity, "CODE=error|warning|info: override a rule's severity")
-      ->delimiter(',');
+  cmd.add_option("--severity", options.severity, "CODE=error|warning|info: override a rule's severity")->delimiter(',');
   cmd.add_option("--exclude", options.exclude,
                  "GLOB: also leave out matching files and folders when searching directories (repeatable)")
       ->take_all()

@@ -31,9 +31,8 @@ inline constexpr const char* kPathHelp =
 // A length in tokens: 131072, 128k or 1M (powers of 1024). A value that is not one says "not an integer",
 // one out of range says so.
 CLI::Validator tokens_validator(std::int64_t min);
-template <class T>
-CLI::Option* add_tokens_option(CLI::App& cmd, const std::string& name, T& value, const std::string& help,
-                               std::int64_t min = 1) {
+template <class T> CLI::Option* add_tokens_option(CLI::App& cmd, const std::string& name, T& value,
+                                                  const std::string& help, std::int64_t min = 1) {
   return cmd.add_option(name, value, help)->transform(tokens_validator(min));
 }
 

@@ -55,7 +55,8 @@ void setup_report(CLI::App* cmd, Outcome& outcome) {
   add_tokens_option(*cmd, "--target", options->target,
                     "target context length in tokens (default: each model's declared length)", 1);
   add_tokens_option(*cmd, "--trained-length", options->trained_length, "override the pretraining length L_P", 1);
-  add_tokens_option(*cmd, "--extended-length", options->extended_length, "override the extension length L_E (0: none)", 0);
+  add_tokens_option(*cmd, "--extended-length", options->extended_length, "override the extension length L_E (0: none)",
+                    0);
   add_engine_option(*cmd, options->engine);
   add_set_option(*cmd, options->edits);
   cmd->add_option("-o,--output", options->output.path,

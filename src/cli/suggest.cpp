@@ -40,10 +40,8 @@ void setup_suggest(CLI::App* cmd, Outcome& outcome) {
     request.engines = parse_engine_selection(options->engine);
     const SuggestReport report = suggest_changes(options->path, request);
     Output output(options->output.path);
-    if (options->format == "json")
-      render_suggest_json(report, output.stream());
-    else
-      render_suggest_text(report, output.stream());
+    if (options->format == "json") render_suggest_json(report, output.stream());
+    else render_suggest_text(report, output.stream());
     output.close();
     outcome.exit_code = kExitClean;
   });

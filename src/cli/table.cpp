@@ -48,9 +48,11 @@ void setup_table(CLI::App* cmd, Outcome& outcome) {
   cmd->add_option("PATH", options->path, kPathHelp)->required();
   add_format_option(*cmd, options->format, {"text", "json", "csv", "markdown", "svg"});
   add_tokens_option(*cmd, "--target", options->target, "audit every pair at a sequence of N tokens", 1);
-  add_tokens_option(*cmd, "--seq-len", options->seq_len, "evaluate length-dependent methods (dynamic, longrope) at N tokens", 1);
+  add_tokens_option(*cmd, "--seq-len", options->seq_len,
+                    "evaluate length-dependent methods (dynamic, longrope) at N tokens", 1);
   add_tokens_option(*cmd, "--trained-length", options->trained_length, "override the pretraining length L_P", 1);
-  add_tokens_option(*cmd, "--extended-length", options->extended_length, "override the extension length L_E (0: none)", 0);
+  add_tokens_option(*cmd, "--extended-length", options->extended_length, "override the extension length L_E (0: none)",
+                    0);
   cmd->add_option("--pairs", options->pairs, "rows to print: 0,16,32 or 29-34");
   add_engine_option(*cmd, options->engine);
   add_kv_dtype_option(*cmd, options->kv_dtype);

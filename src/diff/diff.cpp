@@ -18,9 +18,9 @@ using diff_detail::NamedValue;
 std::vector<FieldChange> without_repeats(std::vector<FieldChange> changes) {
   auto repeats_model_wide = [&](const FieldChange& c) {
     return !c.setup.empty() && std::any_of(changes.begin(), changes.end(), [&](const FieldChange& wide) {
-             return wide.setup.empty() && wide.field == c.field && wide.old_value == c.old_value &&
-                    wide.new_value == c.new_value;
-           });
+      return wide.setup.empty() && wide.field == c.field && wide.old_value == c.old_value &&
+             wide.new_value == c.new_value;
+    });
   };
   std::vector<FieldChange> kept;
   for (const auto& c : changes)
@@ -238,7 +238,8 @@ DiffReport diff_files(const std::string& old_path, const std::string& new_path, 
   DiffReport report;
   report.old_label = shown_path(old_path);
   report.new_label = shown_path(new_path);
-  report.models.push_back(diff_checked(DiffStatus::modified, check_named(old_path, options), check_named(new_path, options)));
+  report.models.push_back(
+      diff_checked(DiffStatus::modified, check_named(old_path, options), check_named(new_path, options)));
   report.counts = count_changes(report.models);
   return report;
 }

@@ -45,8 +45,9 @@ class GitSides {
 
   LoadedSide at_revision(const std::string& revision, const std::string& path) const {
     const std::string shown = revision + ":" + path;
-    return check_side([&] { return load_model_bytes(shown, git_file_at(top_, revision, path, kMaxConfigBytes), options_.edits); },
-                      shown, options_);
+    return check_side(
+        [&] { return load_model_bytes(shown, git_file_at(top_, revision, path, kMaxConfigBytes), options_.edits); },
+        shown, options_);
   }
 
   LoadedSide old_side(const std::string& path) const { return at_revision(request_.old_revision, path); }

@@ -247,8 +247,9 @@ bool glob_match(std::string_view glob, std::string_view path) {
 }
 
 const std::vector<std::string>& default_exclude_globs() {
-  static const std::vector<std::string> globs = {".*",    "node_modules", "venv",   "__pycache__", "__pypackages__",
-                                                 "site-packages", "build", "_build", "dist",        "buck-out"};
+  static const std::vector<std::string> globs = {
+      ".*",    "node_modules", "venv", "__pycache__", "__pypackages__", "site-packages",
+      "build", "_build",       "dist", "buck-out"};
   return globs;
 }
 
@@ -296,14 +297,16 @@ FoundFiles find_model_files(const std::string& path, const ScanFilter& filter) {
   out.files = std::move(*found);
   std::sort(out.files.begin(), out.files.end());
   if (out.files.empty())
-    throw InputError(root, "directory has no config.json or .gguf file (searched recursively, leaving out hidden, "
-                           "node_modules, virtual-environment and build folders, .gitignore'd files and --exclude)");
+    throw InputError(root,
+                     "directory has no config.json or .gguf file (searched recursively, leaving out hidden, "
+                     "node_modules, virtual-environment and build folders, .gitignore'd files and --exclude)");
   return out;
 }
 
 std::string describe(const SkippedPath& skipped) {
   switch (skipped.why) {
-    case SkippedPath::Why::unreadable_directory: return skipped.path + ": directory cannot be read (" + skipped.detail + ")";
+    case SkippedPath::Why::unreadable_directory:
+      return skipped.path + ": directory cannot be read (" + skipped.detail + ")";
     case SkippedPath::Why::directory_link: return skipped.path + ": link to a directory, not followed";
     case SkippedPath::Why::not_a_regular_file: return skipped.path + ": not a regular file";
     case SkippedPath::Why::other_name: return skipped.path + ": not named config.json or *.gguf";

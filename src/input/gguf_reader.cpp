@@ -207,7 +207,7 @@ class Cursor {
   std::uint64_t window_start_ = 0;
 };
 
-constexpr std::uint64_t kMinKeyValueBytes = 8 + 4 + 1;   // empty key, type id, one-byte value
+constexpr std::uint64_t kMinKeyValueBytes = 8 + 4 + 1;        // empty key, type id, one-byte value
 constexpr std::uint64_t kMinTensorInfoBytes = 8 + 4 + 4 + 8;  // empty name, n_dims 0, type, offset
 constexpr std::uint64_t kMaxSignedValue = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
 
@@ -311,9 +311,10 @@ class Parser {
     if (version == 1) in_.fail("GGUF version 1 is no longer supported (byte 4); convert the model again");
     if (version == 0) in_.fail("GGUF version 0 at byte 4 is invalid");
     if ((version & 0xFFFFu) == 0)
-      in_.fail(fmt::format("GGUF version {:#010x} at byte 4 looks byte-swapped: probably a big-endian GGUF file, "
-                           "which ropelens cannot read",
-                           version));
+      in_.fail(
+          fmt::format("GGUF version {:#010x} at byte 4 looks byte-swapped: probably a big-endian GGUF file, "
+                      "which ropelens cannot read",
+                      version));
     in_.fail(fmt::format("unsupported GGUF version {} at byte 4 (ropelens reads versions 2 and 3)", version));
   }
 
@@ -321,14 +322,15 @@ class Parser {
     if (file_.kv_count > kGgufMaxKvCount)
       in_.fail(fmt::format("key-value count {} at byte 16 is beyond the limit of {}", file_.kv_count, kGgufMaxKvCount));
     if (file_.tensor_count > kGgufMaxTensorCount)
-      in_.fail(fmt::format("tensor count {} at byte 8 is beyond the limit of {}", file_.tensor_count,
-                           kGgufMaxTensorCount));
+      in_.fail(
+          fmt::format("tensor count {} at byte 8 is beyond the limit of {}", file_.tensor_count, kGgufMaxTensorCount));
     // Both counts are below 2^20, so the product cannot overflow.
     const std::uint64_t least = file_.kv_count * kMinKeyValueBytes + file_.tensor_count * kMinTensorInfoBytes;
     if (least > in_.remaining())
-      in_.fail(fmt::format("{} key-values and {} tensor infos need at least {} bytes, but only {} follow the header "
-                           "at byte 24",
-                           file_.kv_count, file_.tensor_count, least, in_.remaining()));
+      in_.fail(
+          fmt::format("{} key-values and {} tensor infos need at least {} bytes, but only {} follow the header "
+                      "at byte 24",
+                      file_.kv_count, file_.tensor_count, least, in_.remaining()));
   }
 
   // A u64 length, checked against the bytes left before anything is allocated.
@@ -492,9 +494,10 @@ class Parser {
     const std::uint64_t padding = (file_.alignment - end_of_infos % file_.alignment) % file_.alignment;
     file_.data_offset = end_of_infos + padding;  // end_of_infos <= file size < 2^63: no overflow
     if (!tensors_.empty() && file_.data_offset > in_.size())
-      in_.fail(fmt::format("the data section would start at byte {} (tensor infos end at byte {}, aligned to {}), "
-                           "past the end of the file ({} bytes)",
-                           file_.data_offset, end_of_infos, file_.alignment, in_.size()));
+      in_.fail(
+          fmt::format("the data section would start at byte {} (tensor infos end at byte {}, aligned to {}), "
+                      "past the end of the file ({} bytes)",
+                      file_.data_offset, end_of_infos, file_.alignment, in_.size()));
   }
 
   void check_tensor_data(const TensorInfo& tensor) const {
@@ -502,20 +505,23 @@ class Parser {
       in_.fail(fmt::format("tensor '{}' (info at byte {}): data offset {} is not a multiple of the alignment {}",
                            tensor.name, tensor.info_offset, tensor.data_offset, file_.alignment));
     if (tensor.data_offset > std::numeric_limits<std::uint64_t>::max() - file_.data_offset)
-      in_.fail(fmt::format("tensor '{}' (info at byte {}): data offset {} overflows when added to the data section "
-                           "start {}",
-                           tensor.name, tensor.info_offset, tensor.data_offset, file_.data_offset));
+      in_.fail(
+          fmt::format("tensor '{}' (info at byte {}): data offset {} overflows when added to the data section "
+                      "start {}",
+                      tensor.name, tensor.info_offset, tensor.data_offset, file_.data_offset));
     const std::uint64_t room = in_.size() - file_.data_offset;
     if (tensor.data_offset > room)
-      in_.fail(fmt::format("tensor '{}' (info at byte {}): its data at byte {} lies beyond the end of the file "
-                           "({} bytes)",
-                           tensor.name, tensor.info_offset, file_.data_offset + tensor.data_offset, in_.size()));
+      in_.fail(
+          fmt::format("tensor '{}' (info at byte {}): its data at byte {} lies beyond the end of the file "
+                      "({} bytes)",
+                      tensor.name, tensor.info_offset, file_.data_offset + tensor.data_offset, in_.size()));
     const auto width = plain_element_bytes(tensor.ggml_type);
     if (width && tensor.elements > (room - tensor.data_offset) / *width)
-      in_.fail(fmt::format("tensor '{}' (info at byte {}): {} elements of {} at byte {} run past the end of the "
-                           "file ({} bytes)",
-                           tensor.name, tensor.info_offset, tensor.elements, ggml_type_name(tensor.ggml_type),
-                           file_.data_offset + tensor.data_offset, in_.size()));
+      in_.fail(
+          fmt::format("tensor '{}' (info at byte {}): {} elements of {} at byte {} run past the end of the "
+                      "file ({} bytes)",
+                      tensor.name, tensor.info_offset, tensor.elements, ggml_type_name(tensor.ggml_type),
+                      file_.data_offset + tensor.data_offset, in_.size()));
   }
 
   // Parameters and bytes of every tensor; element counts are below 2^63 each and at most 2^20 tensors, so a sum
@@ -535,8 +541,8 @@ class Parser {
 
   std::vector<float> read_rope_tensor(const TensorInfo& tensor) {
     if (tensor.ggml_type != 0)
-      in_.fail(fmt::format("tensor '{}' (info at byte {}) is {}; only F32 RoPE factor tensors can be read",
-                           tensor.name, tensor.info_offset, ggml_type_name(tensor.ggml_type)));
+      in_.fail(fmt::format("tensor '{}' (info at byte {}) is {}; only F32 RoPE factor tensors can be read", tensor.name,
+                           tensor.info_offset, ggml_type_name(tensor.ggml_type)));
     if (tensor.elements > kGgufMaxRopeTensorElements)
       in_.fail(fmt::format("tensor '{}' (info at byte {}) has {} elements; a RoPE factor tensor has at most {}",
                            tensor.name, tensor.info_offset, tensor.elements, kGgufMaxRopeTensorElements));

@@ -155,7 +155,8 @@ std::string run_git(const std::string& directory, const std::vector<std::string>
   if (captured.out_overflowed) {
     ::kill(pid, SIGKILL);
     wait_for(pid);
-    throw InputError(what, fmt::format("git printed more than {} MiB; refusing to read further", max_output_bytes >> 20));
+    throw InputError(what,
+                     fmt::format("git printed more than {} MiB; refusing to read further", max_output_bytes >> 20));
   }
   const int exit_code = wait_for(pid);
   if (exit_code != 0) throw InputError(what, "git: " + first_error_line(captured.err));
@@ -235,15 +236,15 @@ std::vector<ChangedFile> git_changed_files(const std::string& directory, const s
                                            const std::optional<std::string>& new_revision,
                                            const std::vector<std::string>& pathspecs) {
   const std::string what = new_revision ? old_revision + ".." + *new_revision : old_revision;
-  std::vector<std::string> diff = {"--literal-pathspecs", "diff",    "--name-status", "-z",
-                                   "-M",                  "--no-relative", "--no-ext-diff", old_revision};
+  std::vector<std::string> diff = {"--literal-pathspecs", "diff",          "--name-status", "-z", "-M",
+                                   "--no-relative",       "--no-ext-diff", old_revision};
   if (new_revision) diff.push_back(*new_revision);
   diff.push_back("--");
   diff.insert(diff.end(), pathspecs.begin(), pathspecs.end());
   std::vector<ChangedFile> changes = parse_name_status(run_git(directory, diff, what, kMaxGitListingBytes), what);
   if (!new_revision) {
     std::vector<std::string> untracked = {"--literal-pathspecs", "ls-files", "--others", "--exclude-standard",
-                                          "--full-name", "-z", "--"};
+                                          "--full-name",         "-z",       "--"};
     untracked.insert(untracked.end(), pathspecs.begin(), pathspecs.end());
     for (auto& path : split_nul(run_git(directory, untracked, what, kMaxGitListingBytes)))
       changes.push_back({GitChange::added, "", std::move(path)});

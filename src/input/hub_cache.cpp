@@ -95,10 +95,12 @@ fs::path model_file_in(const fs::path& snapshot, const std::string& shown) {
     if (name.size() > 5 && name.substr(name.size() - 5) == ".gguf" && is_file(snapshot / name)) gguf.push_back(name);
   if (gguf.size() == 1) return snapshot / gguf.front();
   if (gguf.empty())
-    throw InputError(shown, fmt::format("the cached snapshot {} has no config.json and no .gguf file", snapshot.string()));
-  throw InputError(shown, fmt::format("the cached snapshot {} has no config.json and {} .gguf files ({}); name one by its "
-                                      "path",
-                                      snapshot.string(), gguf.size(), fmt::join(gguf, ", ")));
+    throw InputError(shown,
+                     fmt::format("the cached snapshot {} has no config.json and no .gguf file", snapshot.string()));
+  throw InputError(shown,
+                   fmt::format("the cached snapshot {} has no config.json and {} .gguf files ({}); name one by its "
+                               "path",
+                               snapshot.string(), gguf.size(), fmt::join(gguf, ", ")));
 }
 
 }  // namespace
@@ -127,8 +129,8 @@ LocatedModel locate_in_hub(const std::string& repo_id, const std::string& revisi
   }
   const fs::path snapshot = repo / "snapshots" / commit;
   if (!is_safe_revision(commit) || !fs::is_directory(snapshot, ec))
-    throw InputError(asked, fmt::format("revision '{}' is not in the Hugging Face cache {} ({})", revision, repo.string(),
-                                        cached_revisions(repo)));
+    throw InputError(asked, fmt::format("revision '{}' is not in the Hugging Face cache {} ({})", revision,
+                                        repo.string(), cached_revisions(repo)));
   if (is_file(repo / ".no_exist" / commit / "config.json") && !is_file(snapshot / "config.json"))
     throw InputError(asked, fmt::format("the Hugging Face cache records that {} has no config.json at {}", repo_id,
                                         short_commit(commit)));

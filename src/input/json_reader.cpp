@@ -163,7 +163,8 @@ InputFile read_opened(InputFile input, int fd, const struct stat& info) {
       input.gguf = true;
       return input;
     }
-    throw InputError(input.shown, fmt::format("{} bytes is larger than {} MiB; not a config.json", size, kMaxConfigBytes >> 20));
+    throw InputError(input.shown,
+                     fmt::format("{} bytes is larger than {} MiB; not a config.json", size, kMaxConfigBytes >> 20));
   }
   input.text = read_up_to(fd, static_cast<std::size_t>(size), kMaxConfigBytes, input.shown);
   input.gguf = looks_like_gguf_bytes(input.text);

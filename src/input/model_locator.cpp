@@ -40,7 +40,8 @@ LocatedModel locate_model(const std::string& spec, const std::optional<std::stri
   // A dangling or looping symlink is still a path the user named: reading it says what is wrong with it.
   const bool exists = spec == "-" || std::filesystem::exists(spec, ec) || std::filesystem::is_symlink(spec, ec);
   if (exists) {
-    if (revision) throw InputError(spec, fmt::format("--revision {} applies to a model id, and this is a path", *revision));
+    if (revision)
+      throw InputError(spec, fmt::format("--revision {} applies to a model id, and this is a path", *revision));
     return {spec, spec, std::nullopt};
   }
   constexpr std::string_view kOllama = "ollama:";

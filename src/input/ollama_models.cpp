@@ -23,7 +23,11 @@ struct OllamaName {
   std::string ns = "library";
   std::string model;
   std::string tag = "latest";
-  std::string display() const { return fmt::format("ollama:{}:{}", ns == "library" && host == "registry.ollama.ai" ? model : fmt::format("{}/{}/{}", host, ns, model), tag); }
+  std::string display() const {
+    return fmt::format(
+        "ollama:{}:{}",
+        ns == "library" && host == "registry.ollama.ai" ? model : fmt::format("{}/{}/{}", host, ns, model), tag);
+  }
 };
 
 // ParseNameBare: the tag follows the last ':' when it comes after the last '/'; the rest splits from the right into
@@ -115,7 +119,8 @@ LocatedModel locate_in_ollama(const std::string& text) {
     const Document manifest = read_config(manifest_path.string());
     const std::string blob = model_blob(manifest, models);
     if (!fs::is_regular_file(blob, ec))
-      throw InputError(asked, fmt::format("the manifest {} names the blob {}, which is missing", manifest_path.string(), blob));
+      throw InputError(
+          asked, fmt::format("the manifest {} names the blob {}, which is missing", manifest_path.string(), blob));
     const std::string digest = fs::path(blob).filename().string().substr(7);
     LocatedModel located;
     located.path = blob;

@@ -70,7 +70,8 @@ void read_weights_beside(Model& model, const std::string& config_path) {
     return;
   }
   model.weights_bytes = Field<std::uint64_t>{
-      *index->total_size, Provenance::derived(fmt::format("metadata.total_size of {}", index->path), "/metadata/total_size")};
+      *index->total_size,
+      Provenance::derived(fmt::format("metadata.total_size of {}", index->path), "/metadata/total_size")};
 }
 
 LoadedModel load_gguf(const GgufFile& gguf, const std::vector<Edit>& edits) {
@@ -79,7 +80,8 @@ LoadedModel load_gguf(const GgufFile& gguf, const std::vector<Edit>& edits) {
   loaded.model = model_from_gguf(gguf);
   loaded.gguf = gguf_metadata(gguf);
   for (const auto& [key, value] : gguf.kv) loaded.byte_offsets.emplace(gguf_pointer(key), value.offset);
-  for (const auto& [name, offset] : gguf.rope_tensor_info_offsets) loaded.byte_offsets.emplace(gguf_pointer(name), offset);
+  for (const auto& [name, offset] : gguf.rope_tensor_info_offsets)
+    loaded.byte_offsets.emplace(gguf_pointer(name), offset);
   return loaded;
 }
 

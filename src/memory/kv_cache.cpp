@@ -40,9 +40,8 @@ const DtypeTraits& traits(KvDtype dtype) {
 // torch dtype names as configs write them.
 std::optional<KvDtype> from_torch_dtype(std::string_view name) {
   static const std::map<std::string_view, KvDtype, std::less<>> names = {
-      {"bfloat16", KvDtype::bf16}, {"float16", KvDtype::f16},  {"half", KvDtype::f16},
-      {"float32", KvDtype::f32},   {"float", KvDtype::f32},    {"f16", KvDtype::f16},
-      {"bf16", KvDtype::bf16},     {"f32", KvDtype::f32},
+      {"bfloat16", KvDtype::bf16}, {"float16", KvDtype::f16}, {"half", KvDtype::f16},  {"float32", KvDtype::f32},
+      {"float", KvDtype::f32},     {"f16", KvDtype::f16},     {"bf16", KvDtype::bf16}, {"f32", KvDtype::f32},
   };
   auto it = names.find(name);
   return it == names.end() ? std::nullopt : std::optional(it->second);
@@ -79,7 +78,9 @@ KvDtypeChoice default_kv_dtype(const Model& model) {
 
 namespace kv_detail {
 
-std::int64_t round_up(std::int64_t value, std::int64_t multiple) { return (value + multiple - 1) / multiple * multiple; }
+std::int64_t round_up(std::int64_t value, std::int64_t multiple) {
+  return (value + multiple - 1) / multiple * multiple;
+}
 
 KvCacheView make_view(std::string engine, std::string summary, const std::vector<CachingLayer>& layers,
                       const std::vector<LayerTokens>& kept, KvDtype dtype) {
@@ -92,9 +93,9 @@ KvCacheView make_view(std::string engine, std::string summary, const std::vector
     if (added) view.groups.push_back({layers[i].group, {}, k.tokens, k.row, 0, k.holds});
     KvGroup& group = view.groups[it->second];
     group.layers.push_back(layers[i].index);
-    const std::uint64_t layer_bytes = static_cast<std::uint64_t>(k.tokens) *
-                                      (kv_bytes(dtype, static_cast<std::uint64_t>(k.row.k)) +
-                                       kv_bytes(dtype, static_cast<std::uint64_t>(k.row.v)));
+    const std::uint64_t layer_bytes =
+        static_cast<std::uint64_t>(k.tokens) *
+        (kv_bytes(dtype, static_cast<std::uint64_t>(k.row.k)) + kv_bytes(dtype, static_cast<std::uint64_t>(k.row.v)));
     group.bytes += layer_bytes;
     view.total_bytes += layer_bytes;
   }
@@ -117,12 +118,11 @@ KvCacheView window_aware_view(const CachingLayers& model, std::int64_t tokens, K
     }
     const KvRow row = layer.latent.value_or(layer.heads);
     if (layer.window_tokens && *layer.window_tokens < tokens)
-      kept.push_back({*layer.window_tokens, row,
-                      fmt::format("its {} of {} tokens",
-                                  layer.attention == AttentionKind::chunked ? "attention chunk" : "window",
-                                  *layer.window_tokens)});
-    else
-      kept.push_back({tokens, row, "every token"});
+      kept.push_back(
+          {*layer.window_tokens, row,
+           fmt::format("its {} of {} tokens", layer.attention == AttentionKind::chunked ? "attention chunk" : "window",
+                       *layer.window_tokens)});
+    else kept.push_back({tokens, row, "every token"});
   }
   return make_view("window-aware",
                    "sliding and chunked layers keep their window, MLA layers their latent; the least an engine keeps",

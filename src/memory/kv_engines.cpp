@@ -9,14 +9,15 @@
 namespace ropelens::kv_detail {
 namespace {
 
-constexpr std::int64_t kVllmBlockTokens = 16;           // vLLM's default block size on CUDA
-constexpr std::int64_t kVllmBatchedTokens = 8192;       // --max-num-batched-tokens of vllm serve on large GPUs
-constexpr double kSglangSwaRatio = 0.8;                 // --swa-full-tokens-ratio default
-constexpr std::int64_t kLlamaCppPadding = 256;          // n_ctx and the SWA cache are padded to 256 cells
-constexpr std::int64_t kLlamaCppMicroBatch = 512;       // -ub default
+constexpr std::int64_t kVllmBlockTokens = 16;      // vLLM's default block size on CUDA
+constexpr std::int64_t kVllmBatchedTokens = 8192;  // --max-num-batched-tokens of vllm serve on large GPUs
+constexpr double kSglangSwaRatio = 0.8;            // --swa-full-tokens-ratio default
+constexpr std::int64_t kLlamaCppPadding = 256;     // n_ctx and the SWA cache are padded to 256 cells
+constexpr std::int64_t kLlamaCppMicroBatch = 512;  // -ub default
 
 LayerTokens nothing(const CachingLayer& layer, std::string_view state) {
-  if (layer.caching == LayerCaching::shares_kv) return {0, {}, fmt::format("reuses the KV of layer {}", layer.kv_source)};
+  if (layer.caching == LayerCaching::shares_kv)
+    return {0, {}, fmt::format("reuses the KV of layer {}", layer.kv_source)};
   return {0, {}, std::string(state)};
 }
 
@@ -46,9 +47,9 @@ KvCacheView transformers_view(const CachingLayers& model, std::int64_t tokens, K
     if (layer.caching != LayerCaching::keeps_tokens) {
       kept.push_back(nothing(layer, "no attention: its state is not a per-token cache"));
     } else if (keeps_window(layer) && *layer.window_tokens - 1 < tokens) {
-      kept.push_back({*layer.window_tokens - 1, layer.heads,
-                      fmt::format("DynamicSlidingWindowLayer keeps the last window - 1 = {} tokens",
-                                  *layer.window_tokens - 1)});
+      kept.push_back(
+          {*layer.window_tokens - 1, layer.heads,
+           fmt::format("DynamicSlidingWindowLayer keeps the last window - 1 = {} tokens", *layer.window_tokens - 1)});
     } else {
       kept.push_back({tokens, layer.heads, "DynamicLayer keeps every token"});
     }
@@ -81,10 +82,12 @@ KvCacheView vllm_view(const CachingLayers& model, std::int64_t tokens, KvDtype d
   }
   const std::string windows =
       hybrid_manager ? fmt::format("sliding layers keep window - 1 + max_num_batched_tokens {}", kVllmBatchedTokens)
-                     : std::string("chunked attention turns the hybrid KV cache manager off, so every layer keeps "
-                                   "every token");
+                     : std::string(
+                           "chunked attention turns the hybrid KV cache manager off, so every layer keeps "
+                           "every token");
   KvCacheView view = make_view(
-      "vllm", fmt::format("v1 KV cache specs, per request: blocks of {}; {}; MLA keeps its latent", kVllmBlockTokens, windows),
+      "vllm",
+      fmt::format("v1 KV cache specs, per request: blocks of {}; {}; MLA keeps its latent", kVllmBlockTokens, windows),
       model.layers, kept, dtype);
   view.assumptions = {fmt::format("block_size {}", kVllmBlockTokens),
                       fmt::format("max_num_batched_tokens {}", kVllmBatchedTokens),
@@ -110,11 +113,12 @@ KvCacheView sglang_view(const CachingLayers& model, std::int64_t tokens, KvDtype
       kept.push_back({tokens, row, "every token"});
     }
   }
-  KvCacheView view = make_view("sglang",
-                               fmt::format("a token pool sized for N: sliding layers get swa_full_tokens_ratio {} of it; "
-                                           "MLA keeps its latent",
-                                           kSglangSwaRatio),
-                               model.layers, kept, dtype);
+  KvCacheView view =
+      make_view("sglang",
+                fmt::format("a token pool sized for N: sliding layers get swa_full_tokens_ratio {} of it; "
+                            "MLA keeps its latent",
+                            kSglangSwaRatio),
+                model.layers, kept, dtype);
   if (split_pool) view.assumptions = {fmt::format("swa_full_tokens_ratio {}", kSglangSwaRatio)};
   return view;
 }
@@ -128,8 +132,8 @@ KvCacheView llama_cpp_view(const CachingLayers& model, std::int64_t tokens, KvDt
       kept.push_back(nothing(layer, "no attention: recurrent memory, not counted"));
     } else if (keeps_window(layer)) {
       kept.push_back({round_up(std::min(cells, *layer.window_tokens + kLlamaCppMicroBatch), kLlamaCppPadding), row,
-                      fmt::format("SWA cache: min(n_ctx, n_swa + n_ubatch {}) cells, padded to {}",
-                                  kLlamaCppMicroBatch, kLlamaCppPadding)});
+                      fmt::format("SWA cache: min(n_ctx, n_swa + n_ubatch {}) cells, padded to {}", kLlamaCppMicroBatch,
+                                  kLlamaCppPadding)});
     } else {
       kept.push_back({cells, row, fmt::format("n_ctx padded to {} cells", kLlamaCppPadding)});
     }

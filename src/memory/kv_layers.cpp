@@ -9,7 +9,8 @@ namespace {
 // Models whose cache this module does not size: encoders keep none, encoder-decoders add cross-attention.
 std::optional<std::string> unsized_architecture(const Model& model) {
   static const std::vector<std::string_view> encoders = {"bert", "roberta", "distilbert"};
-  static const std::vector<std::string_view> encoder_decoders = {"t5", "mt5", "umt5", "bart", "marian", "m2m_100", "fsmt"};
+  static const std::vector<std::string_view> encoder_decoders = {"t5",     "mt5",     "umt5", "bart",
+                                                                 "marian", "m2m_100", "fsmt"};
   const std::string& type = model.model_type.value;
   for (auto name : encoders)
     if (type == name) return fmt::format("model_type '{}' is an encoder: it keeps no KV cache", type);

@@ -50,9 +50,7 @@ std::optional<RopeType> parse_rope_type(std::string_view name) {
   return std::nullopt;
 }
 
-std::string_view to_string(Pairing pairing) {
-  return pairing == Pairing::rotate_half ? "rotate_half" : "interleaved";
-}
+std::string_view to_string(Pairing pairing) { return pairing == Pairing::rotate_half ? "rotate_half" : "interleaved"; }
 
 std::string_view to_string(PositionScheme scheme) {
   switch (scheme) {
@@ -81,9 +79,7 @@ bool GgufFacts::factor_applies() const {
   return scaling_factor && (type == "linear" || type == "yarn" || type == "longrope");
 }
 
-bool GgufFacts::extends() const {
-  return !factor_tensors.empty() || (factor_applies() && scaling_factor->value > 1.0);
-}
+bool GgufFacts::extends() const { return !factor_tensors.empty() || (factor_applies() && scaling_factor->value > 1.0); }
 
 const GgufFactorTensor* GgufFacts::factor_tensor(std::string_view name) const {
   auto it = std::find_if(factor_tensors.begin(), factor_tensors.end(),

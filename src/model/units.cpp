@@ -54,8 +54,7 @@ std::int64_t parse_token_count(std::string_view text, std::int64_t min, std::int
         throw std::invalid_argument(fmt::format("'{}' is out of range: expected {} to {} tokens", text, min, max));
       return tokens;
     }
-  throw std::invalid_argument(
-      fmt::format("'{}' is not an integer (a token count such as 131072, 128k or 1M)", text));
+  throw std::invalid_argument(fmt::format("'{}' is not an integer (a token count such as 131072, 128k or 1M)", text));
 }
 
 std::int64_t parse_byte_size(std::string_view text) {
@@ -77,8 +76,8 @@ std::int64_t parse_byte_size(std::string_view text) {
   if (unit == "tb") return scaled(value, 1'000'000'000'000LL, text);
   for (const Unit& u : kUnits)
     if (unit == u.suffix) return scaled(value, u.multiplier, text);
-  throw std::invalid_argument(fmt::format("'{}': unknown unit '{}' (expected B, KiB, MiB, GiB, TiB, KB, MB, GB or TB)",
-                                          text, suffix));
+  throw std::invalid_argument(
+      fmt::format("'{}': unknown unit '{}' (expected B, KiB, MiB, GiB, TiB, KB, MB, GB or TB)", text, suffix));
 }
 
 std::string format_bytes(std::int64_t bytes) {

@@ -17,9 +17,18 @@ constexpr std::string_view kFull = "full_attention";
 constexpr std::string_view kLinear = "linear_attention";
 
 // transformers ALLOWED_LAYER_TYPES (configuration_utils.py) that attend, and the legacy "attention".
-constexpr std::array<std::string_view, 12> kAttending = {
-    kFull,   "sliding_attention", "chunked_attention", "compressed_sparse_attention", "heavily_compressed_attention",
-    "minimax_m3_sparse", "sparse", "dense", "hybrid", "hybrid_sliding", "deepseek_sparse_attention", "attention"};
+constexpr std::array<std::string_view, 12> kAttending = {kFull,
+                                                         "sliding_attention",
+                                                         "chunked_attention",
+                                                         "compressed_sparse_attention",
+                                                         "heavily_compressed_attention",
+                                                         "minimax_m3_sparse",
+                                                         "sparse",
+                                                         "dense",
+                                                         "hybrid",
+                                                         "hybrid_sliding",
+                                                         "deepseek_sparse_attention",
+                                                         "attention"};
 // Layer types that hold no attention: linear attention and the legacy "mamba", LFM2's "conv", NemotronH's "moe"/"mlp".
 constexpr std::array<std::string_view, 5> kNotAttending = {kLinear, "mamba", "conv", "moe", "mlp"};
 
@@ -33,8 +42,10 @@ std::string key_of(const Hit& hit) { return hit.pointer.substr(hit.pointer.rfind
 // Whether a schedule read from `hit` has `entries` for the `num_layers` layers; records the mismatch when not.
 bool one_entry_per_layer(Normalizing& n, const Hit& hit, std::size_t entries, int num_layers) {
   if (static_cast<int>(entries) == num_layers) return true;
-  n.issues.add(hit.pointer, LayerScheduleMismatch{.reason = ScheduleReason::wrong_entry_count, .field = key_of(hit),
-                                                  .count = static_cast<std::int64_t>(entries), .layers = num_layers});
+  n.issues.add(hit.pointer, LayerScheduleMismatch{.reason = ScheduleReason::wrong_entry_count,
+                                                  .field = key_of(hit),
+                                                  .count = static_cast<std::int64_t>(entries),
+                                                  .layers = num_layers});
   return false;
 }
 
@@ -46,8 +57,9 @@ struct Schedule {
 // Whole-number list entries in [0, num_layers); anything else is reported and the list ignored.
 std::optional<std::set<int>> read_layer_indices(Normalizing& n, const Hit& hit, int num_layers, int base) {
   if (!hit.value->is_array()) {
-    n.issues.add(hit.pointer, LayerScheduleMismatch{.reason = ScheduleReason::not_a_list, .field = key_of(hit),
-                                                    .written = describe_json(*hit.value)});
+    n.issues.add(hit.pointer,
+                 LayerScheduleMismatch{
+                     .reason = ScheduleReason::not_a_list, .field = key_of(hit), .written = describe_json(*hit.value)});
     return std::nullopt;
   }
   std::set<int> indices;
@@ -56,8 +68,11 @@ std::optional<std::set<int>> read_layer_indices(Normalizing& n, const Hit& hit, 
     const long long index = item.is_number_integer() ? item.get<long long>() - base : -1;
     if (index < 0 || index >= num_layers) {
       n.issues.add(pointer_join(hit.pointer, std::to_string(i)),
-                   LayerScheduleMismatch{.reason = ScheduleReason::layer_index_out_of_range, .field = key_of(hit),
-                                         .written = describe_json(item), .count = base, .layers = num_layers});
+                   LayerScheduleMismatch{.reason = ScheduleReason::layer_index_out_of_range,
+                                         .field = key_of(hit),
+                                         .written = describe_json(item),
+                                         .count = base,
+                                         .layers = num_layers});
       return std::nullopt;
     }
     indices.insert(static_cast<int>(index));
@@ -67,16 +82,16 @@ std::optional<std::set<int>> read_layer_indices(Normalizing& n, const Hit& hit, 
 
 Schedule attending_at(const std::set<int>& indices, int num_layers, std::string_view others, std::string pointer) {
   Schedule schedule{{}, std::move(pointer)};
-  for (int i = 0; i < num_layers; ++i)
-    schedule.types.emplace_back(indices.count(i) ? kFull : others);
+  for (int i = 0; i < num_layers; ++i) schedule.types.emplace_back(indices.count(i) ? kFull : others);
   return schedule;
 }
 
 // A list of layer-type strings (layers_block_type), checked like layer_types.
 std::optional<Schedule> read_type_list(Normalizing& n, const Hit& hit, int num_layers) {
   if (!hit.value->is_array()) {
-    n.issues.add(hit.pointer, LayerScheduleMismatch{.reason = ScheduleReason::not_a_list, .field = key_of(hit),
-                                                    .written = describe_json(*hit.value)});
+    n.issues.add(hit.pointer,
+                 LayerScheduleMismatch{
+                     .reason = ScheduleReason::not_a_list, .field = key_of(hit), .written = describe_json(*hit.value)});
     return std::nullopt;
   }
   Schedule schedule{{}, hit.pointer};
@@ -84,13 +99,15 @@ std::optional<Schedule> read_type_list(Normalizing& n, const Hit& hit, int num_l
     const auto& item = (*hit.value)[i];
     const std::string pointer = pointer_join(hit.pointer, std::to_string(i));
     if (!item.is_string()) {
-      n.issues.add(pointer, LayerScheduleMismatch{.reason = ScheduleReason::entry_not_a_string, .field = key_of(hit),
+      n.issues.add(pointer, LayerScheduleMismatch{.reason = ScheduleReason::entry_not_a_string,
+                                                  .field = key_of(hit),
                                                   .written = describe_json(item)});
       return std::nullopt;
     }
     schedule.types.push_back(item.get<std::string>());
     if (!is_known_layer_type(schedule.types.back()))
-      n.issues.add(pointer, LayerScheduleMismatch{.reason = ScheduleReason::unknown_layer_type, .field = key_of(hit),
+      n.issues.add(pointer, LayerScheduleMismatch{.reason = ScheduleReason::unknown_layer_type,
+                                                  .field = key_of(hit),
                                                   .written = schedule.types.back()});
   }
   if (!one_entry_per_layer(n, hit, schedule.types.size(), num_layers)) return std::nullopt;
@@ -100,7 +117,8 @@ std::optional<Schedule> read_type_list(Normalizing& n, const Hit& hit, int num_l
 // NemotronH: one character per layer (NemotronHConfig._pattern_to_list).
 std::optional<Schedule> read_override_pattern(Normalizing& n, const Hit& hit, int num_layers) {
   if (!hit.value->is_string()) {
-    n.issues.add(hit.pointer, LayerScheduleMismatch{.reason = ScheduleReason::not_a_pattern, .field = key_of(hit),
+    n.issues.add(hit.pointer, LayerScheduleMismatch{.reason = ScheduleReason::not_a_pattern,
+                                                    .field = key_of(hit),
                                                     .written = describe_json(*hit.value)});
     return std::nullopt;
   }
@@ -114,7 +132,8 @@ std::optional<Schedule> read_override_pattern(Normalizing& n, const Hit& hit, in
       case 'E': schedule.types.emplace_back("moe"); break;
       default:
         n.issues.add(hit.pointer, LayerScheduleMismatch{.reason = ScheduleReason::unknown_pattern_character,
-                                                        .field = key_of(hit), .written = std::string(1, pattern[i]),
+                                                        .field = key_of(hit),
+                                                        .written = std::string(1, pattern[i]),
                                                         .layer = static_cast<int>(i)});
         return std::nullopt;
     }
@@ -126,8 +145,9 @@ std::optional<Schedule> read_override_pattern(Normalizing& n, const Hit& hit, in
 // MiniMax remote code: 1 = softmax attention, 0 = lightning (linear) attention, as vLLM counts them.
 std::optional<Schedule> read_attn_type_list(Normalizing& n, const Hit& hit, int num_layers) {
   if (!hit.value->is_array()) {
-    n.issues.add(hit.pointer, LayerScheduleMismatch{.reason = ScheduleReason::not_a_list, .field = key_of(hit),
-                                                    .written = describe_json(*hit.value)});
+    n.issues.add(hit.pointer,
+                 LayerScheduleMismatch{
+                     .reason = ScheduleReason::not_a_list, .field = key_of(hit), .written = describe_json(*hit.value)});
     return std::nullopt;
   }
   if (!one_entry_per_layer(n, hit, hit.value->size(), num_layers)) return std::nullopt;
@@ -136,7 +156,8 @@ std::optional<Schedule> read_attn_type_list(Normalizing& n, const Hit& hit, int 
     const auto& item = (*hit.value)[i];
     if (!item.is_number_integer() || (item.get<long long>() != 0 && item.get<long long>() != 1)) {
       n.issues.add(pointer_join(hit.pointer, std::to_string(i)),
-                   LayerScheduleMismatch{.reason = ScheduleReason::entry_not_an_attention_flag, .field = key_of(hit),
+                   LayerScheduleMismatch{.reason = ScheduleReason::entry_not_an_attention_flag,
+                                         .field = key_of(hit),
                                          .written = describe_json(item)});
       return std::nullopt;
     }
@@ -156,8 +177,9 @@ std::optional<Schedule> read_full_attention_interval(Normalizing& n, int num_lay
     interval = static_cast<int>(*value);
     pointer = hit->pointer;
   } else if (n.model.model_type.value == "qwen3_next") {
-    n.model.notes.push_back("full_attention_interval derived: every 4th layer attends, the others are linear attention "
-                            "(transformers Qwen3NextConfig default 4)");
+    n.model.notes.push_back(
+        "full_attention_interval derived: every 4th layer attends, the others are linear attention "
+        "(transformers Qwen3NextConfig default 4)");
   } else {
     return std::nullopt;
   }
@@ -182,19 +204,23 @@ std::optional<Schedule> read_attention_period(Normalizing& n, int num_layers) {
     if (auto v = read_integer(*offset_hit, n.issues, "attn_layer_offset", 0, kMaxLayers)) offset = *v;
   if (offset >= period) {
     n.issues.add(offset_hit ? offset_hit->pointer : "",
-                 LayerScheduleMismatch{.reason = ScheduleReason::offset_not_below_period, .field = "attn_layer_offset",
-                                       .count = offset, .layers = static_cast<int>(period)});
+                 LayerScheduleMismatch{.reason = ScheduleReason::offset_not_below_period,
+                                       .field = "attn_layer_offset",
+                                       .count = offset,
+                                       .layers = static_cast<int>(period)});
     return std::nullopt;
   }
   Schedule schedule{{}, period_hit ? period_hit->pointer : offset_hit ? offset_hit->pointer : ""};
   const int first = zamba ? std::min(3, num_layers) : 0;
   if (zamba) schedule.types = {"mamba", "mamba", "hybrid"};
   schedule.types.resize(static_cast<std::size_t>(first));
-  for (int i = 0; i < num_layers - first; ++i) schedule.types.emplace_back(i % period == offset ? (zamba ? "hybrid" : kFull) : "mamba");
+  for (int i = 0; i < num_layers - first; ++i)
+    schedule.types.emplace_back(i % period == offset ? (zamba ? "hybrid" : kFull) : "mamba");
   if (!period_hit || !offset_hit)
-    n.model.notes.push_back(fmt::format("attention layers derived from attn_layer_period {} and attn_layer_offset {} "
-                                        "(transformers {} defaults for what the config omits)",
-                                        period, offset, zamba ? "ZambaConfig" : "JambaConfig"));
+    n.model.notes.push_back(
+        fmt::format("attention layers derived from attn_layer_period {} and attn_layer_offset {} "
+                    "(transformers {} defaults for what the config omits)",
+                    period, offset, zamba ? "ZambaConfig" : "JambaConfig"));
   return schedule;
 }
 
@@ -244,8 +270,9 @@ int pattern_layer_count(Normalizing& n, int num_layers) {
     return num_layers;
   n.model.notes.push_back(fmt::format("num_hidden_layers {} is ignored: NemotronHConfig counts the {} entries of {}",
                                       num_layers, count, pointer));
-  n.model.num_layers = {static_cast<int>(count),
-                        Provenance::derived(fmt::format("length of {}", pointer.substr(pointer.rfind('/') + 1)), pointer)};
+  n.model.num_layers = {
+      static_cast<int>(count),
+      Provenance::derived(fmt::format("length of {}", pointer.substr(pointer.rfind('/') + 1)), pointer)};
   return static_cast<int>(count);
 }
 
@@ -282,8 +309,9 @@ void read_hybrid_scheme(Normalizing& n) {
     if (hit && hit->value->is_string() && hit->value->get<std::string>() == "rope") return;
     n.model.scheme = PositionScheme::none;
     n.model.scheme_from = hit ? Provenance::at(hit->pointer)
-                              : Provenance::by_default("transformers GraniteMoeHybridConfig: rope only when "
-                                                       "position_embedding_type is \"rope\"");
+                              : Provenance::by_default(
+                                    "transformers GraniteMoeHybridConfig: rope only when "
+                                    "position_embedding_type is \"rope\"");
   }
 }
 

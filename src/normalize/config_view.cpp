@@ -77,7 +77,9 @@ std::string describe_json(const json& value) {
 }
 
 InvalidValue wrong_type(std::string_view field, ValueType expected, const json& value) {
-  return {.field = std::string(field), .reason = InvalidReason::wrong_type, .expected = expected,
+  return {.field = std::string(field),
+          .reason = InvalidReason::wrong_type,
+          .expected = expected,
           .written = describe_json(value)};
 }
 

@@ -22,8 +22,9 @@ Field<int> resolve_head_dim(Normalizing& n, const std::optional<Field<int>>& hea
   const auto& family = n.family;
   if (family.dialect == Dialect::deepseek) {
     if (auto rope = read_dim(n, {"qk_rope_head_dim"}, "qk_rope_head_dim")) {
-      n.model.notes.push_back("MLA: RoPE acts only on the qk_rope_head_dim part of each head (head_dim := "
-                              "qk_rope_head_dim); the qk_nope_head_dim part carries no position");
+      n.model.notes.push_back(
+          "MLA: RoPE acts only on the qk_rope_head_dim part of each head (head_dim := "
+          "qk_rope_head_dim); the qk_nope_head_dim part carries no position");
       n.model.qk_nope_head_dim = read_dim(n, {"qk_nope_head_dim"}, "qk_nope_head_dim");
       return *rope;
     }
@@ -37,12 +38,11 @@ Field<int> resolve_head_dim(Normalizing& n, const std::optional<Field<int>>& hea
                                                                         family.model_type, family.default_head_dim))};
   if (n.dims.hidden_size && heads) {
     int value = n.dims.hidden_size->value / heads->value;
-    return {value, Provenance::derived(fmt::format("hidden_size {} // num_attention_heads {}",
-                                                   n.dims.hidden_size->value, heads->value),
-                                       n.dims.hidden_size->from.pointer)};
+    return {value, Provenance::derived(
+                       fmt::format("hidden_size {} // num_attention_heads {}", n.dims.hidden_size->value, heads->value),
+                       n.dims.hidden_size->from.pointer)};
   }
-  if (n.model.scheme == PositionScheme::rope)
-    n.issues.add("", UnderivableHeadDim{});
+  if (n.model.scheme == PositionScheme::rope) n.issues.add("", UnderivableHeadDim{});
   return {128, Provenance::by_default("assumed 128: the config gives no way to derive head_dim")};
 }
 
@@ -62,18 +62,18 @@ void resolve_partial_rotary(Normalizing& n) {
   }
   if (auto rotary = read_dim(n, {"rotary_dim"}, "rotary_dim")) {
     dims.explicit_rotary_dim = rotary;
-    dims.partial_rotary_factor = {static_cast<double>(rotary->value) / dims.head_dim.value,
-                                  Provenance::derived(fmt::format("rotary_dim {} / head_dim {}", rotary->value,
-                                                                  dims.head_dim.value),
-                                                      rotary->from.pointer)};
+    dims.partial_rotary_factor = {
+        static_cast<double>(rotary->value) / dims.head_dim.value,
+        Provenance::derived(fmt::format("rotary_dim {} / head_dim {}", rotary->value, dims.head_dim.value),
+                            rotary->from.pointer)};
     dims.partial_from_attribute = true;
     return;
   }
   if (n.family.default_partial_rotary > 0.0) {
-    dims.partial_rotary_factor = {n.family.default_partial_rotary,
-                                  Provenance::by_default(fmt::format("{} class default partial_rotary_factor {}",
-                                                                     n.family.model_type,
-                                                                     n.family.default_partial_rotary))};
+    dims.partial_rotary_factor = {
+        n.family.default_partial_rotary,
+        Provenance::by_default(fmt::format("{} class default partial_rotary_factor {}", n.family.model_type,
+                                           n.family.default_partial_rotary))};
     dims.partial_from_attribute = true;
   }
 }

@@ -11,7 +11,8 @@ using PS = PositionScheme;
 constexpr auto kHalf = Pairing::rotate_half;
 constexpr auto kInterleaved = Pairing::interleaved;
 
-// Defaults from transformers' config classes (transformers models/*/configuration_*.py) and the remote-code models' own code.
+// Defaults from transformers' config classes (transformers models/*/configuration_*.py) and the remote-code models' own
+// code.
 constexpr Family kFamilies[] = {
     // model_type, native, theta, max_pos, head_dim, partial, sliding_window, pattern, pairing, dialect, scheme
     {"llama", true, 1e4, 2048, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},

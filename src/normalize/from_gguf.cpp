@@ -26,27 +26,34 @@ struct ArchTraits {
 
 ArchTraits traits_of(std::string_view arch) {
   static const std::map<std::string_view, PositionScheme, std::less<>> non_rope = {
-      {"gpt2", PositionScheme::learned_absolute}, {"bloom", PositionScheme::alibi},
-      {"mpt", PositionScheme::alibi},             {"refact", PositionScheme::alibi},
-      {"jais", PositionScheme::alibi},            {"jina-bert-v2", PositionScheme::alibi},
-      {"t5", PositionScheme::t5_relative},        {"t5encoder", PositionScheme::t5_relative},
-      {"mamba", PositionScheme::none},            {"mamba2", PositionScheme::none},
-      {"rwkv6", PositionScheme::none},            {"rwkv6qwen2", PositionScheme::none},
-      {"rwkv7", PositionScheme::none},            {"arwkv7", PositionScheme::none},
+      {"gpt2", PositionScheme::learned_absolute},
+      {"bloom", PositionScheme::alibi},
+      {"mpt", PositionScheme::alibi},
+      {"refact", PositionScheme::alibi},
+      {"jais", PositionScheme::alibi},
+      {"jina-bert-v2", PositionScheme::alibi},
+      {"t5", PositionScheme::t5_relative},
+      {"t5encoder", PositionScheme::t5_relative},
+      {"mamba", PositionScheme::none},
+      {"mamba2", PositionScheme::none},
+      {"rwkv6", PositionScheme::none},
+      {"rwkv6qwen2", PositionScheme::none},
+      {"rwkv7", PositionScheme::none},
+      {"arwkv7", PositionScheme::none},
   };
   static const std::set<std::string_view, std::less<>> norm = {
-      "llama",     "llama4",   "deci",    "baichuan", "starcoder",  "internlm2",    "minicpm",   "xverse",
-      "command-r", "cohere2",  "olmo",    "arctic",   "deepseek",   "deepseek2",    "plm",       "chatglm",
-      "glm4",      "granite",  "granitemoe", "chameleon", "bailingmoe", "smollm3",  "arcee",     "ernie4_5",
-      "ernie4_5-moe", "mistral3", "llada",
+      "llama",   "llama4",    "deci",     "baichuan",     "starcoder",  "internlm2", "minicpm",
+      "xverse",  "command-r", "cohere2",  "olmo",         "arctic",     "deepseek",  "deepseek2",
+      "plm",     "chatglm",   "glm4",     "granite",      "granitemoe", "chameleon", "bailingmoe",
+      "smollm3", "arcee",     "ernie4_5", "ernie4_5-moe", "mistral3",   "llada",
   };
   static const std::set<std::string_view, std::less<>> neox = {
-      "falcon",  "grok",     "dbrx",     "bert",     "nomic-bert", "stablelm",   "bitnet",     "qwen",
-      "qwen2",   "qwen2moe", "qwen3",    "qwen3moe", "qwen3next",  "olmo2",      "olmoe",      "phi2",
-      "phi3",    "phimoe",   "plamo",    "plamo2",   "gemma",      "gemma2",     "gemma3",     "gemma3n",
-      "gemma4",  "starcoder2", "openelm", "gptneox",  "codeshell",  "orion",      "nemotron",   "exaone",
-      "exaone4", "minicpm3", "dots1",    "hunyuan-moe", "hunyuan-dense", "gpt-oss", "lfm2",    "seed_oss",
-      "glm4moe", "bailingmoe2", "minimax-m2", "dream", "falcon-h1",
+      "falcon",  "grok",        "dbrx",       "bert",        "nomic-bert",    "stablelm", "bitnet",   "qwen",
+      "qwen2",   "qwen2moe",    "qwen3",      "qwen3moe",    "qwen3next",     "olmo2",    "olmoe",    "phi2",
+      "phi3",    "phimoe",      "plamo",      "plamo2",      "gemma",         "gemma2",   "gemma3",   "gemma3n",
+      "gemma4",  "starcoder2",  "openelm",    "gptneox",     "codeshell",     "orion",    "nemotron", "exaone",
+      "exaone4", "minicpm3",    "dots1",      "hunyuan-moe", "hunyuan-dense", "gpt-oss",  "lfm2",     "seed_oss",
+      "glm4moe", "bailingmoe2", "minimax-m2", "dream",       "falcon-h1",
   };
   static const std::set<std::string_view, std::less<>> imrope = {"qwen3vl", "qwen3vlmoe", "qwen35", "qwen35moe"};
 
@@ -155,8 +162,9 @@ class Metadata {
   }
 
   std::nullopt_t reject_type(std::string_view suffix, const GgufValue& value, ValueType expected) const {
-    return reject(suffix, {.reason = InvalidReason::wrong_type, .expected = expected,
-                           .written = std::string(to_string(value.type))});
+    return reject(
+        suffix,
+        {.reason = InvalidReason::wrong_type, .expected = expected, .written = std::string(to_string(value.type))});
   }
 
   std::nullopt_t reject_number(std::string_view suffix, InvalidReason reason, double value) const {
@@ -259,27 +267,28 @@ class GgufNormalizer {
     if (rotary != head.value) {
       double fraction = static_cast<double>(rotary) / head.value;
       while (static_cast<int>(head.value * fraction) < rotary) fraction = std::nextafter(fraction, 2.0);
-      dims.partial_rotary_factor = {fraction, Provenance::derived(fmt::format("rope.dimension_count {} / head size {}",
-                                                                              rotary, head.value),
-                                                                  rope_dims->from.pointer)};
+      dims.partial_rotary_factor = {
+          fraction, Provenance::derived(fmt::format("rope.dimension_count {} / head size {}", rotary, head.value),
+                                        rope_dims->from.pointer)};
     } else if (rope_dims) {
-      dims.partial_rotary_factor = {1.0, Provenance::derived("rope.dimension_count equals the head size",
-                                                             rope_dims->from.pointer)};
+      dims.partial_rotary_factor = {
+          1.0, Provenance::derived("rope.dimension_count equals the head size", rope_dims->from.pointer)};
     }
     return dims;
   }
 
   Field<int> resolve_head_dim(const std::optional<Field<std::int64_t>>& rope_dims) {
     if (meta_.find("attention.kv_lora_rank") && rope_dims) {
-      model_.notes.push_back("MLA (attention.kv_lora_rank present): RoPE acts only on the rope.dimension_count part "
-                             "of each head (head_dim := rope.dimension_count); the rest carries no position");
+      model_.notes.push_back(
+          "MLA (attention.kv_lora_rank present): RoPE acts only on the rope.dimension_count part "
+          "of each head (head_dim := rope.dimension_count); the rest carries no position");
       auto full = meta_.integer("attention.key_length_mla", 1, kMaxHeadDim);
       if (!full) full = meta_.integer("attention.key_length", 1, kMaxHeadDim);
       if (full && full->value > rope_dims->value)
-        model_.qk_nope_head_dim = Field<int>{static_cast<int>(full->value - rope_dims->value),
-                                             Provenance::derived(fmt::format("{} - rope.dimension_count {}",
-                                                                             full->value, rope_dims->value),
-                                                                 full->from.pointer)};
+        model_.qk_nope_head_dim =
+            Field<int>{static_cast<int>(full->value - rope_dims->value),
+                       Provenance::derived(fmt::format("{} - rope.dimension_count {}", full->value, rope_dims->value),
+                                           full->from.pointer)};
       return {static_cast<int>(rope_dims->value), rope_dims->from};
     }
     if (auto key_length = meta_.integer("attention.key_length", 1, kMaxHeadDim))
@@ -292,9 +301,9 @@ class GgufNormalizer {
     const std::int64_t head = embedding->value / heads;
     if (head < 1 || head > kMaxHeadDim)
       fail(fmt::format("head size {} / {} = {} is unusable", embedding->value, heads, head));
-    return {static_cast<int>(head), Provenance::derived(fmt::format("embedding_length {} / head_count {}",
-                                                                    embedding->value, heads),
-                                                        embedding->from.pointer)};
+    return {static_cast<int>(head),
+            Provenance::derived(fmt::format("embedding_length {} / head_count {}", embedding->value, heads),
+                                embedding->from.pointer)};
   }
 
   Scaling read_scaling() {
@@ -366,9 +375,10 @@ class GgufNormalizer {
     else if (scaling.type() == "yarn") apply_yarn(setup, scaling);
     else if (scaling.type() == "linear" || scaling.type() == "longrope") apply_linear(setup, scaling);
     else if (scaling.type() != "none")
-      model_.notes.push_back(fmt::format("unknown rope.scaling.type '{}': llama.cpp refuses to load the file; read "
-                                         "as unscaled",
-                                         scaling.type()));
+      model_.notes.push_back(
+          fmt::format("unknown rope.scaling.type '{}': llama.cpp refuses to load the file; read "
+                      "as unscaled",
+                      scaling.type()));
     setup.rope_type_name = {std::string(to_string(setup.type)), type_source(scaling)};
     return setup;
   }
@@ -399,10 +409,10 @@ class GgufNormalizer {
         scaling.attn_factor
             ? *scaling.attn_factor
             : Field<double>{1.0, Provenance::by_default("llama.cpp default rope.scaling.attn_factor 1")};
-    setup.original_max_position_embeddings = Field<std::int64_t>{
-        model_.max_position_embeddings.value,
-        Provenance::derived("context_length: the rope_freqs divisors apply at every length",
-                            model_.max_position_embeddings.from.pointer)};
+    setup.original_max_position_embeddings =
+        Field<std::int64_t>{model_.max_position_embeddings.value,
+                            Provenance::derived("context_length: the rope_freqs divisors apply at every length",
+                                                model_.max_position_embeddings.from.pointer)};
     const auto [low, high] = std::minmax_element(divisors.value.begin(), divisors.value.end());
     model_.notes.push_back(fmt::format(
         "rope_freqs.weight holds per-pair divisors (inv_freq_i = theta^(-2i/d) / rope_freqs[i], from {} to {}): "
@@ -412,17 +422,18 @@ class GgufNormalizer {
         low == divisors.value.end() ? 1.0 : *low, high == divisors.value.end() ? 1.0 : *high,
         setup.longrope.attention_factor->value));
     if (scaling.factor_applies() && scaling.factor()->value != 1.0)
-      model_.notes.push_back(fmt::format("rope.scaling.type '{}' with factor {} also applies on top of rope_freqs in "
-                                         "llama.cpp; ropelens models only the divisors",
-                                         scaling.type(), scaling.factor()->value));
+      model_.notes.push_back(
+          fmt::format("rope.scaling.type '{}' with factor {} also applies on top of rope_freqs in "
+                      "llama.cpp; ropelens models only the divisors",
+                      scaling.type(), scaling.factor()->value));
   }
 
   void apply_longrope(RopeSetup& setup, const Scaling& scaling) {
     const int pairs = setup.rotary_dim / 2;
     auto factors = [&](const std::vector<float>* values, std::string_view name) {
       if (values) return Field<std::vector<double>>{per_pair(values, pairs), Provenance::at(pointer_of(name))};
-      model_.notes.push_back(fmt::format("tensor {} is absent: llama.cpp applies no factors where it would be used",
-                                         name));
+      model_.notes.push_back(
+          fmt::format("tensor {} is absent: llama.cpp applies no factors where it would be used", name));
       return Field<std::vector<double>>{per_pair(nullptr, pairs),
                                         Provenance::by_default(fmt::format("{} absent: factors of 1", name))};
     };
@@ -439,15 +450,17 @@ class GgufNormalizer {
                     "the whole context when n_ctx exceeds {} tokens, the short set otherwise",
                     setup.original_max_position_embeddings->value));
     if (scaling.factor_applies() && scaling.factor()->value != 1.0)
-      model_.notes.push_back(fmt::format("rope.scaling.factor {} also scales LongRoPE frequencies in llama.cpp; "
-                                         "ropelens models only the factor tensors",
-                                         scaling.factor()->value));
+      model_.notes.push_back(
+          fmt::format("rope.scaling.factor {} also scales LongRoPE frequencies in llama.cpp; "
+                      "ropelens models only the factor tensors",
+                      scaling.factor()->value));
   }
 
   void apply_linear(RopeSetup& setup, const Scaling& scaling) {
     if (scaling.type() == "longrope")
-      model_.notes.push_back("rope.scaling.type is longrope but the file has no rope_factors_long/short tensors: "
-                             "llama.cpp applies no per-pair factors, only rope.scaling.factor if set");
+      model_.notes.push_back(
+          "rope.scaling.type is longrope but the file has no rope_factors_long/short tensors: "
+          "llama.cpp applies no per-pair factors, only rope.scaling.factor if set");
     if (!scaling.factor()) return;  // llama.cpp: factor 0 or absent means freq_scale 1
     setup.type = RopeType::linear;
     setup.factor = scaling.factor();
@@ -468,9 +481,10 @@ class GgufNormalizer {
     setup.yarn.truncate = {true, Provenance::by_default("llama.cpp always floors and ceils the YaRN correction range")};
     read_yarn_magnitude(setup, scaling);
     if (auto ext = meta_.number("rope.scaling.yarn_ext_factor"); ext && ext->value != 1.0 && ext->value >= 0.0)
-      model_.notes.push_back(fmt::format("yarn_ext_factor {} blends YaRN's ramp in llama.cpp (0 = plain interpolation "
-                                         "by 1/factor); ropelens models the full ramp",
-                                         ext->value));
+      model_.notes.push_back(
+          fmt::format("yarn_ext_factor {} blends YaRN's ramp in llama.cpp (0 = plain interpolation "
+                      "by 1/factor); ropelens models the full ramp",
+                      ext->value));
   }
 
   // yarn_log_multiplier is transformers' mscale_all_dim, except in deepseek2 files, which store 0.1·mscale_all_dim.
@@ -486,8 +500,8 @@ class GgufNormalizer {
                                                      multiplier->value),
                                          multiplier->from.pointer)};
         setup.yarn.mscale = Field<double>{
-            all_dim, Provenance::derived("llama.cpp assumes mscale = mscale_all_dim for deepseek2",
-                                         multiplier->from.pointer)};
+            all_dim,
+            Provenance::derived("llama.cpp assumes mscale = mscale_all_dim for deepseek2", multiplier->from.pointer)};
       } else {
         setup.yarn.mscale_all_dim = *multiplier;
         setup.yarn.mscale = Field<double>{1.0, Provenance::by_default("llama.cpp assumes mscale 1")};
@@ -495,17 +509,18 @@ class GgufNormalizer {
     }
     auto yarn_attn = meta_.number("rope.scaling.yarn_attn_factor");
     if (yarn_attn && scaling.attn_factor) {
-      setup.yarn.attention_factor = Field<double>{
-          yarn_attn->value * scaling.attn_factor->value,
-          Provenance::derived(fmt::format("yarn_attn_factor {} × rope.scaling.attn_factor {}", yarn_attn->value,
-                                          scaling.attn_factor->value),
-                              yarn_attn->from.pointer)};
+      setup.yarn.attention_factor =
+          Field<double>{yarn_attn->value * scaling.attn_factor->value,
+                        Provenance::derived(fmt::format("yarn_attn_factor {} × rope.scaling.attn_factor {}",
+                                                        yarn_attn->value, scaling.attn_factor->value),
+                                            yarn_attn->from.pointer)};
     } else if (yarn_attn) {
       setup.yarn.attention_factor = *yarn_attn;
     } else if (scaling.attn_factor && scaling.attn_factor->value != 1.0) {
-      model_.notes.push_back(fmt::format("rope.scaling.attn_factor {} multiplies llama.cpp's YaRN magnitude; ropelens "
-                                         "reports the magnitude without it",
-                                         scaling.attn_factor->value));
+      model_.notes.push_back(
+          fmt::format("rope.scaling.attn_factor {} multiplies llama.cpp's YaRN magnitude; ropelens "
+                      "reports the magnitude without it",
+                      scaling.attn_factor->value));
     }
   }
 
@@ -552,9 +567,10 @@ class GgufNormalizer {
     static const std::map<std::string_view, int, std::less<>> periods = {{"gemma2", 2}, {"gemma3", 6}, {"gpt-oss", 2}};
     auto it = periods.find(meta_.arch());
     if (it == periods.end()) return 0;
-    model_.notes.push_back(fmt::format("llama.cpp's hard-coded pattern for {}: every {}th layer is global, the others "
-                                       "slide",
-                                       meta_.arch(), it->second));
+    model_.notes.push_back(
+        fmt::format("llama.cpp's hard-coded pattern for {}: every {}th layer is global, the others "
+                    "slide",
+                    meta_.arch(), it->second));
     return it->second;
   }
 
@@ -613,9 +629,10 @@ class GgufNormalizer {
         model_.notes.push_back(fmt::format(
             "llama.cpp rotates {} in NORM mode: adjacent pairs (2i, 2i+1). {}, so pair i has the same frequency as "
             "in transformers",
-            arch, arch.rfind("deepseek", 0) == 0 ? "DeepSeek checkpoints are interleaved already (rope_interleave)"
-                                                 : "The converter permuted the Q/K rows of rotate_half checkpoints "
-                                                   "into this layout"));
+            arch,
+            arch.rfind("deepseek", 0) == 0 ? "DeepSeek checkpoints are interleaved already (rope_interleave)"
+                                           : "The converter permuted the Q/K rows of rotate_half checkpoints "
+                                             "into this layout"));
         return;
       case RopeMode::neox:
         model_.pairing = {Pairing::rotate_half, from};
@@ -625,9 +642,10 @@ class GgufNormalizer {
       case RopeMode::mrope:
       case RopeMode::imrope:
         model_.pairing = {Pairing::rotate_half, from};
-        model_.notes.push_back(fmt::format("llama.cpp rotates {} in {} mode: rotate_half pairs split into sections "
-                                           "over several position streams; text tokens see plain RoPE",
-                                           arch, traits_.mode == RopeMode::imrope ? "IMROPE (interleaved)" : "MROPE"));
+        model_.notes.push_back(
+            fmt::format("llama.cpp rotates {} in {} mode: rotate_half pairs split into sections "
+                        "over several position streams; text tokens see plain RoPE",
+                        arch, traits_.mode == RopeMode::imrope ? "IMROPE (interleaved)" : "MROPE"));
         return;
       case RopeMode::none:
       case RopeMode::unknown: break;
@@ -636,9 +654,10 @@ class GgufNormalizer {
                       Provenance::by_default(fmt::format("architecture '{}' is not in ropelens' table of llama.cpp "
                                                          "rope modes; NORM assumed",
                                                          arch))};
-    model_.notes.push_back(fmt::format("architecture '{}' is not in ropelens' table of llama.cpp rope modes; NORM "
-                                       "(adjacent pairs) assumed, which does not change any frequency",
-                                       arch));
+    model_.notes.push_back(
+        fmt::format("architecture '{}' is not in ropelens' table of llama.cpp rope modes; NORM "
+                    "(adjacent pairs) assumed, which does not change any frequency",
+                    arch));
   }
 
   const GgufFile& file_;
@@ -651,8 +670,9 @@ std::string read_architecture(const GgufFile& file) {
   const GgufValue* value = file.find("general.architecture");
   const std::string* arch = value ? value->as_string() : nullptr;
   if (!arch || arch->empty())
-    throw InputError(file.path, "general.architecture is missing or not a string; cannot tell which keys describe "
-                                "the model");
+    throw InputError(file.path,
+                     "general.architecture is missing or not a string; cannot tell which keys describe "
+                     "the model");
   return *arch;
 }
 

@@ -63,9 +63,10 @@ void mark_layers_without_attention(Model& model, const std::vector<std::int64_t>
   }
   drop_from_setups(model, attends);
   model.hybrid_schedule_from = Provenance::at(pointer_of(key));
-  model.notes.push_back(fmt::format("{} is 0 for {} of {} layers: llama.cpp runs them as recurrent layers, without "
-                                    "attention or KV cache",
-                                    key, std::count(attends.begin(), attends.end(), false), attends.size()));
+  model.notes.push_back(
+      fmt::format("{} is 0 for {} of {} layers: llama.cpp runs them as recurrent layers, without "
+                  "attention or KV cache",
+                  key, std::count(attends.begin(), attends.end(), false), attends.size()));
 }
 
 }  // namespace

@@ -10,8 +10,8 @@ namespace ropelens::normalize_detail {
 namespace {
 
 // Unusable values are reported where the RoPE readers use them (dims.cpp), so this reader stays quiet.
-std::optional<Field<int>> read_count(Normalizing& n, std::initializer_list<std::string_view> keys, std::string_view what,
-                                     int min = 1) {
+std::optional<Field<int>> read_count(Normalizing& n, std::initializer_list<std::string_view> keys,
+                                     std::string_view what, int min = 1) {
   auto hit = n.view.find_value(keys);
   if (!hit) return std::nullopt;
   std::vector<ConfigIssue> ignored;
@@ -46,10 +46,10 @@ std::optional<Field<int>> read_head_dim(Normalizing& n, const std::optional<Fiel
   if (auto channels = read_count(n, {"kv_channels"}, "kv_channels")) return channels;
   auto hidden = read_count(n, {"hidden_size", "n_embd", "d_model", "n_embed"}, "hidden_size");
   if (!hidden || !heads) return std::nullopt;
-  return Field<int>{hidden->value / heads->value,
-                    Provenance::derived(fmt::format("hidden_size {} // num_attention_heads {}", hidden->value,
-                                                    heads->value),
-                                        hidden->from.pointer)};
+  return Field<int>{
+      hidden->value / heads->value,
+      Provenance::derived(fmt::format("hidden_size {} // num_attention_heads {}", hidden->value, heads->value),
+                          hidden->from.pointer)};
 }
 
 Field<int> mla_dim(Normalizing& n, std::string_view key, int fallback) {
@@ -74,7 +74,8 @@ void read_mla(Normalizing& n, KvShape& kv) {
 
 void read_kv_shape(Normalizing& n) {
   KvShape& kv = n.model.kv;
-  kv.num_attention_heads = read_count(n, {"num_attention_heads", "n_head", "n_heads", "num_heads"}, "num_attention_heads");
+  kv.num_attention_heads =
+      read_count(n, {"num_attention_heads", "n_head", "n_heads", "num_heads"}, "num_attention_heads");
   kv.num_kv_heads = read_kv_heads(n);
   kv.global_num_kv_heads = read_count(n, {"num_global_key_value_heads"}, "num_global_key_value_heads");
   kv.global_head_dim = read_count(n, {"global_head_dim"}, "global_head_dim");

@@ -37,18 +37,17 @@ std::optional<std::vector<std::string>> read_layer_types(Normalizing& n, int num
   for (std::size_t i = 0; i < hit->value->size(); ++i) {
     const auto& item = (*hit->value)[i];
     if (!item.is_string()) {
-      n.issues.add(pointer_join(hit->pointer, std::to_string(i)),
-                   LayerScheduleMismatch{.reason = ScheduleReason::entry_not_a_string,
-                                         .field = "layer_types",
-                                         .written = describe_json(item)});
+      n.issues.add(
+          pointer_join(hit->pointer, std::to_string(i)),
+          LayerScheduleMismatch{
+              .reason = ScheduleReason::entry_not_a_string, .field = "layer_types", .written = describe_json(item)});
       return std::nullopt;
     }
     types.push_back(item.get<std::string>());
     if (!is_known_layer_type(types.back()))
       n.issues.add(pointer_join(hit->pointer, std::to_string(i)),
-                   LayerScheduleMismatch{.reason = ScheduleReason::unknown_layer_type,
-                                         .field = "layer_types",
-                                         .written = types.back()});
+                   LayerScheduleMismatch{
+                       .reason = ScheduleReason::unknown_layer_type, .field = "layer_types", .written = types.back()});
   }
   if (static_cast<int>(types.size()) != num_layers) {
     n.issues.add(hit->pointer, LayerScheduleMismatch{.reason = ScheduleReason::wrong_entry_count,
@@ -67,10 +66,10 @@ std::vector<int> read_no_rope_layers(Normalizing& n, int num_layers) {
     for (std::size_t i = 0; i < hit->value->size(); ++i) {
       const auto& item = (*hit->value)[i];
       if (!item.is_number_integer() || (item.get<long long>() != 0 && item.get<long long>() != 1)) {
-        n.issues.add(pointer_join(hit->pointer, std::to_string(i)),
-                     LayerScheduleMismatch{.reason = ScheduleReason::entry_not_a_flag,
-                                           .field = "no_rope_layers",
-                                           .written = describe_json(item)});
+        n.issues.add(
+            pointer_join(hit->pointer, std::to_string(i)),
+            LayerScheduleMismatch{
+                .reason = ScheduleReason::entry_not_a_flag, .field = "no_rope_layers", .written = describe_json(item)});
         uses_rope.clear();
         break;
       }
@@ -130,7 +129,8 @@ std::vector<std::string> derive_layer_types(Normalizing& n, int num_layers, cons
     int first_sliding = 28;
     auto hit = n.view.find_value({"max_window_layers"});
     if (hit)
-      if (auto v = read_integer(*hit, n.issues, "max_window_layers", 0, kMaxLayers)) first_sliding = static_cast<int>(*v);
+      if (auto v = read_integer(*hit, n.issues, "max_window_layers", 0, kMaxLayers))
+        first_sliding = static_cast<int>(*v);
     if (first_sliding > num_layers)
       n.issues.add(hit ? hit->pointer : "", LayerScheduleMismatch{.reason = ScheduleReason::window_layers_beyond_count,
                                                                   .field = "max_window_layers",

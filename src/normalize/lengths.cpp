@@ -70,10 +70,10 @@ void read_sliding_window(Normalizing& n) {
     if (hit->value->is_boolean()) return;  // some configs spell "no window" as false
     model.sliding_window = read_length(n, *hit, "sliding_window");
   } else if (!hit && n.family.default_sliding_window > 0) {
-    model.sliding_window = Field<std::int64_t>{
-        n.family.default_sliding_window,
-        Provenance::by_default(fmt::format("transformers {} class default sliding_window {}", n.family.model_type,
-                                           n.family.default_sliding_window))};
+    model.sliding_window =
+        Field<std::int64_t>{n.family.default_sliding_window,
+                            Provenance::by_default(fmt::format("transformers {} class default sliding_window {}",
+                                                               n.family.model_type, n.family.default_sliding_window))};
   }
   if (n.family.pattern == LayerPattern::qwen2_max_window && model.sliding_window) {
     auto use = n.view.find_value({"use_sliding_window"});

@@ -23,12 +23,12 @@ Field<std::string> read_model_type(const ConfigView& view, Issues& issues) {
 void note_nesting(const ConfigView& view, Model& model) {
   if (view.scopes().size() < 2) return;
   const auto& outer = view.root();
-  std::string outer_type = outer.contains("model_type") && outer["model_type"].is_string()
-                               ? outer["model_type"].get<std::string>()
-                               : "?";
-  model.notes.push_back(fmt::format("language model read from {} (outer model_type '{}', inner '{}'); keys it lacks "
-                                    "are taken from the enclosing object",
-                                    view.text_pointer(), outer_type, model.model_type.value));
+  std::string outer_type =
+      outer.contains("model_type") && outer["model_type"].is_string() ? outer["model_type"].get<std::string>() : "?";
+  model.notes.push_back(
+      fmt::format("language model read from {} (outer model_type '{}', inner '{}'); keys it lacks "
+                  "are taken from the enclosing object",
+                  view.text_pointer(), outer_type, model.model_type.value));
 }
 
 }  // namespace
@@ -45,13 +45,15 @@ Model normalize_json(const nlohmann::json& root, const std::string& source) {
   const Family& family = family_of(model.model_type.value);
   model.transformers_native = family.transformers_native;
   if (!is_known_family(model.model_type.value))
-    model.notes.push_back(fmt::format("model_type '{}' is not a transformers class ropelens knows; read with Llama "
-                                      "semantics (best effort)",
-                                      model.model_type.value));
+    model.notes.push_back(
+        fmt::format("model_type '{}' is not a transformers class ropelens knows; read with Llama "
+                    "semantics (best effort)",
+                    model.model_type.value));
   else if (!family.transformers_native)
-    model.notes.push_back(fmt::format("model_type '{}' runs remote code; its RoPE semantics live in that code, which "
-                                      "ropelens cannot see; mapped onto transformers' semantics (best effort)",
-                                      model.model_type.value));
+    model.notes.push_back(
+        fmt::format("model_type '{}' runs remote code; its RoPE semantics live in that code, which "
+                    "ropelens cannot see; mapped onto transformers' semantics (best effort)",
+                    model.model_type.value));
 
   Normalizing n{view, family, model, issues, {}, {}, false};
   read_scheme(n);

@@ -15,7 +15,7 @@ struct Dims {
   Field<int> head_dim{0, {}};
   std::optional<Field<int>> global_head_dim;  // Gemma 4 full-attention layers
   Field<double> partial_rotary_factor{1.0, Provenance::by_default("transformers default partial_rotary_factor 1.0")};
-  bool partial_from_attribute = false;        // a top-level attribute, which overrides the RoPE dict's
+  bool partial_from_attribute = false;            // a top-level attribute, which overrides the RoPE dict's
   std::optional<Field<int>> explicit_rotary_dim;  // GPT-J / Phi-1/2 `rotary_dim`
 };
 

@@ -37,7 +37,8 @@ Field<double> resolve_top_theta(Normalizing& n) {
         ratio = *v;
         from = hit->pointer;
       }
-    return {10000.0 * ratio, Provenance::derived(fmt::format("10000 * rope_ratio {} (ChatGLM remote code)", ratio), from)};
+    return {10000.0 * ratio,
+            Provenance::derived(fmt::format("10000 * rope_ratio {} (ChatGLM remote code)", ratio), from)};
   }
   if (family.dialect == Dialect::gptj) {
     if (n.view.find_value({"rope_theta"}))
@@ -49,11 +50,11 @@ Field<double> resolve_top_theta(Normalizing& n) {
       if (*v > 0) return {*v, Provenance::at(hit->pointer)};
       n.issues.add(hit->pointer, invalid_number("rope_theta", InvalidReason::not_positive, *v));
     }
-  return {family.default_theta, Provenance::by_default(fmt::format(
-                                    "{} default rope_theta {}",
-                                    family.model_type.empty() ? "transformers" : "transformers " +
-                                                                                     std::string(family.model_type),
-                                    family.default_theta))};
+  return {family.default_theta,
+          Provenance::by_default(
+              fmt::format("{} default rope_theta {}",
+                          family.model_type.empty() ? "transformers" : "transformers " + std::string(family.model_type),
+                          family.default_theta))};
 }
 
 // ---- which dict ----
@@ -68,8 +69,8 @@ RopeDict find_rope_dict(Normalizing& n) {
   bool params_ok = params && !params->is_null() && params->value->is_object() && !params->value->empty();
   if (scaling_ok) {
     if (params_ok)
-      n.model.notes.push_back(fmt::format("both {} and {} are present; transformers uses rope_scaling",
-                                          scaling->pointer, params->pointer));
+      n.model.notes.push_back(
+          fmt::format("both {} and {} are present; transformers uses rope_scaling", scaling->pointer, params->pointer));
     return {scaling->value, scaling->pointer, false};
   }
   if (params_ok) return {params->value, params->pointer, false};
@@ -102,7 +103,8 @@ TypeKeys keys_of(RopeType type) {
       return {{"factor", "original_max_position_embeddings"},
               {"rope_theta", "attention_factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "truncate"}};
     case RopeType::longrope:
-      return {{"short_factor", "long_factor", "original_max_position_embeddings"}, {"rope_theta", "attention_factor", "factor"}};
+      return {{"short_factor", "long_factor", "original_max_position_embeddings"},
+              {"rope_theta", "attention_factor", "factor"}};
     case RopeType::llama3:
       return {{"factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor", "rope_theta"}, {}};
     case RopeType::proportional: return {{"rope_theta"}, {"factor"}};
@@ -112,7 +114,7 @@ TypeKeys keys_of(RopeType type) {
 
 struct TypeResolution {
   RopeType type = RopeType::default_rope;
-  std::string spelled;          // the name as written ("su", "mrope", …)
+  std::string spelled;              // the name as written ("su", "mrope", …)
   bool skip_original_fill = false;  // "su" is renamed after standardization (Phi3Config), so no auto-fill
   bool deepseek_yarn = false;       // "deepseek_yarn": YaRN with the mscale pair, as vLLM's get_rope names it
 };
@@ -125,8 +127,7 @@ TypeResolution resolve_type(Normalizing& n, const RopeDict& dict) {
   if (legacy) legacy_name = read_string(*legacy, n.issues, "type");
   if (name && legacy_name && *name != *legacy_name)
     n.issues.add(legacy->pointer, ConflictingTypeKeys{*legacy_name, *name});
-  else if (legacy_name && !name)
-    n.issues.add(legacy->pointer, LegacyTypeKey{*legacy_name});
+  else if (legacy_name && !name) n.issues.add(legacy->pointer, LegacyTypeKey{*legacy_name});
 
   TypeResolution out;
   std::string spelled = name ? *name : legacy_name ? *legacy_name : "default";
@@ -226,11 +227,10 @@ void read_original_length(Normalizing& n, const RopeDict& dict, const TypeResolu
   }
   const auto& declared = n.model.max_position_embeddings;
   setup.original_max_position_embeddings = Field<std::int64_t>{
-      declared.value,
-      Provenance::derived(fmt::format("missing, filled with max_position_embeddings {} by transformers "
-                                      "standardize_rope_params (implicit factor 1)",
-                                      declared.value),
-                          declared.from.pointer)};
+      declared.value, Provenance::derived(fmt::format("missing, filled with max_position_embeddings {} by transformers "
+                                                      "standardize_rope_params (implicit factor 1)",
+                                                      declared.value),
+                                          declared.from.pointer)};
   n.issues.add(dict.pointer.empty() ? declared.from.pointer : dict.pointer,
                DefaultedOriginalLength{type.type, declared.value});
 }
@@ -251,9 +251,10 @@ void read_type_specific(Normalizing& n, const RopeDict& dict, RopeSetup& setup, 
       if (auto v = read_bool(*hit, n.issues, "truncate")) setup.yarn.truncate = {*v, Provenance::at(hit->pointer)};
     if (dict.nested_layer)
       if (auto hit = key_in(dict, "truncate"))
-        n.model.notes.push_back(fmt::format("{} is ignored: transformers reads truncate only at the top level of "
-                                            "rope_parameters, so the correction range is truncated",
-                                            hit->pointer));
+        n.model.notes.push_back(
+            fmt::format("{} is ignored: transformers reads truncate only at the top level of "
+                        "rope_parameters, so the correction range is truncated",
+                        hit->pointer));
   }
   if (setup.type == RopeType::longrope) {
     if (auto hit = key_in(dict, "short_factor"))
@@ -271,8 +272,7 @@ void read_type_specific(Normalizing& n, const RopeDict& dict, RopeSetup& setup, 
       for (const auto& item : *hit->value)
         if (item.is_number_integer() && item.get<long long>() >= 0 && item.get<long long>() <= kMaxHeadDim)
           setup.mrope_section.push_back(item.get<int>());
-        else
-          n.issues.add(hit->pointer, wrong_entry_type("mrope_section", ValueType::whole_number, item));
+        else n.issues.add(hit->pointer, wrong_entry_type("mrope_section", ValueType::whole_number, item));
     } else {
       n.issues.add(hit->pointer, wrong_type("mrope_section", ValueType::list, *hit->value));
     }
@@ -287,10 +287,11 @@ void check_keys(Normalizing& n, const RopeDict& dict, const RopeSetup& setup, co
     return;
   }
   TypeKeys keys = keys_of(setup.type);
-  static const std::set<std::string_view> always = {"rope_type", "type", "rope_theta", "partial_rotary_factor",
-                                                    "mrope_section", "mrope_interleaved"};
+  static const std::set<std::string_view> always = {
+      "rope_type", "type", "rope_theta", "partial_rotary_factor", "mrope_section", "mrope_interleaved"};
   for (auto required : keys.required) {
-    if (required == "original_max_position_embeddings" || required == "rope_theta") continue;  // filled by standardization
+    if (required == "original_max_position_embeddings" || required == "rope_theta")
+      continue;  // filled by standardization
     if (!key_in(dict, required) || key_in(dict, required)->is_null())
       n.issues.add(dict.pointer, MissingRequiredKey{std::string(required), type.spelled});
   }
@@ -309,10 +310,11 @@ RopeSetup read_setup_template(Normalizing& n, const RopeDict& dict, const RopeDi
   TypeResolution type = resolve_type(n, dict);
   setup.type = type.type;
   setup.rope_type_name = {type.deepseek_yarn ? type.spelled : std::string(to_string(type.type)),
-                          dict.object ? Provenance::at(key_in(dict, "rope_type") ? pointer_join(dict.pointer, "rope_type")
-                                                       : key_in(dict, "type")  ? pointer_join(dict.pointer, "type")
-                                                                               : dict.pointer)
-                                      : Provenance::by_default("no RoPE dict: default RoPE")};
+                          dict.object
+                              ? Provenance::at(key_in(dict, "rope_type") ? pointer_join(dict.pointer, "rope_type")
+                                               : key_in(dict, "type")    ? pointer_join(dict.pointer, "type")
+                                                                         : dict.pointer)
+                              : Provenance::by_default("no RoPE dict: default RoPE")};
   if (dict.object && !key_in(dict, "rope_type") && !key_in(dict, "type"))
     setup.rope_type_name.from = Provenance::by_default("transformers default rope_type 'default'");
   if (dict.object)
@@ -329,8 +331,9 @@ RopeSetup read_setup_template(Normalizing& n, const RopeDict& dict, const RopeDi
   if (!n.dims.partial_from_attribute)
     if (auto v = read_dict_number(n, dict, "partial_rotary_factor")) {
       if (v->value > 0 && v->value <= 1) setup.partial_rotary_factor = *v;
-      else n.issues.add(v->from.pointer,
-                        invalid_number("partial_rotary_factor", InvalidReason::outside_unit_interval, v->value));
+      else
+        n.issues.add(v->from.pointer,
+                     invalid_number("partial_rotary_factor", InvalidReason::outside_unit_interval, v->value));
     }
 
   setup.factor = read_dict_number(n, dict, "factor");
@@ -375,10 +378,10 @@ void assign_layers(Normalizing& n, std::vector<Template> templates) {
         break;
       }
     if (t < 0) {
-      n.issues.add(templates.empty() ? "" : templates.front().setup.pointer,
-                   LayerScheduleMismatch{.reason = ScheduleReason::layer_type_without_rope,
-                                         .written = layer.layer_type,
-                                         .layer = layer.index});
+      n.issues.add(
+          templates.empty() ? "" : templates.front().setup.pointer,
+          LayerScheduleMismatch{
+              .reason = ScheduleReason::layer_type_without_rope, .written = layer.layer_type, .layer = layer.index});
       layer.uses_rope = false;
       continue;
     }
@@ -411,7 +414,8 @@ void assign_layers(Normalizing& n, std::vector<Template> templates) {
 void finish_dims(Normalizing& n, RopeSetup& setup) {
   bool full = setup.name == "full_attention";
   setup.head_dim = (full && n.dims.global_head_dim) ? *n.dims.global_head_dim : n.dims.head_dim;
-  if (n.dims.explicit_rotary_dim && setup.partial_rotary_factor.from.pointer == n.dims.explicit_rotary_dim->from.pointer) {
+  if (n.dims.explicit_rotary_dim &&
+      setup.partial_rotary_factor.from.pointer == n.dims.explicit_rotary_dim->from.pointer) {
     setup.rotary_dim = n.dims.explicit_rotary_dim->value;
     return;
   }
@@ -460,8 +464,9 @@ void read_rope_setups(Normalizing& n) {
   }
   if (n.family.dialect == Dialect::qwen1)
     if (auto hit = n.view.find_value({"use_dynamic_ntk"}); hit && hit->value->is_boolean() && hit->value->get<bool>())
-      model.notes.push_back("use_dynamic_ntk and use_logn_attn are Qwen-1 remote-code features, not transformers' "
-                            "'dynamic' type; the frequencies shown are the unscaled ones");
+      model.notes.push_back(
+          "use_dynamic_ntk and use_logn_attn are Qwen-1 remote-code features, not transformers' "
+          "'dynamic' type; the frequencies shown are the unscaled ones");
   for (auto& t : templates) finish_dims(n, t.setup);
   assign_layers(n, std::move(templates));
   for (auto& setup : model.setups) setup.max_position_embeddings = model.max_position_embeddings;

@@ -52,10 +52,11 @@ void read_t5(Normalizing& n) {
     if (auto v = read_integer(*hit, n.issues, "relative_attention_max_distance", 1, 1 << 30)) {
       // The causal half has num_buckets/2 exact distances; the log-spaced part needs room beyond them.
       if (*v > t5.num_buckets.value / 2) t5.max_distance = {static_cast<int>(*v), Provenance::at(hit->pointer)};
-      else n.issues.add(hit->pointer, InvalidValue{.field = "relative_attention_max_distance",
-                                                   .reason = InvalidReason::within_exact_buckets,
-                                                   .value = static_cast<double>(*v),
-                                                   .minimum = t5.num_buckets.value / 2});
+      else
+        n.issues.add(hit->pointer, InvalidValue{.field = "relative_attention_max_distance",
+                                                .reason = InvalidReason::within_exact_buckets,
+                                                .value = static_cast<double>(*v),
+                                                .minimum = t5.num_buckets.value / 2});
     }
   if (t5.max_distance.value <= t5.num_buckets.value / 2)
     t5.max_distance = {t5.num_buckets.value, Provenance::derived("raised to num_buckets: the default is too small")};
@@ -66,7 +67,8 @@ void read_t5(Normalizing& n) {
 void read_nope_temperature(Normalizing& n) {
   NopeTemperature t;
   t.enabled = true;
-  Provenance enabled_from = Provenance::by_default("transformers Llama4TextConfig default attn_temperature_tuning true");
+  Provenance enabled_from =
+      Provenance::by_default("transformers Llama4TextConfig default attn_temperature_tuning true");
   if (auto hit = n.view.find_value({"attn_temperature_tuning"})) {
     const auto& v = *hit->value;
     if (v.is_boolean()) t.enabled = v.get<bool>();
@@ -80,9 +82,10 @@ void read_nope_temperature(Normalizing& n) {
   if (auto hit = n.view.find_value({"floor_scale"}))
     if (auto v = read_number(*hit, n.issues, "floor_scale")) {
       if (*v >= 1.0) t.floor_scale = {*v, Provenance::at(hit->pointer)};
-      else n.issues.add(hit->pointer,
-                        InvalidValue{.field = "floor_scale", .reason = InvalidReason::below_minimum, .value = *v,
-                                     .minimum = 1});
+      else
+        n.issues.add(
+            hit->pointer,
+            InvalidValue{.field = "floor_scale", .reason = InvalidReason::below_minimum, .value = *v, .minimum = 1});
     }
   if (auto hit = n.view.find_value({"attn_scale"}))
     if (auto v = read_number(*hit, n.issues, "attn_scale")) t.attn_scale = {*v, Provenance::at(hit->pointer)};
@@ -111,9 +114,10 @@ void read_scheme(Normalizing& n) {
   if (type == "bert" || type == "roberta") {
     auto hit = n.view.find_value({"position_embedding_type"});
     if (hit && hit->value->is_string() && hit->value->get<std::string>() != "absolute")
-      model.notes.push_back(fmt::format("position_embedding_type '{}' adds relative-position terms on top of the "
-                                        "learned table",
-                                        hit->value->get<std::string>()));
+      model.notes.push_back(
+          fmt::format("position_embedding_type '{}' adds relative-position terms on top of the "
+                      "learned table",
+                      hit->value->get<std::string>()));
   }
   if (n.family.dialect == Dialect::llama4) read_nope_temperature(n);
   if (type == "chatglm") {
@@ -121,8 +125,9 @@ void read_scheme(Normalizing& n) {
     if (hit && hit->value->is_boolean() && hit->value->get<bool>()) {
       model.scheme = PositionScheme::rope_2d;
       model.scheme_from = Provenance::at(hit->pointer);
-      model.notes.push_back("ChatGLM-1 2-D rotary positions (position_encoding_2d): two position ids per token, "
-                            "defined in remote code; ropelens does not compute them");
+      model.notes.push_back(
+          "ChatGLM-1 2-D rotary positions (position_encoding_2d): two position ids per token, "
+          "defined in remote code; ropelens does not compute them");
     }
   }
 }

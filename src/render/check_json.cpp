@@ -136,13 +136,9 @@ class JsonCheckRenderer : public CheckRenderer {
       write_baseline_entries(w.key("fixed"), c.baseline_fixed);
       w.member("suppressed", c.baseline_suppressed).end_object();
     }
-    w.member("errors", c.errors)
-        .member("files", c.files)
-        .member("infos", c.infos);
+    w.member("errors", c.errors).member("files", c.files).member("infos", c.infos);
     if (c.skipped_files > 0) w.member("skipped_files", c.skipped_files);
-    w.member("unreadable_files", c.unreadable_files)
-        .member("warnings", c.warnings)
-        .end_object();
+    w.member("unreadable_files", c.unreadable_files).member("warnings", c.warnings).end_object();
     out_ << summary << "\n}\n";
   }
 

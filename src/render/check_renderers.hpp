@@ -19,11 +19,11 @@ std::string indent_json(const std::string& dumped, int spaces);
 
 // One finding as each format writes it, shared by check and diff.
 class JsonWriter;
-void write_diagnostic_json(JsonWriter& w, const Diagnostic& d);                     // check --format json
+void write_diagnostic_json(JsonWriter& w, const Diagnostic& d);  // check --format json
 // A ruff-like block: position, code, severity, name and message; the pointer; related pointers; help.
 void append_finding_text(const std::string& path, const Diagnostic& d, std::string& out,
                          const TextOptions& options = {});
-std::string github_annotation(const std::string& path, const Diagnostic& d);       // one workflow command line
-std::string github_error(const std::string& path, const std::string& message);    // a file that could not be read
+std::string github_annotation(const std::string& path, const Diagnostic& d);    // one workflow command line
+std::string github_error(const std::string& path, const std::string& message);  // a file that could not be read
 
 }  // namespace ropelens::render_detail

@@ -12,7 +12,6 @@
 namespace ropelens {
 namespace {
 
-
 std::string position(const std::string& path, const Diagnostic& d) {
   if (d.where.line) return fmt::format("{}:{}:{}", terminal_safe(path), *d.where.line, d.where.column.value_or(1));
   return terminal_safe(path);
@@ -68,10 +67,11 @@ void render_shorter_length_key(const FileResult& file, std::string& out) {
     const std::string key = pointer.substr(pointer.rfind('/') + 1);
     const bool transformers_key = pointer == file.model.max_position_embeddings.from.pointer;
     if (a.extension_tokens > 0 || transformers_key || !file.model.length_key(key)) continue;
-    fmt::format_to(std::back_inserter(out),
-                   "  trained length {} read from {}, the shortest of the config's length keys (max_position_embeddings "
-                   "states {})\n",
-                   a.pretrain_tokens, terminal_safe(key), file.model.max_position_embeddings.value);
+    fmt::format_to(
+        std::back_inserter(out),
+        "  trained length {} read from {}, the shortest of the config's length keys (max_position_embeddings "
+        "states {})\n",
+        a.pretrain_tokens, terminal_safe(key), file.model.max_position_embeddings.value);
     return;
   }
 }
@@ -83,8 +83,8 @@ bool render_audit(const FileResult& file, const TextOptions& options, std::strin
   if (!any) return false;
   auto to = std::back_inserter(out);
   fmt::format_to(to, "{}\n",
-                 render_detail::styled(fmt::format("audit of {} at {} tokens (pairs out of range):", terminal_safe(file.path),
-                                                   file.audit.target_tokens),
+                 render_detail::styled(fmt::format("audit of {} at {} tokens (pairs out of range):",
+                                                   terminal_safe(file.path), file.audit.target_tokens),
                                        render_detail::heading_style(), options.color));
   if (file.audit.history_from_unedited)
     fmt::format_to(to, "  trained lengths read from {} as written, before its --set edits\n", terminal_safe(file.path));
@@ -94,8 +94,9 @@ bool render_audit(const FileResult& file, const TextOptions& options, std::strin
     if (a.out_of_range_pairs.empty()) continue;
     const RopeSetup& s = file.model.setups[static_cast<std::size_t>(a.setup)];
     const PairAudit& worst = a.pairs[static_cast<std::size_t>(*a.worst_pair)];
-    fmt::format_to(to, "  {:<20} {:<12} {:>9} {:>9}  {:<22} pair {}: {} → {}\n", terminal_safe(s.name), index_ranges(s.layers),
-                   a.extension_tokens > 0 ? a.extension_tokens : a.pretrain_tokens, a.attended_tokens,
+    fmt::format_to(to, "  {:<20} {:<12} {:>9} {:>9}  {:<22} pair {}: {} → {}\n", terminal_safe(s.name),
+                   index_ranges(s.layers), a.extension_tokens > 0 ? a.extension_tokens : a.pretrain_tokens,
+                   a.attended_tokens,
                    fmt::format("{} ({})", index_ranges(a.out_of_range_pairs), a.out_of_range_pairs.size()), worst.pair,
                    render_detail::fixed(worst.seen_deg, 4), render_detail::fixed(worst.needed_deg, 4));
   }
@@ -132,8 +133,9 @@ class TextCheckRenderer : public CheckRenderer {
                                       findings == 1 ? "" : "s", c.errors, c.errors == 1 ? "" : "s", c.warnings,
                                       c.warnings == 1 ? "" : "s", c.infos, c.files, c.files == 1 ? "" : "s");
     if (c.unreadable_files > 0) summary += fmt::format("; {} could not be read", c.unreadable_files);
-    const auto style = c.errors > 0 ? render_detail::error_style()
-                                    : c.warnings > 0 ? render_detail::warning_style() : render_detail::heading_style();
+    const auto style = c.errors > 0     ? render_detail::error_style()
+                       : c.warnings > 0 ? render_detail::warning_style()
+                                        : render_detail::heading_style();
     if (c.skipped_files > 0)
       summary += fmt::format("; {} config.json file{} skipped (not model configs)", c.skipped_files,
                              c.skipped_files == 1 ? "" : "s");

@@ -20,8 +20,8 @@ std::string groups_text(const KvCacheView& view) {
   std::vector<std::string> parts;
   for (const auto& g : view.groups)
     if (g.tokens_held > 0)
-      parts.push_back(fmt::format("{} layer{} × {} tokens × {} values", g.layers.size(), g.layers.size() == 1 ? "" : "s",
-                                  g.tokens_held, g.row.values()));
+      parts.push_back(fmt::format("{} layer{} × {} tokens × {} values", g.layers.size(),
+                                  g.layers.size() == 1 ? "" : "s", g.tokens_held, g.row.values()));
   return parts.empty() ? "no layer keeps tokens" : fmt::format("{}", fmt::join(parts, ", "));
 }
 
@@ -77,9 +77,9 @@ void render_gguf_metadata_text(const GgufMetadata& g, std::ostream& out) {
   row("file type", g.file_type ? fmt::format("{} (general.file_type {})", g.quantization, *g.file_type) : "-");
   row("tensors", std::to_string(g.tensor_count));
   row("parameters", group_thousands(g.parameters));
-  row("size", fmt::format("{} of tensor data, {} bits per weight{}", bytes_text(g.size_bytes),
-                          fixed(g.bits_per_weight, 4),
-                          g.tensor_bytes ? fmt::format("; tensors {}", bytes_text(*g.tensor_bytes)) : ""));
+  row("size",
+      fmt::format("{} of tensor data, {} bits per weight{}", bytes_text(g.size_bytes), fixed(g.bits_per_weight, 4),
+                  g.tensor_bytes ? fmt::format("; tensors {}", bytes_text(*g.tensor_bytes)) : ""));
   if (g.split_count && *g.split_count > 1)
     row("split", fmt::format("part of {} files: tensors and sizes are this file's only", *g.split_count));
   row("context length", or_dash(g.context_length));

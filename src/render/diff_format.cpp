@@ -21,7 +21,8 @@ std::string field_name(const FieldChange& change) {
 
 std::string changed_pairs_text(const SetupChange& setup) {
   if (setup.changed_pairs.empty()) return fmt::format("none of {}", setup.pairs_compared);
-  return fmt::format("{} of {} ({})", setup.changed_pairs.size(), setup.pairs_compared, index_ranges(setup.changed_pairs));
+  return fmt::format("{} of {} ({})", setup.changed_pairs.size(), setup.pairs_compared,
+                     index_ranges(setup.changed_pairs));
 }
 
 std::string largest_change_text(const SetupChange& setup) {
@@ -48,12 +49,12 @@ std::string pairs_text(const std::vector<int>& pairs) {
 
 std::string diff_summary_text(const DiffCounts& c) {
   const int introduced = c.introduced_errors + c.introduced_warnings + c.introduced_infos;
-  std::string text = fmt::format("{} new finding{} ({} error{}, {} warning{}, {} info), {} fixed, {} unchanged in {} "
-                                 "changed model{}",
-                                 introduced, introduced == 1 ? "" : "s", c.introduced_errors,
-                                 c.introduced_errors == 1 ? "" : "s", c.introduced_warnings,
-                                 c.introduced_warnings == 1 ? "" : "s", c.introduced_infos, c.fixed, c.unchanged,
-                                 c.models, c.models == 1 ? "" : "s");
+  std::string text = fmt::format(
+      "{} new finding{} ({} error{}, {} warning{}, {} info), {} fixed, {} unchanged in {} "
+      "changed model{}",
+      introduced, introduced == 1 ? "" : "s", c.introduced_errors, c.introduced_errors == 1 ? "" : "s",
+      c.introduced_warnings, c.introduced_warnings == 1 ? "" : "s", c.introduced_infos, c.fixed, c.unchanged, c.models,
+      c.models == 1 ? "" : "s");
   if (c.unreadable > 0) text += fmt::format("; {} could not be read", c.unreadable);
   if (c.skipped_files > 0)
     text += fmt::format("; {} config.json file{} skipped (not model configs)", c.skipped_files,

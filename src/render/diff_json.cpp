@@ -49,7 +49,11 @@ void write_setup(JsonWriter& w, const SetupChange& s) {
   else w.member("largest", nlohmann::json());
   w.member("pairs", s.changed_pairs).member("range", index_ranges(s.changed_pairs)).end_object();
   w.member("name", s.setup).member("on_new", s.on_new).member("on_old", s.on_old);
-  w.key("out_of_range_pairs").begin_object().member("new", s.new_out_of_range).member("old", s.old_out_of_range).end_object();
+  w.key("out_of_range_pairs")
+      .begin_object()
+      .member("new", s.new_out_of_range)
+      .member("old", s.old_out_of_range)
+      .end_object();
   w.member("pairs_compared", s.pairs_compared).end_object();
 }
 

@@ -27,14 +27,16 @@ void fields_table(const ModelDiff& m, std::string& out) {
   if (m.fields.empty()) return;
   out += "| field | before | after |\n|---|---|---|\n";
   for (const auto& f : m.fields)
-    out += fmt::format("| {} | {} | {} |\n", code(field_name(f)), cell(value_text(f.old_value)), cell(value_text(f.new_value)));
+    out += fmt::format("| {} | {} | {} |\n", code(field_name(f)), cell(value_text(f.old_value)),
+                       cell(value_text(f.new_value)));
   out += "\n";
 }
 
 void setups_table(const ModelDiff& m, std::string& out) {
   if (m.setups.empty()) return;
-  out += "| RoPE setup | pairs whose θ changed | largest change | attention factor | out of range at the target |\n"
-         "|---|---|---|---|---|\n";
+  out +=
+      "| RoPE setup | pairs whose θ changed | largest change | attention factor | out of range at the target |\n"
+      "|---|---|---|---|---|\n";
   for (const auto& s : m.setups)
     out += fmt::format("| {} | {} | {} | {} | {} → {} |\n", code(s.setup),
                        s.on_old && s.on_new ? changed_pairs_text(s) : (s.on_old ? "removed" : "new"),
@@ -65,7 +67,8 @@ void findings_list(const char* heading, const std::vector<Diagnostic>& findings,
 }
 
 std::string model_markdown(const ModelDiff& m) {
-  if (m.error) return fmt::format("#### {} ({})\n\nCould not be read: {}\n\n", code(m.path), to_string(m.status), cell(*m.error));
+  if (m.error)
+    return fmt::format("#### {} ({})\n\nCould not be read: {}\n\n", code(m.path), to_string(m.status), cell(*m.error));
   std::string out = fmt::format("#### {} ({})\n\n", code(m.path), to_string(m.status));
   out += fmt::format("Target: {} tokens. Findings: {} new, {} fixed, {} unchanged.\n\n",
                      before_after_tokens(m.old_target_tokens, m.new_target_tokens), m.findings.introduced.size(),

@@ -73,8 +73,8 @@ std::string model_text(const ModelDiff& m) {
 }  // namespace
 
 void render_diff_text(const DiffReport& report, std::ostream& out) {
-  std::string block = fmt::format("ropelens diff: {} → {}\n\n", terminal_safe(report.old_label),
-                                  terminal_safe(report.new_label));
+  std::string block =
+      fmt::format("ropelens diff: {} → {}\n\n", terminal_safe(report.old_label), terminal_safe(report.new_label));
   for (const auto& model : report.models) block += model_text(model);
   block += diff_summary_text(report.counts) + "\n";
   out << terminal_safe_lines(block);  // field values (value_text) and anything added later

@@ -7,7 +7,7 @@
 
 namespace ropelens::render_detail {
 
-std::string view_title(const EngineView& view);     // "vLLM main (unreleased) (same: SGLang)"
+std::string view_title(const EngineView& view);    // "vLLM main (unreleased) (same: SGLang)"
 std::string limit_text(const LengthLimit& limit);  // "131072 (default 40960)", "no limit"
 
 }  // namespace ropelens::render_detail

@@ -51,15 +51,13 @@ void render_row(const std::string& name, const std::vector<std::string>& cells, 
   out << "\n";
 }
 
-template <class F>
-std::vector<std::string> cells(const EngineReport& report, std::size_t setup, F&& cell) {
+template <class F> std::vector<std::string> cells(const EngineReport& report, std::size_t setup, F&& cell) {
   std::vector<std::string> out;
   for (const auto& view : report.views) out.push_back(setup < view.setups.size() ? cell(view.setups[setup]) : "—");
   return out;
 }
 
-template <class F>
-bool any_of_views(const EngineReport& report, std::size_t setup, F&& has) {
+template <class F> bool any_of_views(const EngineReport& report, std::size_t setup, F&& has) {
   for (const auto& view : report.views)
     if (setup < view.setups.size() && has(view.setups[setup])) return true;
   return false;
@@ -157,10 +155,8 @@ void render_grouped(const std::vector<std::pair<std::size_t, std::string>>& note
   for (const auto& entry : notes) {
     const std::string& note = entry.second;
     auto it = std::find_if(grouped.begin(), grouped.end(), [&](const auto& g) { return g.first == note; });
-    if (it == grouped.end())
-      grouped.emplace_back(note, column_tag(entry.first));
-    else
-      it->second += column_tag(entry.first);
+    if (it == grouped.end()) grouped.emplace_back(note, column_tag(entry.first));
+    else it->second += column_tag(entry.first);
   }
   for (const auto& [note, tags] : grouped) out << fmt::format("{}{} {}\n", indent, tags, note);
 }
@@ -225,10 +221,8 @@ std::string values_by_view(const EngineReport& report, int setup, bool softmax) 
     const auto& s = report.views[v].setups[static_cast<std::size_t>(setup)];
     const std::string value = fixed(softmax ? s.softmax_multiplier : s.rope_magnitude, 5);
     auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == value; });
-    if (it == groups.end())
-      groups.emplace_back(value, column_tag(v));
-    else
-      it->second += column_tag(v);
+    if (it == groups.end()) groups.emplace_back(value, column_tag(v));
+    else it->second += column_tag(v);
   }
   std::vector<std::string> parts;
   for (const auto& [value, tags] : groups) parts.push_back(fmt::format("{} in {}", value, tags));

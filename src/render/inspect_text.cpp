@@ -10,7 +10,6 @@
 namespace ropelens {
 namespace {
 
-
 void line(std::ostream& out, std::string_view indent, std::string_view name, const std::string& value,
           const Provenance& from) {
   out << fmt::format("{}{:<34} {:<22} {}\n", indent, name, value, from.describe());

@@ -174,7 +174,8 @@ void JsonWriter::write_string(std::string_view text) {
     } else {
       const std::size_t length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 0;
       bool valid = length > 0 && byte < 0xF5 && i + length <= text.size();
-      for (std::size_t k = 1; valid && k < length; ++k) valid = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
+      for (std::size_t k = 1; valid && k < length; ++k)
+        valid = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
       if (valid) {
         out_.append(text.substr(i, length));
         i += length - 1;

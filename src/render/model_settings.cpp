@@ -20,8 +20,8 @@ std::vector<SettingRow> model_settings(const Model& model) {
   if (model.scheme == PositionScheme::rope || model.scheme == PositionScheme::rope_2d)
     rows.push_back({"pairing", std::string(to_string(model.pairing.value)), model.pairing.from});
   rows.push_back({"num_layers", show(model.num_layers.value), model.num_layers.from});
-  rows.push_back({"max_position_embeddings", show(model.max_position_embeddings.value),
-                  model.max_position_embeddings.from});
+  rows.push_back(
+      {"max_position_embeddings", show(model.max_position_embeddings.value), model.max_position_embeddings.from});
   if (model.original_max_position_embeddings)
     rows.push_back({"original_max_position_embeddings", show(model.original_max_position_embeddings->value),
                     model.original_max_position_embeddings->from});
@@ -30,7 +30,8 @@ std::vector<SettingRow> model_settings(const Model& model) {
   if (model.attention_chunk_size)
     rows.push_back({"attention_chunk_size", show(model.attention_chunk_size->value), model.attention_chunk_size->from});
   if (model.qk_nope_head_dim)
-    rows.push_back({"qk_nope_head_dim (no position)", show(model.qk_nope_head_dim->value), model.qk_nope_head_dim->from});
+    rows.push_back(
+        {"qk_nope_head_dim (no position)", show(model.qk_nope_head_dim->value), model.qk_nope_head_dim->from});
   return rows;
 }
 
@@ -44,9 +45,9 @@ std::vector<SettingRow> setup_settings(const RopeSetup& s) {
   add("head_dim", show(s.head_dim.value), s.head_dim.from);
   add("partial_rotary_factor", show(s.partial_rotary_factor.value), s.partial_rotary_factor.from);
   add("rotary_dim",
-      fmt::format("{} ({} pairs{})", s.rotary_dim, s.rotary_dim / 2,
-                  s.head_dim.value > s.rotary_dim ? fmt::format(", {} dims unrotated", s.head_dim.value - s.rotary_dim)
-                                                   : ""),
+      fmt::format(
+          "{} ({} pairs{})", s.rotary_dim, s.rotary_dim / 2,
+          s.head_dim.value > s.rotary_dim ? fmt::format(", {} dims unrotated", s.head_dim.value - s.rotary_dim) : ""),
       Provenance::derived("int(head_dim x partial_rotary_factor)"));
   add("max_position_embeddings", show(s.max_position_embeddings.value), s.max_position_embeddings.from);
   if (s.original_max_position_embeddings)
@@ -73,7 +74,8 @@ std::vector<SettingRow> setup_settings(const RopeSetup& s) {
     add("high_freq_factor", show(s.llama3.high_freq_factor.value), s.llama3.high_freq_factor.from);
   }
   if (!s.mrope_section.empty())
-    add("mrope_section", fmt::format("[{}]{}", fmt::join(s.mrope_section, ", "), s.mrope_interleaved ? " interleaved" : ""),
+    add("mrope_section",
+        fmt::format("[{}]{}", fmt::join(s.mrope_section, ", "), s.mrope_interleaved ? " interleaved" : ""),
         Provenance::at(s.pointer + "/mrope_section"));
   if (s.window_tokens) add("window_tokens", show(s.window_tokens->value), s.window_tokens->from);
   return rows;

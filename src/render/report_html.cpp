@@ -74,8 +74,9 @@ void summary_table(const ReportDocument& document, std::ostream& out) {
         "<tr><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
         "<td class=\"num{}\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
         link, h(m.check.model.model_type.value), m.check.model.setups.size(),
-        m.check.model.max_position_embeddings.value, m.check.audit.target_tokens, m.out_of_range_pairs > 0 ? " oor" : "",
-        m.out_of_range_pairs, m.counts.errors, m.counts.warnings, m.counts.infos);
+        m.check.model.max_position_embeddings.value, m.check.audit.target_tokens,
+        m.out_of_range_pairs > 0 ? " oor" : "", m.out_of_range_pairs, m.counts.errors, m.counts.warnings,
+        m.counts.infos);
   }
   out << "</table>\n</section>\n";
 }
@@ -151,9 +152,12 @@ void engine_table(const Model& model, const EngineReport& report, std::size_t se
     out << fmt::format(
         "<tr><td title=\"follows {}\">[{}] {}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
         "<td class=\"num\">{}</td><td class=\"num\">{}</td><td{}>{}</td></tr>\n",
-        h(view.follows), v + 1, h(view_title(view)), to_string(s.method), fixed(s.factor, 5), fixed(s.rope_magnitude, 5),
-        fixed(s.softmax_multiplier, 5), h(limit_text(view.length)), found == differing.end() ? "" : " class=\"oor\"",
-        v == 0 ? "(reference)" : found == differing.end() ? "none" : h(index_ranges(found->second)));
+        h(view.follows), v + 1, h(view_title(view)), to_string(s.method), fixed(s.factor, 5),
+        fixed(s.rope_magnitude, 5), fixed(s.softmax_multiplier, 5), h(limit_text(view.length)),
+        found == differing.end() ? "" : " class=\"oor\"",
+        v == 0                     ? "(reference)"
+        : found == differing.end() ? "none"
+                                   : h(index_ranges(found->second)));
   }
   out << "</table>\n";
 }
@@ -212,7 +216,8 @@ void model_section(std::size_t index, const ModelReport& m, std::ostream& out) {
   std::ostringstream schemes;
   render_scheme_text(m.table.schemes, schemes);
   if (!schemes.str().empty()) out << "<pre>" << h(schemes.str()) << "</pre>\n";
-  if (model.setups.empty()) out << fmt::format("<p>No rotary layers: positional scheme {}.</p>\n", to_string(model.scheme));
+  if (model.setups.empty())
+    out << fmt::format("<p>No rotary layers: positional scheme {}.</p>\n", to_string(model.scheme));
   for (const auto& st : m.table.setups) setup_section(m.table, st, out);
   if (file.engines) engines_section(model, *file.engines, out);
   findings_section(file, out);
@@ -237,11 +242,12 @@ void render_report_html(const ReportDocument& document, std::ostream& out) {
          "<title>ropelens report</title>\n<style>"
       << kStyle << "</style>\n</head>\n<body>\n";
   const CheckCounts& c = document.counts;
-  out << fmt::format("<h1>ropelens report</h1>\n<p class=\"muted\">ropelens {} · {} file{} · {} error{}, {} warning{}, "
-                     "{} info{}</p>\n",
-                     ROPELENS_VERSION, c.files, c.files == 1 ? "" : "s", c.errors, c.errors == 1 ? "" : "s", c.warnings,
-                     c.warnings == 1 ? "" : "s", c.infos,
-                     c.unreadable_files > 0 ? fmt::format(" · {} could not be read", c.unreadable_files) : "");
+  out << fmt::format(
+      "<h1>ropelens report</h1>\n<p class=\"muted\">ropelens {} · {} file{} · {} error{}, {} warning{}, "
+      "{} info{}</p>\n",
+      ROPELENS_VERSION, c.files, c.files == 1 ? "" : "s", c.errors, c.errors == 1 ? "" : "s", c.warnings,
+      c.warnings == 1 ? "" : "s", c.infos,
+      c.unreadable_files > 0 ? fmt::format(" · {} could not be read", c.unreadable_files) : "");
   if (document.models.size() > 1) summary_table(document, out);
   for (std::size_t i = 0; i < document.models.size(); ++i) model_section(i, *document.models[i], out);
   rule_docs_section(document, out);

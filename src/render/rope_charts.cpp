@@ -140,8 +140,8 @@ SvgChart angle_chart(const TableReport& report, const SetupTable& st) {
   for (const auto& row : st.rows)
     if (row.audit && row.audit->out_of_range)
       chart.bar(row.pair, 0.4, row.audit->seen_deg, row.audit->seen_deg + row.audit->unseen_arc_deg, kUnseenArcMark,
-                "unseen", fmt::format("pair {}: {}° never seen in training", row.pair,
-                                      fixed(row.audit->unseen_arc_deg, 4)));
+                "unseen",
+                fmt::format("pair {}: {}° never seen in training", row.pair, fixed(row.audit->unseen_arc_deg, 4)));
   chart.hline(kFullTurnDeg, kFullTurnMark, "one turn (360°)", "turn");
   for (const auto& row : st.rows) {
     if (!row.audit) continue;
@@ -153,8 +153,8 @@ SvgChart angle_chart(const TableReport& report, const SetupTable& st) {
       chart.point(row.pair, a.needed_deg, a.needed_deg, kNeededMark, "needed",
                   fmt::format("pair {}: {}° needed at the target", row.pair, fixed(a.needed_deg, 4)));
   }
-  std::vector<LegendEntry> legend{{kSeenMark, "seen in training"}, {kNeededMark, "needed at the target"},
-                                  {kFullTurnMark, "one turn"}};
+  std::vector<LegendEntry> legend{
+      {kSeenMark, "seen in training"}, {kNeededMark, "needed at the target"}, {kFullTurnMark, "one turn"}};
   if (any_out_of_range(st)) legend.push_back({kUnseenArcMark, "unseen arc"});
   chart.legend(std::move(legend));
   return chart;

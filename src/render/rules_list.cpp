@@ -46,7 +46,8 @@ void render_rules_markdown(std::ostream& out) {
                        to_string(rule->meta.default_severity), default_set_label(*rule), rule->meta.summary);
   for (const Rule* rule : rule_registry()) {
     auto doc = rule_doc(rule->meta.code);
-    out << "\n---\n\n" << "#" << doc;
+    out << "\n---\n\n"
+        << "#" << doc;
   }
 }
 

@@ -59,10 +59,11 @@ json artifact_location_json(std::string_view shown_path) {
 }
 
 json notification_json(const SarifNotification& failed) {
-  return {{"level", "error"},
-          {"descriptor", {{"id", "unreadable-file"}}},
-          {"locations", json::array({{{"physicalLocation", {{"artifactLocation", artifact_location_json(failed.path)}}}}})},
-          {"message", {{"text", failed.message}}}};
+  return {
+      {"level", "error"},
+      {"descriptor", {{"id", "unreadable-file"}}},
+      {"locations", json::array({{{"physicalLocation", {{"artifactLocation", artifact_location_json(failed.path)}}}}})},
+      {"message", {{"text", failed.message}}}};
 }
 
 }  // namespace
@@ -148,7 +149,8 @@ std::string sarif_run_tail(const std::vector<SarifNotification>& unreadable, con
     invocation["toolExecutionNotifications"] = notifications;
   }
   auto member = [](const char* key, const json& value) {
-    return fmt::format(",\n      \"{}\": {}", key, indent_json(value.dump(2, ' ', false, json::error_handler_t::replace), 6));
+    return fmt::format(",\n      \"{}\": {}", key,
+                       indent_json(value.dump(2, ' ', false, json::error_handler_t::replace), 6));
   };
   std::string tail = member("invocations", json::array({invocation}));
   tail += member("originalUriBaseIds", {{kSrcRoot, {{"uri", source_root_uri()}}}});

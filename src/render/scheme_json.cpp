@@ -59,7 +59,8 @@ json scheme_report_json(const SchemeReport& r) {
     for (const auto& m : r.mrope) {
       json axes = json::array();
       for (auto a : m.axis_of_pair) axes.push_back(to_string(a));
-      list.push_back({{"setup", m.setup}, {"section", m.section}, {"interleaved", m.interleaved}, {"axis_of_pair", axes}});
+      list.push_back(
+          {{"setup", m.setup}, {"section", m.section}, {"interleaved", m.interleaved}, {"axis_of_pair", axes}});
     }
     out["mrope"] = list;
   }

@@ -10,7 +10,8 @@ using render_detail::fixed;
 
 std::string span_text(const T5BucketSpan& s) {
   if (!s.last_distance_tokens) return fmt::format("{}:{}+", s.bucket, s.first_distance_tokens);
-  if (*s.last_distance_tokens == s.first_distance_tokens) return fmt::format("{}:{}", s.bucket, s.first_distance_tokens);
+  if (*s.last_distance_tokens == s.first_distance_tokens)
+    return fmt::format("{}:{}", s.bucket, s.first_distance_tokens);
   return fmt::format("{}:{}–{}", s.bucket, s.first_distance_tokens, *s.last_distance_tokens);
 }
 
@@ -58,7 +59,8 @@ void render_scheme_text(const SchemeReport& r, std::ostream& out) {
   if (r.t5) t5_text(*r.t5, out);
   if (r.nope) nope_text(*r.nope, out);
   if (r.mla) {
-    out << fmt::format("MLA: qk_rope_head_dim {} rotates, qk_nope_head_dim {} does not", r.mla->rope_dim, r.mla->nope_dim);
+    out << fmt::format("MLA: qk_rope_head_dim {} rotates, qk_nope_head_dim {} does not", r.mla->rope_dim,
+                       r.mla->nope_dim);
     if (r.mla->softmax_scale_multiplier)
       out << fmt::format("; softmax scale ×{} (mscale² from mscale_all_dim, applied outside RoPE)",
                          fixed(*r.mla->softmax_scale_multiplier, 5));
@@ -67,10 +69,13 @@ void render_scheme_text(const SchemeReport& r, std::ostream& out) {
   for (const auto& m : r.mrope) {
     std::vector<int> t, h, w;
     for (std::size_t p = 0; p < m.axis_of_pair.size(); ++p)
-      (m.axis_of_pair[p] == MropeAxis::temporal ? t : m.axis_of_pair[p] == MropeAxis::height ? h : w)
+      (m.axis_of_pair[p] == MropeAxis::temporal ? t
+       : m.axis_of_pair[p] == MropeAxis::height ? h
+                                                : w)
           .push_back(static_cast<int>(p));
     out << fmt::format("M-RoPE section [{}]{}: temporal pairs {}; height pairs {}; width pairs {}\n",
-                       fmt::join(m.section, ", "), m.interleaved ? " interleaved" : "", index_ranges(t), index_ranges(h), index_ranges(w));
+                       fmt::join(m.section, ", "), m.interleaved ? " interleaved" : "", index_ranges(t),
+                       index_ranges(h), index_ranges(w));
   }
   if (r.learned && r.learned->target_has_row && !*r.learned->target_has_row)
     out << fmt::format("learned positions: the target's last position has no row in the {}-row table\n",

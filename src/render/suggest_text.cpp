@@ -74,8 +74,8 @@ void write_suggest_text(const SuggestReport& report, std::ostream& out) {
     return;
   }
   out << fmt::format("{} pairs out of range now (pairs {}); trained length {} ({})\n",
-                     report.out_of_range_before.size(), index_ranges(report.out_of_range_before), report.original_tokens,
-                     report.original_from);
+                     report.out_of_range_before.size(), index_ranges(report.out_of_range_before),
+                     report.original_tokens, report.original_from);
   for (const auto& note : report.notes) out << fmt::format("note: {}\n", terminal_safe(note));
   for (std::size_t i = 0; i < report.suggestions.size(); ++i) render_suggestion(report, i, out);
 }

@@ -39,8 +39,7 @@ std::string mark_style(const Mark& mark) {
     case Mark::Kind::line:
       return fmt::format(R"(fill="none" stroke="{}" stroke-width="1.5"{})", mark.color,
                          mark.dash.empty() ? "" : fmt::format(R"( stroke-dasharray="{}")", mark.dash));
-    case Mark::Kind::area:
-      return fmt::format(R"(fill="{}" fill-opacity="{}" stroke="none")", mark.color, mark.opacity);
+    case Mark::Kind::area: return fmt::format(R"(fill="{}" fill-opacity="{}" stroke="none")", mark.color, mark.opacity);
   }
   return {};
 }
@@ -106,9 +105,8 @@ bool SvgChart::inside_y(double y) const { return y >= y_.min && y <= y_.max && (
 
 void SvgChart::shade_columns(double x0, double x1, const Mark& mark, std::string_view css_class,
                              std::string_view tooltip) {
-  body_ += fmt::format(R"(<rect class="{}" x="{}" y="{}" width="{}" height="{}" {}>{}</rect>)", css_class,
-                       attr(px(x0)), kTop, attr(px(x1) - px(x0)), plot_height_, mark_style(mark),
-                       tooltip_element(tooltip));
+  body_ += fmt::format(R"(<rect class="{}" x="{}" y="{}" width="{}" height="{}" {}>{}</rect>)", css_class, attr(px(x0)),
+                       kTop, attr(px(x1) - px(x0)), plot_height_, mark_style(mark), tooltip_element(tooltip));
   body_ += '\n';
 }
 
@@ -130,7 +128,8 @@ void SvgChart::hline(double y, const Mark& mark, std::string_view label, std::st
   body_ += '\n';
   // The label sits above the line at the right end; when another label is there, at the left end, else below.
   const auto taken = [&](double at) {
-    return std::any_of(label_ys_.begin(), label_ys_.end(), [&](double y_label) { return std::abs(y_label - at) < kLabelGap; });
+    return std::any_of(label_ys_.begin(), label_ys_.end(),
+                       [&](double y_label) { return std::abs(y_label - at) < kLabelGap; });
   };
   double text_y = row - 4.0;
   bool at_right = true;
@@ -182,8 +181,8 @@ std::string SvgChart::axes() const {
       const double row = py(decade);
       out += fmt::format(R"(<line class="grid" x1="{}" y1="{}" x2="{}" y2="{}" stroke="#dddddd"/>)", kLeft, attr(row),
                          right, attr(row));
-      out += fmt::format(R"(<text x="{}" y="{}" text-anchor="end" font-size="11">{}</text>)", kLeft - 6,
-                         attr(row + 4), log_tick_label(decade));
+      out += fmt::format(R"(<text x="{}" y="{}" text-anchor="end" font-size="11">{}</text>)", kLeft - 6, attr(row + 4),
+                         log_tick_label(decade));
       out += '\n';
       for (int m = 2; m <= 9 && decade * m < y_.max; ++m)
         out += fmt::format(R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#999999"/>)", kLeft - 3,
@@ -192,21 +191,25 @@ std::string SvgChart::axes() const {
   } else {
     const double step = nice_step(y_.max - y_.min);
     for (double v = std::ceil(y_.min / step) * step + 0.0; v <= y_.max; v += step)
-      out += fmt::format(R"(<line class="grid" x1="{}" y1="{}" x2="{}" y2="{}" stroke="#dddddd"/><text x="{}" y="{}" text-anchor="end" font-size="11">{}</text>)",
-                         kLeft, attr(py(v)), right, attr(py(v)), kLeft - 6, attr(py(v) + 4), v) + "\n";
+      out +=
+          fmt::format(
+              R"(<line class="grid" x1="{}" y1="{}" x2="{}" y2="{}" stroke="#dddddd"/><text x="{}" y="{}" text-anchor="end" font-size="11">{}</text>)",
+              kLeft, attr(py(v)), right, attr(py(v)), kLeft - 6, attr(py(v) + 4), v) +
+          "\n";
   }
   const double step = nice_step(x_.max - x_.min);
   for (double v = std::ceil(x_.min / step) * step + 0.0; v <= x_.max; v += step) {
-    out += fmt::format(R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#999999"/>)", attr(px(v)), bottom,
-                       attr(px(v)), bottom + 4);
-    out += fmt::format(R"(<text x="{}" y="{}" text-anchor="middle" font-size="11">{}</text>)", attr(px(v)),
-                       bottom + 16, v);
+    out += fmt::format(R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#999999"/>)", attr(px(v)), bottom, attr(px(v)),
+                       bottom + 4);
+    out += fmt::format(R"(<text x="{}" y="{}" text-anchor="middle" font-size="11">{}</text>)", attr(px(v)), bottom + 16,
+                       v);
     out += '\n';
   }
   out += fmt::format(R"(<text x="{}" y="{}" text-anchor="middle" font-size="12">{}</text>)",
                      attr((kLeft + right) / 2.0), bottom + 36, xml_escape(x_.label));
-  out += fmt::format(R"svg(<text transform="translate(16 {}) rotate(-90)" text-anchor="middle" font-size="12">{}</text>)svg",
-                     attr(kTop + plot_height_ / 2.0), xml_escape(y_.label));
+  out += fmt::format(
+      R"svg(<text transform="translate(16 {}) rotate(-90)" text-anchor="middle" font-size="12">{}</text>)svg",
+      attr(kTop + plot_height_ / 2.0), xml_escape(y_.label));
   out += '\n';
   return out;
 }

@@ -81,7 +81,7 @@ class SvgChart {
   Axis y_;
   int width_;
   int plot_height_;
-  std::string body_;  // the marks, in drawing order
+  std::string body_;              // the marks, in drawing order
   std::vector<double> label_ys_;  // pixel rows of line labels already placed, to keep them apart
   std::vector<LegendEntry> legend_;
 };

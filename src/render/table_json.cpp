@@ -60,8 +60,7 @@ json setup_json(const Model& model, const SetupTable& st, std::optional<std::int
                 {"interpolated_scales", st.summary.interpolated_scales},
                 {"uniform_scale", optional_json(st.summary.uniform_scale)}}},
               {"pairs", rows}};
-  if (st.table.correction_low)
-    out["yarn_correction_range"] = {*st.table.correction_low, *st.table.correction_high};
+  if (st.table.correction_low) out["yarn_correction_range"] = {*st.table.correction_low, *st.table.correction_high};
   if (s.type == RopeType::longrope) out["long_factors"] = st.table.long_factors;
   if (st.audit) {
     const SetupAudit& a = *st.audit;

@@ -27,8 +27,9 @@ void render_table_markdown(const TableReport& report, std::ostream& out) {
     out << "\n";
     for (const auto& row : st.rows) {
       out << fmt::format("| {} | {} | {} | {} | {} | {} | {} |", row.pair, fixed(row.base_inv_freq, 6),
-                         fixed(row.inv_freq, 6), optional_number(row.scale, 4), optional_number(row.wavelength_tokens, 4),
-                         fixed(row.turns_original, 3), fixed(row.turns_declared, 3));
+                         fixed(row.inv_freq, 6), optional_number(row.scale, 4),
+                         optional_number(row.wavelength_tokens, 4), fixed(row.turns_original, 3),
+                         fixed(row.turns_declared, 3));
       if (row.turns_target) out << fmt::format(" {} |", fixed(*row.turns_target, 3));
       out << fmt::format(" {} |", to_string(row.band));
       if (row.audit)

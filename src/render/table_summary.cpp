@@ -23,7 +23,8 @@ std::string band_summary(const SetupTable& st) {
       auto [lo, hi] = std::minmax_element(s.interpolated_scales.begin(), s.interpolated_scales.end());
       scales = fmt::format("×{:.2f}–×{:.2f}", *lo, *hi);
     }
-    parts.push_back(fmt::format("{} interpolated (pairs {}: {})", s.interpolated, index_ranges(s.interpolated_pairs), scales));
+    parts.push_back(
+        fmt::format("{} interpolated (pairs {}: {})", s.interpolated, index_ranges(s.interpolated_pairs), scales));
   }
   if (s.zero > 0) parts.push_back(fmt::format("{} with frequency 0 (no position)", s.zero));
   std::string out;
@@ -46,8 +47,7 @@ std::string setup_heading(const Model& model, const SetupTable& st) {
   head += fmt::format(", declared {}", s.max_position_embeddings.value);
   if (st.table.correction_low)
     head += fmt::format(", yarn ramp pairs {}–{}", number(*st.table.correction_low), number(*st.table.correction_high));
-  if (s.type == RopeType::longrope)
-    head += st.table.long_factors ? ", long factors" : ", short factors";
+  if (s.type == RopeType::longrope) head += st.table.long_factors ? ", long factors" : ", short factors";
   return head;
 }
 

@@ -51,7 +51,8 @@ std::vector<Column> columns_of(const TableReport& report, const SetupTable& st, 
   columns.push_back(column("base θ", 10, st, [](const PairRow& r) { return fixed(r.base_inv_freq, 6); }));
   columns.push_back(column("effective θ", 7, st, [](const PairRow& r) { return fixed(r.inv_freq, 6); }));
   columns.push_back(column("scale", 9, st, [](const PairRow& r) { return optional_number(r.scale, 4); }));
-  columns.push_back(column("wavelength", 1, st, [](const PairRow& r) { return optional_number(r.wavelength_tokens, 4); }));
+  columns.push_back(
+      column("wavelength", 1, st, [](const PairRow& r) { return optional_number(r.wavelength_tokens, 4); }));
   columns.push_back(column(fmt::format("turns@train {}", st.original_tokens), 6, st,
                            [](const PairRow& r) { return fixed(r.turns_original, 3); }));
   if (declared != st.original_tokens)
@@ -60,7 +61,8 @@ std::vector<Column> columns_of(const TableReport& report, const SetupTable& st, 
   if (report.target_tokens)
     columns.push_back(column(fmt::format("turns@target {}", *report.target_tokens), 5, st,
                              [](const PairRow& r) { return r.turns_target ? fixed(*r.turns_target, 3) : "—"; }));
-  columns.push_back(column("band", 4, st, [](const PairRow& r) { return std::string(to_string(r.band)); }, true));
+  columns.push_back(column(
+      "band", 4, st, [](const PairRow& r) { return std::string(to_string(r.band)); }, true));
   if (!audited) return columns;
   const auto audit_cell = [&](auto&& value) {
     return [value](const PairRow& r) { return r.audit ? value(*r.audit) : std::string("—"); };
@@ -72,7 +74,8 @@ std::vector<Column> columns_of(const TableReport& report, const SetupTable& st, 
                            })));
   columns.push_back(column("", 3, st, audit_cell([terminal](const PairAudit& a) {
                              return a.out_of_range ? std::string(terminal ? "!" : "! out of range") : "";
-                           }), true));
+                           }),
+                           true));
   return columns;
 }
 
@@ -81,7 +84,8 @@ std::vector<const Column*> shown_columns(const std::vector<Column>& columns, std
   std::vector<const Column*> order;
   for (const auto& c : columns) order.push_back(&c);
   if (!width) return order;
-  std::stable_sort(order.begin(), order.end(), [](const Column* a, const Column* b) { return a->priority < b->priority; });
+  std::stable_sort(order.begin(), order.end(),
+                   [](const Column* a, const Column* b) { return a->priority < b->priority; });
   std::vector<const Column*> kept;
   int used = 0;
   for (const Column* c : order) {
@@ -102,7 +106,8 @@ std::string aligned(const std::string& text, int width, bool left) {
 std::string joined_row(const std::vector<const Column*>& shown, const std::vector<int>& widths, const std::string& gap,
                        const std::function<std::string(const Column&)>& text) {
   std::string line;
-  for (std::size_t i = 0; i < shown.size(); ++i) line += (i ? gap : "") + aligned(text(*shown[i]), widths[i], shown[i]->left);
+  for (std::size_t i = 0; i < shown.size(); ++i)
+    line += (i ? gap : "") + aligned(text(*shown[i]), widths[i], shown[i]->left);
   line.erase(line.find_last_not_of(' ') + 1);
   return line;
 }
@@ -171,7 +176,8 @@ void render_kv_cache_fitted(const KvCacheReport& kv, const TextOptions& options,
 
 void render_table_text(const TableReport& report, std::ostream& out, const TextOptions& options) {
   const Model& model = *report.model;
-  prose(fmt::format("{} ({}; {})", terminal_safe(model.source), terminal_safe(model.model_type.value), kSemantics), options, out, true);
+  prose(fmt::format("{} ({}; {})", terminal_safe(model.source), terminal_safe(model.model_type.value), kSemantics),
+        options, out, true);
   if (report.seq_len) prose(fmt::format("evaluated at a sequence of {} tokens", *report.seq_len), options, out);
   if (model.setups.empty())
     prose(fmt::format("no rotary layers: positional scheme {}", to_string(model.scheme)), options, out);

@@ -24,8 +24,10 @@ std::optional<T5Facts> t5_facts(const Model& model, std::optional<std::int64_t> 
   facts.spans = t5_bucket_spans(true, facts.num_buckets, facts.max_distance);
   facts.causal_spans = t5_bucket_spans(false, facts.num_buckets, facts.max_distance);
   if (target) {
-    facts.last_bucket_distances_bidirectional = distances_in_last_bucket(*target, true, facts.num_buckets, facts.max_distance);
-    facts.last_bucket_distances_causal = distances_in_last_bucket(*target, false, facts.num_buckets, facts.max_distance);
+    facts.last_bucket_distances_bidirectional =
+        distances_in_last_bucket(*target, true, facts.num_buckets, facts.max_distance);
+    facts.last_bucket_distances_causal =
+        distances_in_last_bucket(*target, false, facts.num_buckets, facts.max_distance);
   }
   return facts;
 }
@@ -41,7 +43,8 @@ std::optional<NopeFacts> nope_facts(const Model& model, std::optional<std::int64
     facts.floor_scale = model.nope_temperature->floor_scale.value;
     facts.attn_scale = model.nope_temperature->attn_scale.value;
     facts.first_scaled_position = nope_first_scaled_position(facts.floor_scale);
-    if (target) facts.temperature_at_target = nope_attention_temperature_at_target(*target, facts.floor_scale, facts.attn_scale);
+    if (target)
+      facts.temperature_at_target = nope_attention_temperature_at_target(*target, facts.floor_scale, facts.attn_scale);
   }
   return facts;
 }
@@ -97,41 +100,50 @@ std::optional<LearnedFacts> learned_facts(const Model& model, std::optional<std:
   return facts;
 }
 
-void explain(const Model& model, const SchemeReport& r, std::optional<std::int64_t> target, std::vector<std::string>& out) {
+void explain(const Model& model, const SchemeReport& r, std::optional<std::int64_t> target,
+             std::vector<std::string>& out) {
   if (r.learned) {
-    out.push_back(fmt::format("learned absolute positions: the table has {} rows (positions 0–{}); position {} "
-                              "(index {}) has no row, so nothing past {} tokens can be computed",
-                              r.learned->table_positions, r.learned->table_positions - 1,
-                              r.learned->table_positions + 1, r.learned->table_positions, r.learned->table_positions));
+    out.push_back(
+        fmt::format("learned absolute positions: the table has {} rows (positions 0–{}); position {} "
+                    "(index {}) has no row, so nothing past {} tokens can be computed",
+                    r.learned->table_positions, r.learned->table_positions - 1, r.learned->table_positions + 1,
+                    r.learned->table_positions, r.learned->table_positions));
   }
   if (model.scheme == PositionScheme::sinusoidal)
-    out.push_back("sinusoidal absolute positions: any position has an encoding, but nothing beyond the training length "
-                  "was ever trained on");
+    out.push_back(
+        "sinusoidal absolute positions: any position has an encoding, but nothing beyond the training length "
+        "was ever trained on");
   if (r.alibi)
-    out.push_back("ALiBi: no position table and no hard limit; each head subtracts slope × distance from its logits, "
-                  "so far tokens fade smoothly (train short, test long), but distances beyond the training length were "
-                  "never seen");
+    out.push_back(
+        "ALiBi: no position table and no hard limit; each head subtracts slope × distance from its logits, "
+        "so far tokens fade smoothly (train short, test long), but distances beyond the training length were "
+        "never seen");
   if (r.t5)
-    out.push_back(fmt::format("T5 relative buckets: distances are exact up to {} (bidirectional) and log-spaced up to "
-                              "{}; every distance beyond that shares the last bucket",
-                              r.t5->num_buckets / 4, r.t5->max_distance));
+    out.push_back(
+        fmt::format("T5 relative buckets: distances are exact up to {} (bidirectional) and log-spaced up to "
+                    "{}; every distance beyond that shares the last bucket",
+                    r.t5->num_buckets / 4, r.t5->max_distance));
   if (r.nope) {
     if (r.nope->chunk_tokens)
-      out.push_back(fmt::format("RoPE layers attend within chunks of {} tokens and never see a relative distance beyond "
-                                "{}; the {} NoPE layers attend globally and carry everything across chunks",
-                                *r.nope->chunk_tokens, *r.nope->chunk_tokens - 1, r.nope->layers.size()));
+      out.push_back(
+          fmt::format("RoPE layers attend within chunks of {} tokens and never see a relative distance beyond "
+                      "{}; the {} NoPE layers attend globally and carry everything across chunks",
+                      *r.nope->chunk_tokens, *r.nope->chunk_tokens - 1, r.nope->layers.size()));
     if (r.nope->temperature_tuning)
-      out.push_back(fmt::format("NoPE layers scale queries by log1p(floor((pos+1)/{}))·{}+1: 1 up to position {}, "
-                                "then growing with the log of the position",
-                                r.nope->floor_scale, r.nope->attn_scale, r.nope->first_scaled_position - 1));
+      out.push_back(
+          fmt::format("NoPE layers scale queries by log1p(floor((pos+1)/{}))·{}+1: 1 up to position {}, "
+                      "then growing with the log of the position",
+                      r.nope->floor_scale, r.nope->attn_scale, r.nope->first_scaled_position - 1));
   }
   if (r.mla)
-    out.push_back(fmt::format("MLA: only {} of {} query/key dims per head rotate (qk_rope_head_dim); the {} "
-                              "qk_nope_head_dim dims carry no position",
-                              r.mla->rope_dim, r.mla->rope_dim + r.mla->nope_dim, r.mla->nope_dim));
+    out.push_back(
+        fmt::format("MLA: only {} of {} query/key dims per head rotate (qk_rope_head_dim); the {} "
+                    "qk_nope_head_dim dims carry no position",
+                    r.mla->rope_dim, r.mla->rope_dim + r.mla->nope_dim, r.mla->nope_dim));
   if (!r.mrope.empty())
-    out.push_back("M-RoPE: pairs are split between temporal, height and width positions; a text-only input uses the "
-                  "same position on all three, so it is plain RoPE and the audit applies as is");
+    out.push_back(
+        "M-RoPE: pairs are split between temporal, height and width positions; a text-only input uses the "
+        "same position on all three, so it is plain RoPE and the audit applies as is");
   if (model.scheme == PositionScheme::rope_2d)
     out.push_back("2-D rotary positions (GLM-1): the semantics live in remote code that ropelens cannot see");
   (void)target;

@@ -17,8 +17,8 @@ double turns_within(std::int64_t length_tokens, double inv_freq) {
 std::int64_t original_length(const RopeSetup& setup) {
   if (setup.original_max_position_embeddings) return setup.original_max_position_embeddings->value;
   if (setup.type == RopeType::linear && setup.factor && setup.factor->value > 1.0)
-    return static_cast<std::int64_t>(std::llround(static_cast<double>(setup.max_position_embeddings.value) /
-                                                  setup.factor->value));
+    return static_cast<std::int64_t>(
+        std::llround(static_cast<double>(setup.max_position_embeddings.value) / setup.factor->value));
   return setup.max_position_embeddings.value;
 }
 
@@ -80,7 +80,8 @@ void require_pairs_exist(const Model& model, const std::vector<int>& requested) 
   if (pairs == 0) throw std::invalid_argument("--pairs: the model has no rotary pairs");
   for (int p : requested)
     if (p >= pairs)
-      throw std::invalid_argument(fmt::format("--pairs: pair {} does not exist; the model's pairs are 0–{}", p, pairs - 1));
+      throw std::invalid_argument(
+          fmt::format("--pairs: pair {} does not exist; the model's pairs are 0–{}", p, pairs - 1));
 }
 
 }  // namespace

@@ -13,8 +13,8 @@ RopeTable compute_dynamic(const RopeSetup& setup, std::optional<std::int64_t> se
   double trained = static_cast<double>(setup.max_position_embeddings.value);
   double length = seq_len ? std::max(static_cast<double>(*seq_len), trained) : trained;
   int d = setup.rotary_dim;
-  double base = setup.rope_theta.value * std::pow((factor * length / trained) - (factor - 1.0),
-                                                  static_cast<double>(d) / (d - 2));
+  double base =
+      setup.rope_theta.value * std::pow((factor * length / trained) - (factor - 1.0), static_cast<double>(d) / (d - 2));
   table.effective_theta = base;
   table.factor = factor;
   table.inv_freq = base_inverse_frequencies(base, d, d / 2);

@@ -9,9 +9,9 @@ RopeTable compute_llama3(const RopeSetup& setup) {
   const double factor = setup.factor ? setup.factor->value : 1.0;
   const double low = setup.llama3.low_freq_factor.value;
   const double high = setup.llama3.high_freq_factor.value;
-  const double original = static_cast<double>(setup.original_max_position_embeddings
-                                                  ? setup.original_max_position_embeddings->value
-                                                  : setup.max_position_embeddings.value);
+  const double original =
+      static_cast<double>(setup.original_max_position_embeddings ? setup.original_max_position_embeddings->value
+                                                                 : setup.max_position_embeddings.value);
   const double low_freq_wavelen = original / low;
   const double high_freq_wavelen = original / high;
   table.factor = factor;

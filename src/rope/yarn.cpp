@@ -26,10 +26,11 @@ RopeTable compute_yarn(const RopeSetup& setup) {
   RopeTable table = unscaled_table(setup);
   const double base = setup.rope_theta.value;
   const int dim = setup.rotary_dim;
-  const double original = static_cast<double>(
-      setup.original_max_position_embeddings ? setup.original_max_position_embeddings->value
-                                             : setup.max_position_embeddings.value);
-  const double factor = setup.factor ? setup.factor->value : static_cast<double>(setup.max_position_embeddings.value) / original;
+  const double original =
+      static_cast<double>(setup.original_max_position_embeddings ? setup.original_max_position_embeddings->value
+                                                                 : setup.max_position_embeddings.value);
+  const double factor =
+      setup.factor ? setup.factor->value : static_cast<double>(setup.max_position_embeddings.value) / original;
   table.factor = factor;
   table.attention_factor = yarn_attention_factor(setup.yarn, factor);
 

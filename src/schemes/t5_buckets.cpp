@@ -62,10 +62,8 @@ std::int64_t first_distance_reaching(int bucket, std::int64_t below, std::int64_
                                      const HalfBuckets& half) {
   while (at_or_above - below > 1) {
     const std::int64_t middle = below + (at_or_above - below) / 2;
-    if (bucket_in_half(middle, half) >= bucket)
-      at_or_above = middle;
-    else
-      below = middle;
+    if (bucket_in_half(middle, half) >= bucket) at_or_above = middle;
+    else below = middle;
   }
   return at_or_above;
 }

@@ -32,16 +32,16 @@ ShortLimit short_limits(const std::vector<EngineView>& views, Engine engine, std
 }
 
 std::string limit_note(const ShortLimit& limits, std::string_view alternative) {
-  return fmt::format("{} derive{} {} tokens for the edited config; set {} to go beyond", fmt::join(limits.labels, " and "),
-                     limits.labels.size() == 1 ? "s" : "", limits.limit_tokens, alternative);
+  return fmt::format("{} derive{} {} tokens for the edited config; set {} to go beyond",
+                     fmt::join(limits.labels, " and "), limits.labels.size() == 1 ? "s" : "", limits.limit_tokens,
+                     alternative);
 }
 
 void put_if(ordered_json& dict, const char* key, const auto& field) {
   if (field.from.origin == Origin::config) dict[key] = field.value;
 }
 
-template <class T>
-void put_if(ordered_json& dict, const char* key, const std::optional<Field<T>>& field) {
+template <class T> void put_if(ordered_json& dict, const char* key, const std::optional<Field<T>>& field) {
   if (field) put_if(dict, key, *field);
 }
 
@@ -109,17 +109,20 @@ bool vllm_runs_something_else(const Model& model, const Suggestion& suggestion) 
 std::vector<EngineSnippet> vllm_snippets(const Plan& plan, const Suggestion& suggestion, const Model& edited,
                                          const std::vector<EngineView>& views) {
   if (vllm_runs_something_else(edited, suggestion))
-    return {{Engine::vllm, "", "",
+    return {{Engine::vllm,
+             "",
+             "",
              {"vLLM runs every rope_scaling of this MLA model as deepseek_yarn (DeepseekV2 model class), so it "
               "would not run this linear scaling; use the YaRN suggestion"}}};
   const ShortLimit limits = short_limits(views, Engine::vllm, plan.target_tokens);
   std::vector<EngineSnippet> out;
   for (const auto& [versions, json] : {std::pair<std::string, std::string>{kV5, v5_override(suggestion, edited)},
                                        {kV4, suggestion.config_fragment.dump()}}) {
-    EngineSnippet snippet{Engine::vllm, versions,
-                          fmt::format("vllm serve <model> --hf-overrides '{}' --max-model-len {}", json,
-                                      plan.target_tokens),
-                          {}};
+    EngineSnippet snippet{
+        Engine::vllm,
+        versions,
+        fmt::format("vllm serve <model> --hf-overrides '{}' --max-model-len {}", json, plan.target_tokens),
+        {}};
     if (!limits.labels.empty()) snippet.notes.push_back(limit_note(limits, "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1"));
     out.push_back(std::move(snippet));
   }
@@ -132,7 +135,8 @@ std::vector<EngineSnippet> sglang_snippets(const Plan& plan, const Suggestion& s
   std::vector<EngineSnippet> out;
   for (const auto& [versions, json] : {std::pair<std::string, std::string>{kV5, v5_override(suggestion, edited)},
                                        {kV4, suggestion.config_fragment.dump()}}) {
-    EngineSnippet snippet{Engine::sglang, versions,
+    EngineSnippet snippet{Engine::sglang,
+                          versions,
                           fmt::format("python -m sglang.launch_server --model-path <model> "
                                       "--json-model-override-args '{}' --context-length {}",
                                       json, plan.target_tokens),
@@ -175,7 +179,9 @@ std::vector<EngineSnippet> engine_snippets(const Plan& plan, const Suggestion& s
                                            const std::vector<EngineView>& edited_views) {
   std::vector<EngineSnippet> snippets;
   auto wanted = [&](Engine e) { return std::find(plan.engines.begin(), plan.engines.end(), e) != plan.engines.end(); };
-  auto add = [&](std::vector<EngineSnippet> more) { std::move(more.begin(), more.end(), std::back_inserter(snippets)); };
+  auto add = [&](std::vector<EngineSnippet> more) {
+    std::move(more.begin(), more.end(), std::back_inserter(snippets));
+  };
   if (wanted(Engine::vllm)) add(vllm_snippets(plan, suggestion, edited, edited_views));
   if (wanted(Engine::sglang)) add(sglang_snippets(plan, suggestion, edited, edited_views));
   if (wanted(Engine::llama_cpp)) snippets.push_back(llama_cpp_snippet(plan, suggestion, edited_views));

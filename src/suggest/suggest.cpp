@@ -79,12 +79,11 @@ std::string shell_quoted(const std::string& text) {
 }
 
 std::string check_command(const Plan& plan, const Suggestion& suggestion) {
-  std::string command = fmt::format("ropelens check {} --target {}", plan.document->path == "<stdin>" ? "-"
-                                                                         : shell_quoted(plan.document->path),
-                                    plan.target_tokens);
+  std::string command =
+      fmt::format("ropelens check {} --target {}",
+                  plan.document->path == "<stdin>" ? "-" : shell_quoted(plan.document->path), plan.target_tokens);
   if (plan.requested_original) command += fmt::format(" --trained-length {}", *plan.requested_original);
-  for (const auto& edit : suggestion.edits)
-    command += " --set " + shell_quoted(edit.pointer + "=" + edit.value.dump());
+  for (const auto& edit : suggestion.edits) command += " --set " + shell_quoted(edit.pointer + "=" + edit.value.dump());
   return command;
 }
 

@@ -17,10 +17,10 @@ struct Plan {
   const Document* document = nullptr;  // read once, so "-" (stdin) works for every re-run
   const Model* model = nullptr;
   std::int64_t target_tokens = 0;
-  std::int64_t original_tokens = 0;                   // L_P of the first setup out of range
-  std::optional<std::int64_t> requested_original;     // --original, which check takes as --trained-length
-  std::vector<int> setups;  // the setups with pairs out of range at the target
-  Audit trained;            // the config as it is, at the target: the angles seen in training
+  std::int64_t original_tokens = 0;                // L_P of the first setup out of range
+  std::optional<std::int64_t> requested_original;  // --original, which check takes as --trained-length
+  std::vector<int> setups;                         // the setups with pairs out of range at the target
+  Audit trained;                                   // the config as it is, at the target: the angles seen in training
   std::vector<Engine> engines;
 };
 
@@ -46,7 +46,6 @@ std::string dict_pointer(const Model& model, const RopeSetup& setup);
 // snippets.cpp: the same edits as engine invocations, from the engine views of the edited config.
 std::vector<EngineSnippet> engine_snippets(const Plan& plan, const Suggestion& suggestion, const Model& edited,
                                            const std::vector<EngineView>& edited_views);
-
 
 // Pairs still out of range: angles needed by the edited model against the angles seen in training.
 std::vector<int> still_out_of_range(const Plan& plan, const Audit& edited);

@@ -16,9 +16,8 @@ using ropelens::test::source_path;
 namespace {
 
 // Bottom first. A layer may use the layers listed before it, never one after it.
-const std::vector<std::string> kLayers = {"log",    "model", "input", "normalize", "load",    "math", "engines",
-                                          "audit",  "report", "rules", "check",     "suggest", "diff", "render",
-                                          "cli"};
+const std::vector<std::string> kLayers = {"log",    "model", "input", "normalize", "load", "math",   "engines", "audit",
+                                          "report", "rules", "check", "suggest",   "diff", "render", "cli"};
 
 const std::map<std::string, std::string> kHeaderLayer = {
     {"log.hpp", "log"},
@@ -59,13 +58,15 @@ const std::map<std::string, std::string> kHeaderLayer = {
 
 // Source folders, longest prefix first where they nest.
 const std::vector<std::pair<std::string, std::string>> kFolderLayer = {
-    {"src/log/", "log"},           {"src/model/", "model"},   {"src/input/", "input"},   {"src/normalize/", "normalize"},
-    {"src/load/", "load"},         {"src/rope/engines/", "engines"}, {"src/rope/", "math"},
-    {"src/schemes/", "math"},      {"src/analysis/", "math"}, {"src/memory/", "math"},
-    {"src/audit/", "audit"},
-    {"src/report/", "report"},     {"rules/", "rules"},       {"src/check/", "check"},
-    {"src/suggest/", "suggest"},   {"src/diff/", "diff"},     {"src/render/", "render"},
-    {"src/cli/", "cli"},
+    {"src/log/", "log"},         {"src/model/", "model"},
+    {"src/input/", "input"},     {"src/normalize/", "normalize"},
+    {"src/load/", "load"},       {"src/rope/engines/", "engines"},
+    {"src/rope/", "math"},       {"src/schemes/", "math"},
+    {"src/analysis/", "math"},   {"src/memory/", "math"},
+    {"src/audit/", "audit"},     {"src/report/", "report"},
+    {"rules/", "rules"},         {"src/check/", "check"},
+    {"src/suggest/", "suggest"}, {"src/diff/", "diff"},
+    {"src/render/", "render"},   {"src/cli/", "cli"},
 };
 
 int rank(const std::string& layer) {

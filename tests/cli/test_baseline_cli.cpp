@@ -20,7 +20,8 @@ namespace {
 void write_models(const TempDir& dir) {
   write_file(dir.file("models/qwen3/config.json"), read_file(source_path("testdata/configs/qwen/qwen3-8b.json")));
   write_file(dir.file("models/llama/config.json"), read_file(source_path("testdata/configs/llama/llama-3.2-3b.json")));
-  write_file(dir.file("models/gemma/config.json"), read_file(source_path("testdata/configs/gemma/gemma-4-31b-it.json")));
+  write_file(dir.file("models/gemma/config.json"),
+             read_file(source_path("testdata/configs/gemma/gemma-4-31b-it.json")));
 }
 
 std::string with_rope_theta(const std::string& config_path, double theta) {
@@ -108,7 +109,8 @@ TEST_CASE("baseline files are checked; SARIF marks every result against the base
   CHECK(run_cli_in(dir.path(), "check models --baseline a.json --write-baseline b.json").exit_code == 2);
 
   REQUIRE(run_cli_in(dir.path(), "check models/llama --target 131072 --write-baseline b.json").exit_code == 0);
-  const json log = json::parse(run_cli_in(dir.path(), "check models --target 131072 --baseline b.json --format sarif").out);
+  const json log =
+      json::parse(run_cli_in(dir.path(), "check models --target 131072 --baseline b.json --format sarif").out);
   const json& run = log["runs"][0];
   REQUIRE_FALSE(run["results"].empty());
   for (const auto& result : run["results"]) {

@@ -33,10 +33,9 @@ std::vector<std::string> codes(const std::string& json_output) {
   return out;
 }
 
-
 // SARIF names the working directory (originalUriBaseIds); snapshots hold a placeholder for it.
 std::string without_source_root(std::string output) {
-  const std::string root = "\"file://" + source_path("") ;
+  const std::string root = "\"file://" + source_path("");
   for (auto at = output.find(root); at != std::string::npos; at = output.find(root, at))
     output.replace(at, root.size(), "\"file:///SOURCE_ROOT/");
   return output;
@@ -84,7 +83,8 @@ TEST_CASE("check severity overrides change the level and the exit code", "[cli][
 TEST_CASE(".ropelens.json sets the default target and severities for its tree", "[cli][check]") {
   TempDir dir;
   write_file(dir.file("config.json"), read_file(source_path(kQwen3)));
-  write_file(dir.file(".ropelens.json"), R"({"target": 131072, "severity": {"CTX201": "warning"}, "ignore": ["CTX205"]})");
+  write_file(dir.file(".ropelens.json"),
+             R"({"target": 131072, "severity": {"CTX201": "warning"}, "ignore": ["CTX205"]})");
   auto r = run_cli_in(dir.path(), "check config.json --format json");
   const json out = json::parse(r.out);
   CHECK(out["files"][0]["target"] == 131072);
@@ -141,7 +141,8 @@ TEST_CASE("a scan of many files is emitted in sorted order and goes on past a ba
   CHECK(std::is_sorted(paths.begin(), paths.end()));
   CHECK(out["summary"]["unreadable_files"] == 1);
   CHECK(out["files"][9]["path"] == dir.file("m17/config.json"));  // m0 m1 m10..m17: the ninth in sorted order
-  CHECK(out["files"][9]["error"] == dir.file("m17/config.json") + ": top-level JSON value is array, expected an object");
+  CHECK(out["files"][9]["error"] ==
+        dir.file("m17/config.json") + ": top-level JSON value is array, expected an object");
 
   // Each file's part of the output is what checking it alone prints.
   auto alone = json::parse(run_cli("check " + dir.file("m5/config.json") + " --target 131072 --format json").out);

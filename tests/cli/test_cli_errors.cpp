@@ -9,11 +9,11 @@
 #include "ropelens/input.hpp"
 #include "support.hpp"
 
+using Catch::Matchers::Contains;
 using ropelens::test::run_cli;
 using ropelens::test::run_cli_in;
 using ropelens::test::TempDir;
 using ropelens::test::write_file;
-using Catch::Matchers::Contains;
 
 namespace {
 
@@ -67,8 +67,9 @@ TEST_CASE(".ropelens.json: an unknown key or rule selector is an error naming th
   write_file(dir.file(".ropelens.json"), R"({"target": "128k", "memory": "16GiB", "select": ["CTX210"]})");
   r = run_cli_in(dir.path(), "check " + ropelens::test::source_path(kQwen3));
   CHECK(r.exit_code == 1);
-  CHECK_THAT(r.out, Contains("KV cache 18.00 GiB at 131072 tokens (bf16) (weights' size unknown, not counted) = 18.00 GiB "
-                             "exceeds the memory budget 16.00 GiB"));
+  CHECK_THAT(r.out,
+             Contains("KV cache 18.00 GiB at 131072 tokens (bf16) (weights' size unknown, not counted) = 18.00 GiB "
+                      "exceeds the memory budget 16.00 GiB"));
   r = run_cli_in(dir.path(), "check " + ropelens::test::source_path(kQwen3) + " --memory 40GiB");
   CHECK(r.exit_code == 0);
 

@@ -76,7 +76,8 @@ const json& engine(const json& model, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("diff --git HEAD: adding YaRN names the fields, the pairs, the engine lengths, and fixes CTX201", "[cli][diff]") {
+TEST_CASE("diff --git HEAD: adding YaRN names the fields, the pairs, the engine lengths, and fixes CTX201",
+          "[cli][diff]") {
   ScratchRepo repo;
   repo.edit("/rope_scaling", kYarn);
   repo.edit("/max_position_embeddings", 131072);

@@ -77,10 +77,9 @@ TEST_CASE("every option in the completions exists in --help, and every --help op
   const Names help = all_help_options();
   REQUIRE(help.count("--format") == 1);
   REQUIRE(help.count("--log-level") == 1);
-  for (const auto& [shell, options] :
-       {std::pair{"bash", bash_options(run_cli("--generate bash").out)},
-        std::pair{"zsh", zsh_options(run_cli("--generate zsh").out)},
-        std::pair{"fish", fish_options(run_cli("--generate fish").out)}}) {
+  for (const auto& [shell, options] : {std::pair{"bash", bash_options(run_cli("--generate bash").out)},
+                                       std::pair{"zsh", zsh_options(run_cli("--generate zsh").out)},
+                                       std::pair{"fish", fish_options(run_cli("--generate fish").out)}}) {
     INFO(shell);
     CHECK(options == help);
   }
@@ -117,7 +116,8 @@ TEST_CASE("the generated scripts parse, and bash completes commands, options and
   for (const std::string shell : {"bash", "zsh", "fish"}) {
     if (run_shell("command -v " + shell).exit_code != 0) continue;  // zsh and fish may not be installed
     INFO(shell);
-    const std::string script = fs::temp_directory_path() / ("ropelens-completion-" + std::to_string(::getpid()) + "." + shell);
+    const std::string script =
+        fs::temp_directory_path() / ("ropelens-completion-" + std::to_string(::getpid()) + "." + shell);
     const auto checked = run_shell(ROPELENS_BINARY + std::string(" --generate ") + shell + " > " + script + " && " +
                                    shell + " -n " + script);
     CHECK(checked.exit_code == 0);

@@ -17,7 +17,8 @@ const std::string kHostile = "testdata/hostile/control-characters.json";
 std::string first_raw_control(const std::string& text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto b = static_cast<unsigned char>(text[i]);
-    if ((b < 0x20 && b != '\n' && b != '\t') || b == 0x7f) return "byte " + std::to_string(b) + " at " + std::to_string(i);
+    if ((b < 0x20 && b != '\n' && b != '\t') || b == 0x7f)
+      return "byte " + std::to_string(b) + " at " + std::to_string(i);
     if (b == 0xc2 && i + 1 < text.size()) {  // C1 controls U+0080–U+009F
       const auto next = static_cast<unsigned char>(text[i + 1]);
       if (next >= 0x80 && next <= 0x9f) return "C1 control at " + std::to_string(i);

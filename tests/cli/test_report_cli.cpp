@@ -85,8 +85,8 @@ TEST_CASE("report: Llama-3.1-8B at 262144 tokens on one page that loads nothing"
 
 TEST_CASE("report agrees with table for an edited config, two setups and a GGUF file", "[cli][report]") {
   TempDir dir;
-  check_agrees_with_table(report_page(kQwen3 + " " + kYarn + " --target 131072", dir), kQwen3 + " " + kYarn +
-                                                                                          " --target 131072");
+  check_agrees_with_table(report_page(kQwen3 + " " + kYarn + " --target 131072", dir),
+                          kQwen3 + " " + kYarn + " --target 131072");
   const std::string gemma = report_page(kGemma3 + " --target 131072", dir);
   CHECK(occurrences(gemma, "<svg class=\"chart\"") == 4);
   CHECK(occurrences(gemma, ">window 1024<") == 2);
@@ -137,10 +137,10 @@ TEST_CASE("report: names from hostile files are text, never markup", "[cli][repo
 
 TEST_CASE("every command that writes a document takes -o FILE", "[cli][output]") {
   TempDir dir;
-  for (const std::string& command : std::vector<std::string>{
-           "table " + kLlama31 + " --target 131072", "table " + kLlama31 + " --format svg",
-           "check " + kQwen3 + " --exit-zero --format json", "inspect " + kQwen3, "explain CTX201",
-           "rules --format json", "suggest " + kQwen3 + " --target 131072"}) {
+  for (const std::string& command :
+       std::vector<std::string>{"table " + kLlama31 + " --target 131072", "table " + kLlama31 + " --format svg",
+                                "check " + kQwen3 + " --exit-zero --format json", "inspect " + kQwen3, "explain CTX201",
+                                "rules --format json", "suggest " + kQwen3 + " --target 131072"}) {
     INFO(command);
     const auto to_file = run_cli(command + " -o " + dir.file("out"));
     CHECK(to_file.exit_code == 0);
@@ -149,8 +149,8 @@ TEST_CASE("every command that writes a document takes -o FILE", "[cli][output]")
   }
   const auto unwritable = run_cli("table " + kQwen3 + " -o " + dir.file("missing/dir/out.txt"));
   CHECK(unwritable.exit_code == 2);
-  CHECK(unwritable.err == "ropelens: error: " + dir.file("missing/dir/out.txt") +
-                              ": cannot write: No such file or directory\n");
+  CHECK(unwritable.err ==
+        "ropelens: error: " + dir.file("missing/dir/out.txt") + ": cannot write: No such file or directory\n");
 }
 
 TEST_CASE("table --format svg is well-formed SVG with one point per pair", "[cli][svg]") {

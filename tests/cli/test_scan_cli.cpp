@@ -30,9 +30,8 @@ std::vector<std::string> paths_of(const json& check_output) {
 std::string sarif_schema_errors(const std::string& log) {
   TempDir dir;
   write_file(dir.file("log.sarif"), log);
-  auto r = ropelens::test::run_program(
-      {ROPELENS_TEST_PYTHON, source_path("tests/scripts/validate_sarif.py"),
-       source_path("testdata/sarif/sarif-schema-2.1.0.json"), dir.file("log.sarif")});
+  auto r = ropelens::test::run_program({ROPELENS_TEST_PYTHON, source_path("tests/scripts/validate_sarif.py"),
+                                        source_path("testdata/sarif/sarif-schema-2.1.0.json"), dir.file("log.sarif")});
   return r.exit_code == 0 ? "" : "exit " + std::to_string(r.exit_code) + ": " + r.err + r.out;
 }
 
@@ -77,7 +76,9 @@ TEST_CASE("exclude globs from the command line and .ropelens.json, and .gitignor
   TempDir dir;
   for (const char* path : {"models/a/config.json", "models/old/config.json", "vendor/config.json", "build/config.json"})
     write_file(dir.file(path), read_file(source_path(kQwen3)));
-  auto scan = [&](const std::string& args) { return paths_of(json::parse(run_cli_in(dir.path(), "check . --format json " + args).out)); };
+  auto scan = [&](const std::string& args) {
+    return paths_of(json::parse(run_cli_in(dir.path(), "check . --format json " + args).out));
+  };
   CHECK(scan("") == std::vector<std::string>{"models/a/config.json", "models/old/config.json", "vendor/config.json"});
   CHECK(scan("--exclude vendor --exclude models/old") == std::vector<std::string>{"models/a/config.json"});
 
@@ -95,7 +96,8 @@ TEST_CASE("exclude globs from the command line and .ropelens.json, and .gitignor
   write_file(dir.file(".gitignore"), "models/old/\n");
   CHECK(scan("") == std::vector<std::string>{"models/a/config.json", "vendor/config.json"});
   // --force-exclude applies the exclusions to named files as well.
-  auto forced = run_cli_in(dir.path(), "check --force-exclude --exclude vendor vendor/config.json models/a/config.json --format json");
+  auto forced = run_cli_in(
+      dir.path(), "check --force-exclude --exclude vendor vendor/config.json models/a/config.json --format json");
   CHECK(paths_of(json::parse(forced.out)) == std::vector<std::string>{"models/a/config.json"});
 }
 

@@ -41,7 +41,8 @@ const CommandCase kCommandCases[] = {
     {"table/qwen2.5-coder-yarn.md",
      "table testdata/configs/qwen/qwen2.5-coder-32b-instruct-historical-yarn.json --format markdown --pairs 20-42"},
     {"table/gpt-oss-20b.csv", "table testdata/configs/gpt-oss/gpt-oss-20b.json --format csv --target 131072"},
-    {"table/phi-3-long.json", "table testdata/configs/phi/phi-3-mini-128k-instruct.json --format json --seq-len 4097 --pairs 0,47"},
+    {"table/phi-3-long.json",
+     "table testdata/configs/phi/phi-3-mini-128k-instruct.json --format json --seq-len 4097 --pairs 0,47"},
 };
 
 }  // namespace

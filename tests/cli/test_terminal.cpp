@@ -44,7 +44,8 @@ const std::string kCheck = "check " + kLlama31 + " --target 262144";
 
 }  // namespace
 
-TEST_CASE("check: colour on a terminal only, unless NO_COLOR, FORCE_COLOR or --color say otherwise", "[cli][terminal]") {
+TEST_CASE("check: colour on a terminal only, unless NO_COLOR, FORCE_COLOR or --color say otherwise",
+          "[cli][terminal]") {
   const std::string tty = on_terminal(80, "", kCheck);
   CHECK(has_colour(tty));
   CHECK(tty.find("\x1b[1m\x1b[91merror\x1b[0m") != std::string::npos);  // fmt's bold bright red
@@ -93,8 +94,9 @@ TEST_CASE("table piped keeps every column, each header named once", "[cli][termi
   const auto header_at = llama.find("\npair  ");
   REQUIRE(header_at != std::string::npos);
   const std::string header = llama.substr(header_at + 1, llama.find('\n', header_at + 1) - header_at - 1);
-  CHECK(header == "pair       base θ  effective θ  scale  wavelength  turns@train 8192  turns@declared 131072  "
-                  "turns@target 262144  band            seen°    needed°  unseen°");
+  CHECK(header ==
+        "pair       base θ  effective θ  scale  wavelength  turns@train 8192  turns@declared 131072  "
+        "turns@target 262144  band            seen°    needed°  unseen°");
   CHECK(llama.find("--wide") == std::string::npos);
   // Declared and original length are the same for Qwen3-8B: one column, not two named 40960.
   const std::string qwen = run_cli("table " + kQwen3 + " --target 131072").out;

@@ -75,7 +75,8 @@ TEST_CASE("diff: a rope_theta change moves every pair but the first by the same 
   write_file(dir.file("new.json"), edited("testdata/configs/qwen/qwen3-8b.json", "/rope_theta", 5e6));
   CheckOptions options;
   options.target_tokens = 131072;
-  const ModelDiff diff = diff_files(source_path("testdata/configs/qwen/qwen3-8b.json"), dir.file("new.json"), options).models[0];
+  const ModelDiff diff =
+      diff_files(source_path("testdata/configs/qwen/qwen3-8b.json"), dir.file("new.json"), options).models[0];
   REQUIRE(diff.fields.size() == 1);
   CHECK(diff.fields[0].field == "rope_theta");
   CHECK(diff.fields[0].old_value == 1e6);

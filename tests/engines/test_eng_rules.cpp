@@ -21,9 +21,9 @@ extern const Rule ENG305;
 }  // namespace ropelens::rules
 
 using namespace ropelens;
+using nlohmann::json;
 using ropelens::test::load;
 using ropelens::test::qwen3_yarn4;
-using nlohmann::json;
 using ropelens::test::source_path;
 
 namespace {

@@ -17,9 +17,9 @@
 #include "support.hpp"
 
 using namespace ropelens;
+using nlohmann::json;
 using ropelens::test::load;
 using ropelens::test::qwen3_yarn4;
-using nlohmann::json;
 using ropelens::test::source_path;
 
 namespace {

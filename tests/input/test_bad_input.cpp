@@ -69,7 +69,8 @@ TEST_CASE("non-JSON is reported with the byte offset") {
   auto r = test::run_cli("inspect " + path);
   CHECK(r.exit_code == 2);
   CHECK(count_lines(r.err) == 1);
-  CHECK_THAT(r.err, Catch::Contains(path + ": not valid JSON at byte 2: syntax error while parsing value - invalid literal"));
+  CHECK_THAT(r.err,
+             Catch::Contains(path + ": not valid JSON at byte 2: syntax error while parsing value - invalid literal"));
 }
 
 TEST_CASE("truncated JSON is reported with the byte offset") {

@@ -16,9 +16,10 @@ using ropelens::InputError;
 using ropelens::SkippedPath;
 using ropelens::test::write_file;
 
-TEST_CASE("a directory scan finds every config.json and GGUF file below it, sorted, without following links or "
-          "entering hidden folders",
-          "[input]") {
+TEST_CASE(
+    "a directory scan finds every config.json and GGUF file below it, sorted, without following links or "
+    "entering hidden folders",
+    "[input]") {
   const fs::path root = fs::temp_directory_path() / ("ropelens-finder-" + std::to_string(::getpid()));
   fs::remove_all(root);
   write_file((root / "b/config.json").string(), "{}");
@@ -37,7 +38,7 @@ TEST_CASE("a directory scan finds every config.json and GGUF file below it, sort
   CHECK(expand_paths(r) == std::vector<std::string>{r + "/a/deep/er/config.json", r + "/b/config.json",
                                                     r + "/d/config.json", r + "/q/model-Q4_K_M.gguf"});
   CHECK(expand_paths(r + "/.hidden") == std::vector<std::string>{r + "/.hidden/config.json"});  // named: kept
-  CHECK(expand_paths(r + "/b") == std::vector<std::string>{r + "/b/config.json"});  // a model folder
+  CHECK(expand_paths(r + "/b") == std::vector<std::string>{r + "/b/config.json"});              // a model folder
   CHECK(expand_paths(r + "/a/other.json") == std::vector<std::string>{r + "/a/other.json"});
   CHECK_THROWS_AS(expand_paths(r + "/c/config.json"), InputError);  // no config below it
 

@@ -27,10 +27,13 @@ std::vector<std::string> fuzz_inputs() {
 TEST_CASE("every fuzz input in testdata/ goes through check, inspect, table and suggest without a crash") {
   const std::vector<std::string> files = fuzz_inputs();
   REQUIRE(files.size() >= 20);
-  const std::vector<std::vector<std::string>> commands = {
-      {"check", "--format", "text"},   {"check", "--format", "github"}, {"check", "--format", "json"},
-      {"check", "--format", "sarif"},  {"inspect"},                     {"table"},
-      {"suggest", "--target", "131072"}};
+  const std::vector<std::vector<std::string>> commands = {{"check", "--format", "text"},
+                                                          {"check", "--format", "github"},
+                                                          {"check", "--format", "json"},
+                                                          {"check", "--format", "sarif"},
+                                                          {"inspect"},
+                                                          {"table"},
+                                                          {"suggest", "--target", "131072"}};
   for (const auto& file : files) {
     for (const auto& command : commands) {
       std::vector<std::string> argv = {binary()};

@@ -13,6 +13,7 @@
 #include "support.hpp"
 
 namespace fs = std::filesystem;
+using Catch::Matchers::Contains;
 using nlohmann::json;
 using ropelens::InputError;
 using ropelens::locate_model;
@@ -22,7 +23,6 @@ using ropelens::test::run_cli_in;
 using ropelens::test::source_path;
 using ropelens::test::TempDir;
 using ropelens::test::write_file;
-using Catch::Matchers::Contains;
 
 namespace {
 
@@ -62,7 +62,8 @@ fs::path make_hub(const TempDir& dir) {
   const fs::path repo = fs::path(dir.file("hub")) / "models--Qwen--Qwen3-8B";
   const std::string config = read_file(source_path(kQwen3));
   cache_file(repo, kMain, "config.json", config);
-  cache_file(repo, kMain, "model.safetensors.index.json", R"({"metadata": {"total_size": 16381470720}, "weight_map": {}})");
+  cache_file(repo, kMain, "model.safetensors.index.json",
+             R"({"metadata": {"total_size": 16381470720}, "weight_map": {}})");
   cache_file(repo, kV1, "config.json", config);
   write_file((repo / "refs" / "main").string(), kMain);  // huggingface_hub writes no trailing newline
   write_file((repo / "refs" / "v1").string(), kV1 + "\n");
@@ -121,10 +122,13 @@ TEST_CASE("a model or revision the cache lacks is an error naming what was searc
   TempDir dir;
   make_hub(dir);
   ScopedEnv cache("HF_HUB_CACHE", dir.file("hub"));
-  CHECK(error_of("Qwen/Qwen9-1T") == "Qwen/Qwen9-1T: no such file, and no model 'Qwen/Qwen9-1T' in the Hugging Face "
-                                     "cache: searched " + dir.file("hub") + "/models--Qwen--Qwen9-1T (from HF_HUB_CACHE)");
+  CHECK(error_of("Qwen/Qwen9-1T") ==
+        "Qwen/Qwen9-1T: no such file, and no model 'Qwen/Qwen9-1T' in the Hugging Face "
+        "cache: searched " +
+            dir.file("hub") + "/models--Qwen--Qwen9-1T (from HF_HUB_CACHE)");
   CHECK(error_of("Qwen/Qwen3-8B@v2") == "Qwen/Qwen3-8B@v2: revision 'v2' is not in the Hugging Face cache " +
-                                            dir.file("hub") + "/models--Qwen--Qwen3-8B (refs: main -> 0123456789ab, "
+                                            dir.file("hub") +
+                                            "/models--Qwen--Qwen3-8B (refs: main -> 0123456789ab, "
                                             "v1 -> fedcba987654; snapshots: 0123456789ab, fedcba987654)");
   CHECK_THAT(error_of("Qwen/Qwen3-8B@../../etc"), Contains("is not a branch, tag or commit name"));
   CHECK_THAT(error_of("Qwen/Qwen3-8B@v1", "main"), Contains("two revisions"));
@@ -148,15 +152,17 @@ TEST_CASE("check by id gives the file's own findings; an unknown id exits 2", "[
   CHECK_THAT(unknown.err, Contains("searched " + dir.file("hub") + "/models--Qwen--Qwen9-1T (from HF_HUB_CACHE)"));
 }
 
-TEST_CASE("inspect by id shows the id, the revision and the snapshot; the weights come from the index", "[locator][cli]") {
+TEST_CASE("inspect by id shows the id, the revision and the snapshot; the weights come from the index",
+          "[locator][cli]") {
   TempDir dir;
   const fs::path repo = make_hub(dir);
   ScopedEnv cache("HF_HUB_CACHE", dir.file("hub"));
   const auto text = run_cli("inspect Qwen/Qwen3-8B --target 40960");
   REQUIRE(text.exit_code == 0);
-  CHECK_THAT(text.out, Contains("Qwen/Qwen3-8B@0123456789ab\nmodel id                           Qwen/Qwen3-8B @ main -> " +
-                                kMain + "\nfile                               " +
-                                (repo / "snapshots" / kMain / "config.json").string() + "\n"));
+  CHECK_THAT(
+      text.out,
+      Contains("Qwen/Qwen3-8B@0123456789ab\nmodel id                           Qwen/Qwen3-8B @ main -> " + kMain +
+               "\nfile                               " + (repo / "snapshots" / kMain / "config.json").string() + "\n"));
   // 36 layers × 8 heads × 128 × (K + V) × 2 bytes × 40960 tokens.
   CHECK_THAT(text.out, Contains("KV cache at 40960 tokens, bf16 (2 bytes per value; /torch_dtype): 5.62 GiB "
                                 "(6,039,797,760 bytes)"));
@@ -194,10 +200,11 @@ TEST_CASE("ollama:NAME[:TAG] resolves the model layer's GGUF blob", "[locator][c
       .u32("llama.attention.head_count", 4);
   fs::create_directories(models / "blobs");
   gguf.write((models / "blobs" / ("sha256-" + hex)).string());
-  const json manifest = {{"schemaVersion", 2},
-                         {"layers",
-                          {{{"mediaType", "application/vnd.ollama.image.template"}, {"digest", "sha256:" + std::string(64, 'b')}},
-                           {{"mediaType", "application/vnd.ollama.image.model"}, {"digest", "sha256:" + hex}}}}};
+  const json manifest = {
+      {"schemaVersion", 2},
+      {"layers",
+       {{{"mediaType", "application/vnd.ollama.image.template"}, {"digest", "sha256:" + std::string(64, 'b')}},
+        {{"mediaType", "application/vnd.ollama.image.model"}, {"digest", "sha256:" + hex}}}}};
   write_file((models / "manifests/registry.ollama.ai/library/tiny/latest").string(), manifest.dump());
   ScopedEnv ollama("OLLAMA_MODELS", " '" + models.string() + "' ");  // Ollama trims spaces and quotes
 
@@ -211,8 +218,8 @@ TEST_CASE("ollama:NAME[:TAG] resolves the model layer's GGUF blob", "[locator][c
   CHECK_THAT(inspect.out, Contains("  architecture       llama\n"));
   CHECK_THAT(inspect.out, Contains("  file type          Q8_0 (general.file_type 7)\n"));
 
-  CHECK_THAT(error_of("ollama:tiny:q4"),
-             Contains("no such Ollama model; searched " + (models / "manifests/registry.ollama.ai/library/tiny/q4").string() +
-                      " (OLLAMA_MODELS; tags there: latest)"));
+  CHECK_THAT(error_of("ollama:tiny:q4"), Contains("no such Ollama model; searched " +
+                                                  (models / "manifests/registry.ollama.ai/library/tiny/q4").string() +
+                                                  " (OLLAMA_MODELS; tags there: latest)"));
   CHECK_THAT(error_of("ollama:a/b/c/d"), Contains("not an Ollama model name"));
 }

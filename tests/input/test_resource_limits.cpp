@@ -26,7 +26,9 @@ const std::string kLlama = R"("model_type": "llama", "hidden_size": 4096, "num_a
 std::string shell_quoted(const std::string& text) { return "'" + text + "'"; }
 
 // ropelens with `arguments` under a 5 s bound.
-RunResult bounded(const std::string& arguments) { return run_shell("timeout 5 " + shell_quoted(binary()) + " " + arguments); }
+RunResult bounded(const std::string& arguments) {
+  return run_shell("timeout 5 " + shell_quoted(binary()) + " " + arguments);
+}
 
 // One line on stderr that names `file`.
 void require_one_line_naming(const RunResult& r, const std::string& file) {
@@ -77,7 +79,8 @@ TEST_CASE("/dev/zero and /dev/urandom as input stop at the size cap") {
     const RunResult named = bounded("inspect " + device);
     CHECK(named.exit_code == 2);
     require_one_line_naming(named, device);
-    const RunResult piped = run_shell("head -c 20000000 " + device + " | timeout 5 " + shell_quoted(binary()) + " inspect -");
+    const RunResult piped =
+        run_shell("head -c 20000000 " + device + " | timeout 5 " + shell_quoted(binary()) + " inspect -");
     CHECK(piped.exit_code == 2);
     CHECK(piped.err.find("<stdin>: larger than 16 MiB") != std::string::npos);
   }
@@ -111,7 +114,8 @@ TEST_CASE("a file and a folder the user may not read are one line, exit 2") {
   fs::create_directories(dir.file("closed"));
   write_file(dir.file("closed/config.json"), "{" + kLlama + ", \"num_hidden_layers\": 2}");
   fs::permissions(dir.file("closed"), fs::perms::owner_all);
-  const std::string as_nobody = "timeout 5 setpriv --reuid=nobody --regid=nogroup --clear-groups " + shell_quoted(binary());
+  const std::string as_nobody =
+      "timeout 5 setpriv --reuid=nobody --regid=nogroup --clear-groups " + shell_quoted(binary());
   for (const std::string& path : {dir.file("secret.json"), dir.file("closed")}) {
     const RunResult r = run_shell(as_nobody + " check " + shell_quoted(path));
     CHECK(r.exit_code == 2);
@@ -141,7 +145,8 @@ TEST_CASE("num_hidden_layers 1e9 is refused at its pointer without allocating a 
 TEST_CASE("a layer_types list of 100,000 entries is read") {
   TempDir dir;
   std::string layers;
-  for (int i = 0; i < kMaxLayers; ++i) layers += (i ? ", " : "") + std::string(i % 4 == 3 ? "\"full_attention\"" : "\"sliding_attention\"");
+  for (int i = 0; i < kMaxLayers; ++i)
+    layers += (i ? ", " : "") + std::string(i % 4 == 3 ? "\"full_attention\"" : "\"sliding_attention\"");
   write_file(dir.file("config.json"), "{" + kLlama + ", \"num_hidden_layers\": " + std::to_string(kMaxLayers) +
                                           ", \"sliding_window\": 512, \"layer_types\": [" + layers + "]}");
   const RunResult r = bounded("check " + shell_quoted(dir.file("config.json")) + " --exit-zero");

@@ -50,9 +50,9 @@ TEST_CASE("globs: * and ? stay within a name, ** spans folders, [...] is a class
 TEST_CASE("a scan leaves out hidden folders, node_modules, virtual environments, caches and build folders",
           "[input][scan]") {
   TempDir dir;
-  for (const char* path : {"node_modules/x/config.json", ".venv/config.json", "venv/lib/config.json",
-                           "__pycache__/config.json", "build/config.json", ".cache/config.json",
-                           "models/llama/config.json", "models/q.gguf"})
+  for (const char* path :
+       {"node_modules/x/config.json", ".venv/config.json", "venv/lib/config.json", "__pycache__/config.json",
+        "build/config.json", ".cache/config.json", "models/llama/config.json", "models/q.gguf"})
     write_file(dir.file(path), "{}");
   CHECK(found_below(dir.path()) == std::vector<std::string>{"models/llama/config.json", "models/q.gguf"});
 
@@ -72,7 +72,8 @@ TEST_CASE("exclude globs match a name anywhere or, with a slash, a path below th
 
   // The same slash pattern relative to another folder matches nothing here.
   ScanFilter elsewhere;
-  for (const auto& pattern : exclude_patterns({"models/old"}, dir.file("models"))) elsewhere.excludes.push_back(pattern);
+  for (const auto& pattern : exclude_patterns({"models/old"}, dir.file("models")))
+    elsewhere.excludes.push_back(pattern);
   CHECK(found_below(dir.path(), elsewhere).size() == 4);
 }
 

@@ -5,12 +5,12 @@
 
 #include "support.hpp"
 
+using Catch::Matchers::Contains;
 using ropelens::test::read_file;
 using ropelens::test::run_cli;
 using ropelens::test::source_path;
 using ropelens::test::TempDir;
 using ropelens::test::write_file;
-using Catch::Matchers::Contains;
 
 TEST_CASE("a GGUF file on stdin is read like the same file on disk") {
   const std::string fixture = "testdata/fuzz/gguf/minimal-llama.gguf";
@@ -21,7 +21,8 @@ TEST_CASE("a GGUF file on stdin is read like the same file on disk") {
   CHECK(piped.err.empty());
   // The same model, shown as read from <stdin>.
   std::string expected = from_disk.out;
-  for (std::size_t at; (at = expected.find(fixture)) != std::string::npos;) expected.replace(at, fixture.size(), "<stdin>");
+  for (std::size_t at; (at = expected.find(fixture)) != std::string::npos;)
+    expected.replace(at, fixture.size(), "<stdin>");
   CHECK(piped.out == expected);
   CHECK(run_cli("check - --exit-zero", read_file(source_path(fixture))).exit_code == 0);
 }

@@ -68,11 +68,14 @@ TEST_CASE("Gemma 3 at 131072 tokens: sliding layers hold their window, global la
   CHECK(kept(kv.cache) == std::vector<Row>{{"sliding_attention", 52, 1024}, {"full_attention", 10, k128k}});
   // 16 heads × 128 × (K + V) × 2 bytes: 52 × 1024 + 10 × 131072 tokens.
   CHECK(kv.cache.total_bytes == 8192ULL * (52 * 1024 + 10 * 131072));
-  CHECK(kept(engine(kv, "transformers")) == std::vector<Row>{{"sliding_attention", 52, 1023}, {"full_attention", 10, k128k}});
+  CHECK(kept(engine(kv, "transformers")) ==
+        std::vector<Row>{{"sliding_attention", 52, 1023}, {"full_attention", 10, k128k}});
   // vLLM: (cdiv(min(1023 + 8192, N), 16) + 1) blocks of 16; llama.cpp: pad(1024 + 512, 256); SGLang: 0.8 of the pool.
   CHECK(kept(engine(kv, "vllm")) == std::vector<Row>{{"sliding_attention", 52, 9232}, {"full_attention", 10, k128k}});
-  CHECK(kept(engine(kv, "llama.cpp")) == std::vector<Row>{{"sliding_attention", 52, 1536}, {"full_attention", 10, k128k}});
-  CHECK(kept(engine(kv, "sglang")) == std::vector<Row>{{"sliding_attention", 52, 104857}, {"full_attention", 10, k128k}});
+  CHECK(kept(engine(kv, "llama.cpp")) ==
+        std::vector<Row>{{"sliding_attention", 52, 1536}, {"full_attention", 10, k128k}});
+  CHECK(kept(engine(kv, "sglang")) ==
+        std::vector<Row>{{"sliding_attention", 52, 104857}, {"full_attention", 10, k128k}});
 }
 
 TEST_CASE("Gemma 4: full-attention layers have their own key/value heads and width", "[kv]") {
@@ -119,11 +122,17 @@ TEST_CASE("hybrid models: only the attention layers keep a cache", "[kv][hybrid]
 }
 
 TEST_CASE("layers that share KV (num_kv_shared_layers) count once", "[kv]") {
-  nlohmann::json config = {{"model_type", "gemma3n_text"}, {"num_hidden_layers", 6}, {"num_attention_heads", 8},
-                           {"num_key_value_heads", 2}, {"head_dim", 256}, {"sliding_window", 512},
-                           {"num_kv_shared_layers", 2}, {"torch_dtype", "bfloat16"},
-                           {"layer_types", {"sliding_attention", "full_attention", "sliding_attention", "full_attention",
-                                            "sliding_attention", "full_attention"}}};
+  nlohmann::json config = {{"model_type", "gemma3n_text"},
+                           {"num_hidden_layers", 6},
+                           {"num_attention_heads", 8},
+                           {"num_key_value_heads", 2},
+                           {"head_dim", 256},
+                           {"sliding_window", 512},
+                           {"num_kv_shared_layers", 2},
+                           {"torch_dtype", "bfloat16"},
+                           {"layer_types",
+                            {"sliding_attention", "full_attention", "sliding_attention", "full_attention",
+                             "sliding_attention", "full_attention"}}};
   const Model model = ropelens::normalize_json(config, "gemma3n.json");
   const auto kv = ropelens::kv_cache_at(model, {4096, std::nullopt});
   CHECK(kv.cache.total_bytes == 2048ULL * (2 * 512 + 2 * 4096));  // layers 0–3 hold; 2 heads × 256 × 2 × 2 bytes

@@ -11,10 +11,10 @@
 
 using ropelens::TableReport;
 using ropelens::TableRequest;
-using ropelens::test::load;
-using ropelens::test::xml_parse_error;
 using ropelens::test::chart_values;
+using ropelens::test::load;
 using ropelens::test::occurrences;
+using ropelens::test::xml_parse_error;
 using namespace ropelens::render_detail;
 
 namespace {
@@ -41,11 +41,12 @@ TEST_CASE("wavelength chart: Llama-3.1-8B as the seed article draws it", "[rende
   CHECK(occurrences(svg, "band-interpolated") == 6);
   CHECK(occurrences(svg, "band-scaled") == 29);
   CHECK(occurrences(svg, "<rect class=\"oor\"") == 25);  // pairs 39–63 at 262144 tokens
-  CHECK(occurrences(svg, ">target 262144<") == 2);  // the line's label and the legend
+  CHECK(occurrences(svg, ">target 262144<") == 2);       // the line's label and the legend
   CHECK(occurrences(svg, ">trained 8192<") == 2);
   CHECK(occurrences(svg, ">extended = declared 131072<") == 2);
   std::vector<double> base, effective;
-  for (const auto& row : st.rows) base.push_back(*row.base_wavelength_tokens), effective.push_back(*row.wavelength_tokens);
+  for (const auto& row : st.rows)
+    base.push_back(*row.base_wavelength_tokens), effective.push_back(*row.wavelength_tokens);
   CHECK(chart_values(svg, "base") == base);
   CHECK(chart_values(svg, "effective") == effective);
   CHECK(chart_values(svg, "base").at(40) == Approx(22911).epsilon(1e-4));  // "pair 40's wavelength is about 22911"

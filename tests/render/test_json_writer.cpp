@@ -44,13 +44,23 @@ TEST_CASE("JsonWriter indents nested documents like indent_json", "[render]") {
 TEST_CASE("JsonWriter builds documents member by member", "[render]") {
   std::string out;
   JsonWriter w(out);
-  w.begin_object().member("a", 1).member("b", std::vector<int>{1, 2}).member("c", "x").key("d").begin_object().end_object();
+  w.begin_object()
+      .member("a", 1)
+      .member("b", std::vector<int>{1, 2})
+      .member("c", "x")
+      .key("d")
+      .begin_object()
+      .end_object();
   w.end_object();
   CHECK(out == json({{"a", 1}, {"b", {1, 2}}, {"c", "x"}, {"d", json::object()}}).dump(2));
 }
 
 TEST_CASE("JsonWriter replaces bytes that are not UTF-8 instead of failing", "[render]") {
   std::string out;
-  JsonWriter(out).value(std::string_view("a\xff" "b\xe2\x82"));
-  CHECK(out == "\"a\xEF\xBF\xBD" "b\xEF\xBF\xBD\xEF\xBF\xBD\"");
+  JsonWriter(out).value(
+      std::string_view("a\xff"
+                       "b\xe2\x82"));
+  CHECK(out ==
+        "\"a\xEF\xBF\xBD"
+        "b\xEF\xBF\xBD\xEF\xBF\xBD\"");
 }

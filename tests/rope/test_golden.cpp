@@ -40,7 +40,8 @@ std::set<int> layer_set(const json& layers) {
 }
 
 // Worst relative error of our setups covering the reference setup's layers, at an optional sequence length.
-double worst_error(const Model& model, const json& reference, const json& expected, std::optional<std::int64_t> seq_len) {
+double worst_error(const Model& model, const json& reference, const json& expected,
+                   std::optional<std::int64_t> seq_len) {
   auto wanted = layer_set(reference["layers"]);
   std::set<int> covered;
   double worst = 0.0;
@@ -51,7 +52,8 @@ double worst_error(const Model& model, const json& reference, const json& expect
     auto table = compute_rope_table(setup, seq_len);
     const auto& inv = expected["inv_freq_f64"];
     if (inv.size() != table.inv_freq.size()) return std::numeric_limits<double>::infinity();
-    for (std::size_t i = 0; i < inv.size(); ++i) worst = std::max(worst, relative_error(table.inv_freq[i], inv[i].get<double>()));
+    for (std::size_t i = 0; i < inv.size(); ++i)
+      worst = std::max(worst, relative_error(table.inv_freq[i], inv[i].get<double>()));
     double af = expected.contains("attention_factor_f64_run") ? expected["attention_factor_f64_run"].get<double>()
                                                               : expected["attention_factor"].get<double>();
     worst = std::max(worst, relative_error(table.attention_factor, af));

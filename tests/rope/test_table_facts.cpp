@@ -35,8 +35,9 @@ TEST_CASE("Llama-3.1-8B llama3: 29 kept, 29 divided by 8, pairs 29-34 smoothed")
 }
 
 TEST_CASE("Qwen3-8B with yarn x4 on 32768: 24 kept, 16 ramped 1.05-3.40, 24 divided by 4") {
-  Model model = load("qwen/qwen3-8b.json",
-                     {parse_edit(R"(/rope_scaling={"rope_type":"yarn","factor":4,"original_max_position_embeddings":32768})")});
+  Model model =
+      load("qwen/qwen3-8b.json",
+           {parse_edit(R"(/rope_scaling={"rope_type":"yarn","factor":4,"original_max_position_embeddings":32768})")});
   TableReport report = build_table_report(model, {});
   const auto& st = report.setups.at(0);
   CHECK(st.summary.kept == 24);

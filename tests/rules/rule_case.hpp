@@ -13,12 +13,12 @@
 namespace ropelens::test {
 
 struct RuleCase {
-  std::string code;                // CTX201
-  std::string name;                // bad-llama2-at-8192
-  std::string dir;                 // testdata/rules/CTX201/bad-llama2-at-8192, relative to the source dir
-  std::string input;               // dir + "/config.json" (or the folder's one .gguf)
-  std::vector<std::string> args;   // from the args file, split on spaces
-  std::string args_line;           // the args file's line as written
+  std::string code;               // CTX201
+  std::string name;               // bad-llama2-at-8192
+  std::string dir;                // testdata/rules/CTX201/bad-llama2-at-8192, relative to the source dir
+  std::string input;              // dir + "/config.json" (or the folder's one .gguf)
+  std::vector<std::string> args;  // from the args file, split on spaces
+  std::string args_line;          // the args file's line as written
   bool expects_findings() const { return name.rfind("bad-", 0) == 0; }
 };
 
@@ -46,10 +46,10 @@ CheckOptions rule_case_options(const RuleCase& rule_case);
 
 struct RuleCaseRun {
   std::string text;
-  std::string findings_json;  // the "diagnostics" of every file, as an array
+  std::string findings_json;         // the "diagnostics" of every file, as an array
   std::optional<std::string> error;  // the input could not be read
-  int findings = 0;  // of the case's code
-  int others = 0;    // of any other code (should be none)
+  int findings = 0;                  // of the case's code
+  int others = 0;                    // of any other code (should be none)
 };
 // Runs the check in-process, from the source dir, as the CLI would.
 RuleCaseRun run_rule_case(const RuleCase& rule_case);

@@ -97,7 +97,8 @@ TEST_CASE("every rule has a doc with its title, summary and the seven headings",
     CHECK(lines[0] == "# " + std::string(meta.code) + " " + std::string(meta.name));
     CHECK(lines[1].empty());
     std::string summary;
-    for (std::size_t i = 2; i < lines.size() && !lines[i].empty(); ++i) summary += (summary.empty() ? "" : " ") + lines[i];
+    for (std::size_t i = 2; i < lines.size() && !lines[i].empty(); ++i)
+      summary += (summary.empty() ? "" : " ") + lines[i];
     CHECK(summary == std::string(meta.summary) + ".");
     std::vector<std::string> headings;
     for (const auto& line : lines)

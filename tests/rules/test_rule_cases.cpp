@@ -62,7 +62,8 @@ TEST_CASE("CTX203: Gemma 3 keeps 10 of 62 layers global", "[rules]") {
   REQUIRE(found.size() == 1);
   CHECK(contains(found[0].message, "52 of 62 layers use sliding attention within 1024 tokens"));
   CHECK(contains(found[0].message, "10 layers attend globally"));
-  CHECK(found[0].facts["global_layers"].get<std::vector<int>>() == std::vector<int>{5, 11, 17, 23, 29, 35, 41, 47, 53, 59});
+  CHECK(found[0].facts["global_layers"].get<std::vector<int>>() ==
+        std::vector<int>{5, 11, 17, 23, 29, 35, 41, 47, 53, 59});
 }
 
 TEST_CASE("CTX203: gpt-oss slides half its layers over 128 tokens", "[rules]") {

@@ -70,9 +70,9 @@ TEST_CASE("CTX207: 8 ALiBi heads (slopes 1/2 .. 1/256) at twice a 1024-token tra
   CHECK(d.facts["shallowest_head"] == 7);
   CHECK(d.facts["shallowest_slope"].get<double>() == 1.0 / 256);
   CHECK(d.facts["farthest_distance"] == 2047);
-  CHECK(d.facts["steepest_bias"].get<double>() == -1023.5);            // -2047 / 2
-  CHECK(d.facts["shallowest_bias"].get<double>() == -7.99609375);      // -2047 / 256
-  CHECK(d.facts["trained_steepest_bias"].get<double>() == -511.5);     // -1023 / 2
+  CHECK(d.facts["steepest_bias"].get<double>() == -1023.5);                // -2047 / 2
+  CHECK(d.facts["shallowest_bias"].get<double>() == -7.99609375);          // -2047 / 256
+  CHECK(d.facts["trained_steepest_bias"].get<double>() == -511.5);         // -1023 / 2
   CHECK(d.facts["trained_shallowest_bias"].get<double>() == -3.99609375);  // -1023 / 256
   CHECK(contains(d.message, "target 2048 exceeds the declared training length 1024 (max_seq_len)"));
   CHECK(contains(d.message, "head 0 (slope 0.5) adds -1023.5"));

@@ -70,9 +70,10 @@ TEST_CASE("suggest: Qwen3-8B with --original 32768 reproduces Qwen's YaRN recipe
         std::string::npos);
   CHECK(sglang.find("--context-length 131072") != std::string::npos);
   CHECK(yarn.check_command ==
-        "ropelens check '" + ropelens::shown_path(source_path(kQwen3)) + "' --target 131072 --trained-length 32768 --set "
-        R"('/rope_scaling={"factor":4.0,"original_max_position_embeddings":32768,"rope_type":"yarn"}' )"
-        "--set '/max_position_embeddings=131072'");
+        "ropelens check '" + ropelens::shown_path(source_path(kQwen3)) +
+            "' --target 131072 --trained-length 32768 --set "
+            R"('/rope_scaling={"factor":4.0,"original_max_position_embeddings":32768,"rope_type":"yarn"}' )"
+            "--set '/max_position_embeddings=131072'");
   // Static scaling: pairs 24-63 slowed by up to 4x at every length, magnitude 1.1386.
   CHECK(yarn.short_inputs.pairs_changed == 40);
   CHECK(yarn.short_inputs.max_ratio == Approx(4.0));

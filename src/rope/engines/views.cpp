@@ -160,10 +160,8 @@ std::vector<EngineView> engine_views(const Model& model, const std::vector<Engin
       EngineView view = engine_view(model, version, target_tokens);
       auto kept = std::find_if(views.begin() + static_cast<std::ptrdiff_t>(first_of_engine), views.end(),
                                [&](const EngineView& v) { return same_behaviour(v, view); });
-      if (kept != views.end())
-        kept->same_as.push_back(view.label);
-      else
-        views.push_back(std::move(view));
+      if (kept != views.end()) kept->same_as.push_back(view.label);
+      else views.push_back(std::move(view));
     }
   }
   return views;

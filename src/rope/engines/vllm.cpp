@@ -77,9 +77,10 @@ EngineSetupView mrope_yarn_view(const RopeSetup& setup, int index) {
 EngineSetupView yarn_view(const Model& model, const RopeSetup& setup, int index, EngineVersion version) {
   if (is_mla(model)) return mla_yarn_view(model, setup, index);
   if (is_deepseek_yarn(setup))
-    return deepseek_yarn_view(model, setup, index,
-                              "rope_type deepseek_yarn: get_rope builds DeepseekScalingRotaryEmbedding "
-                              "(rotary_embedding/__init__.py @07b12f1b): magnitude gm(f, mscale)/gm(f, mscale_all_dim)");
+    return deepseek_yarn_view(
+        model, setup, index,
+        "rope_type deepseek_yarn: get_rope builds DeepseekScalingRotaryEmbedding "
+        "(rotary_embedding/__init__.py @07b12f1b): magnitude gm(f, mscale)/gm(f, mscale_all_dim)");
   if (!setup.mrope_section.empty()) return mrope_yarn_view(setup, index);
   EngineSetupView view = from_table(index, compute_rope_table(setup));
   view.method = RopeType::yarn;
@@ -126,9 +127,9 @@ std::string key_name(const Provenance& from) {
 }
 
 // _get_and_verify_max_len's possible_keys (vllm/config/model.py @18ec6629): the minimum over those present.
-constexpr std::string_view kVllmLengthKeys[] = {"max_position_embeddings", "n_positions",         "max_seq_len",
-                                                "seq_length",              "model_max_length",    "max_target_positions",
-                                                "max_sequence_length",     "max_seq_length",      "seq_len"};
+constexpr std::string_view kVllmLengthKeys[] = {
+    "max_position_embeddings", "n_positions",         "max_seq_len",    "seq_length", "model_max_length",
+    "max_target_positions",    "max_sequence_length", "max_seq_length", "seq_len"};
 
 struct BaseLength {
   std::int64_t tokens = 0;
@@ -146,9 +147,9 @@ BaseLength base_length(const Model& model) {
       if (!smallest || found->tokens.value < smallest->tokens.value) smallest = found;
     }
   if (const LengthKey* cohere = model.length_key("model_max_length"); cohere && seen.size() > 1)
-    return {cohere->tokens.value, cohere->key,
-            fmt::format("model_max_length {} (replaces the minimum over {})", cohere->tokens.value,
-                        fmt::join(seen, ", "))};
+    return {
+        cohere->tokens.value, cohere->key,
+        fmt::format("model_max_length {} (replaces the minimum over {})", cohere->tokens.value, fmt::join(seen, ", "))};
   if (!smallest) {
     const auto& declared = model.max_position_embeddings;
     return {declared.value, "", fmt::format("{} {}", key_name(declared.from), declared.value)};
