@@ -16,5 +16,9 @@ struct EngineReport {
 };
 
 EngineReport build_engine_report(const Model& model, const std::vector<Engine>& engines, std::int64_t target_tokens);
+// The same report from views already built for every engine (the rules' views): the selected engines' views,
+// compared among themselves. Versions merge only within an engine, so this equals build_engine_report.
+EngineReport select_engine_report(const std::vector<EngineView>& every_engine, const std::vector<Engine>& engines,
+                                  std::int64_t target_tokens);
 
 }  // namespace ropelens

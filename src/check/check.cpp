@@ -255,9 +255,9 @@ FileResult check_model(LoadedModel loaded, const CheckOptions& options) {
     for (auto& r : d.related) locations.locate(r);
   }
   if (options.baseline) result.baseline = options.baseline->apply(result.path, result.diagnostics);
-  if (!options.engines.empty())
-    result.engines =
-        std::make_shared<const EngineReport>(build_engine_report(model, options.engines, result.audit.target_tokens));
+  if (!options.engines.empty())  // the views the rules built, when they built them
+    result.engines = std::make_shared<const EngineReport>(
+        select_engine_report(context.engine_views(), options.engines, result.audit.target_tokens));
   result.model = std::move(model);
   return result;
 }

@@ -1,6 +1,7 @@
 // Engine views against the worked examples of docs/engines.md, "Worked examples" (numpy float64 references).
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <sstream>
 
 #include <catch2/catch.hpp>
@@ -408,4 +409,37 @@ TEST_CASE("Qwen-VL-Chat: vLLM takes the smallest length key, SGLang the first of
                                       "cohere-like");
   CHECK(engine_view(cohere, EngineVersion::vllm_legacy, 8192).length.limit_tokens == 131072);
   CHECK(engine_view(cohere, EngineVersion::sglang, 8192).length.limit_tokens == 131072);
+}
+
+TEST_CASE("check's engine report reuses the rules' views: it equals the report built for the selected engines") {
+  const std::vector<std::vector<Engine>> selections = {
+      {Engine::transformers}, {Engine::vllm}, {Engine::sglang}, {Engine::llama_cpp}, {Engine::vllm, Engine::llama_cpp},
+      all_engines()};
+  int compared = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(source_path("testdata/configs"))) {
+    if (entry.path().extension() != ".json") continue;
+    const Model model = load(std::filesystem::relative(entry.path(), source_path("")).string());
+    for (std::int64_t target : {std::max<std::int64_t>(model.max_position_embeddings.value, 1), std::int64_t{131072}}) {
+      const auto every_engine = engine_views(model, all_engines(), target);
+      for (const auto& engines : selections) {
+        INFO(entry.path().string() << " at " << target);
+        const EngineReport built = build_engine_report(model, engines, target);
+        const EngineReport reused = select_engine_report(every_engine, engines, target);
+        REQUIRE(reused.views.size() == built.views.size());
+        for (std::size_t v = 0; v < built.views.size(); ++v) {
+          CHECK(reused.views[v].label == built.views[v].label);
+          CHECK(reused.views[v].same_as == built.views[v].same_as);
+          CHECK(reused.views[v].length.limit_tokens == built.views[v].length.limit_tokens);
+          CHECK(reused.views[v].notes == built.views[v].notes);
+          REQUIRE(reused.views[v].setups.size() == built.views[v].setups.size());
+          for (std::size_t s = 0; s < built.views[v].setups.size(); ++s)
+            CHECK(reused.views[v].setups[s].inv_freq == built.views[v].setups[s].inv_freq);
+        }
+        CHECK(reused.comparison.lengths_differ == built.comparison.lengths_differ);
+        CHECK(reused.comparison.frequencies.size() == built.comparison.frequencies.size());
+        ++compared;
+      }
+    }
+  }
+  CHECK(compared >= 49 * 2 * 6);
 }

@@ -101,4 +101,15 @@ EngineReport build_engine_report(const Model& model, const std::vector<Engine>& 
   return report;
 }
 
+EngineReport select_engine_report(const std::vector<EngineView>& every_engine, const std::vector<Engine>& engines,
+                                  std::int64_t target_tokens) {
+  EngineReport report;
+  report.target_tokens = target_tokens;
+  for (const EngineView& view : every_engine)
+    if (std::find(engines.begin(), engines.end(), engine_of(view.version)) != engines.end())
+      report.views.push_back(view);
+  report.comparison = compare_views(report.views);
+  return report;
+}
+
 }  // namespace ropelens
