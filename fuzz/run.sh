@@ -13,7 +13,7 @@ targets=("$@")
 # Extra seed folders per target: what the target reads as input.
 seeds_for() {
   case "$1" in
-    config|suggest) echo "testdata/configs" ;;
+    config|suggest|diff) echo "testdata/configs" ;;
     gguf) echo "" ;;
     check|table) echo "testdata/configs testdata/fuzz/gguf" ;;
     settings) echo "" ;;
