@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cassert>
+#include <charconv>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -57,7 +58,9 @@ JsonWriter& JsonWriter::value(std::string_view text) {
 
 JsonWriter& JsonWriter::value(std::int64_t number) {
   before_value();
-  fmt::format_to(std::back_inserter(out_), "{}", number);
+  std::array<char, 24> digits{};
+  const auto written = std::to_chars(digits.data(), digits.data() + digits.size(), number);
+  out_.append(digits.data(), written.ptr);
   return *this;
 }
 
