@@ -17,6 +17,8 @@ namespace {
 bool check_passes(const FileResult& checked) {
   for (const Diagnostic& d : checked.diagnostics)
     if (d.severity == Severity::error || d.code == "CTX201" || d.code == "CTX202") return false;
+  for (const SetupAudit& setup : checked.audit.setups)
+    if (setup.missing) return false;  // no pair figures, so nothing to verify against
   return true;
 }
 

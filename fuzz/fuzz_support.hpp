@@ -57,10 +57,11 @@ inline void require_finite(const nlohmann::json& value, const std::string& where
     for (const auto& item : value) require_finite(item, where);
 }
 
-// What is printed grows with what was read, never without bound.
+// What is printed grows with what was read, never without bound. A few bytes can declare a large model, so the
+// fixed part covers the largest one docs/limits.md lets through: 100,000 layers are about 15 MB of inspect JSON.
 inline void require_bounded(std::size_t output_bytes, std::size_t input_bytes, const std::string& what) {
   constexpr std::size_t kPerInputByte = 256;
-  constexpr std::size_t kFixed = 8u << 20;
+  constexpr std::size_t kFixed = 32u << 20;
   require(output_bytes <= kFixed + kPerInputByte * input_bytes, what + " printed " + std::to_string(output_bytes) +
                                                                     " bytes for " + std::to_string(input_bytes) +
                                                                     " bytes of input");

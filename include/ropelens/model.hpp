@@ -108,6 +108,10 @@ struct AlibiInfo {
   Field<double> bias_max{8.0, Provenance::by_default("ALiBi default alibi_bias_max 8")};
 };
 
+// Caps the bucket count (real T5: 32) so that the float32 log path stays exact to the bucket and a table of
+// every bucket stays small.
+constexpr int kMaxT5Buckets = 4096;
+
 struct T5Buckets {
   Field<int> num_buckets;
   Field<int> max_distance;

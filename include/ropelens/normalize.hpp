@@ -31,7 +31,7 @@ std::string gguf_pointer(std::string_view key);
 
 // Limits beyond which a value is reported as impossible rather than used (no huge allocations).
 constexpr int kMaxLayers = 100'000;
-constexpr int kMaxHeadDim = 65'536;
+constexpr int kMaxHeadDim = 2'048;
 constexpr std::int64_t kMaxLengthTokens = 1'000'000'000'000LL;
 
 }  // namespace ropelens

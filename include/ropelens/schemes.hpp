@@ -44,9 +44,6 @@ AlibiBiasAtTarget alibi_bias_at_target(const std::vector<double>& slopes, std::i
 // ---------------------------------------------------------------------------------------------
 // T5 relative position buckets (transformers `T5Attention._relative_position_bucket`)
 
-// Caps the bucket count so that the float32 log path stays exact to the bucket (real T5: 32).
-constexpr int kMaxT5Buckets = 1 << 16;
-
 // relative_position = key_position - query_position (negative: the key is in the past).
 // Bidirectional (encoder): buckets [0, n/2) for the past and the token itself, [n/2, n) for the
 // future. Causal (decoder self-attention): only the past, future keys land in bucket 0.

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <map>
 
@@ -86,23 +87,27 @@ static void check(const Context& cx, Sink& out) {
     nlohmann::json facts = nlohmann::json::object();
     for (const auto& [compared, differing] : pairs_by_views)
       facts[fmt::format("{} vs {}", views[compared.first].label, views[compared.second].label)] = differing;
+    // A frequency of 0 (a base float32 cannot hold, in llama.cpp) has no finite ratio to the other.
+    const bool finite_ratio = std::isfinite(worst.ratio());
     std::string message = fmt::format(
         "{}{} pairs get frequencies that differ by more than 1e-4 between engines; worst pair {}: {} {:.6g} vs {} "
-        "{:.6g} (×{:.4g})",
+        "{:.6g} ({})",
         layers_prefix(cx.model, worst.setup), pairs.size(), worst.pair, views[worst.view_a].label, worst.inv_freq_a,
-        views[worst.view_b].label, worst.inv_freq_b, worst.ratio());
+        views[worst.view_b].label, worst.inv_freq_b,
+        finite_ratio ? fmt::format("×{:.4g}", worst.ratio()) : std::string("no finite ratio"));
     if (const std::string others = differing_from_reference(views, differences); !others.empty())
       message += fmt::format("; differing from {}: {}", views.front().label, others);
     const bool between_deployments = std::any_of(differences.begin(), differences.end(), [&](const PairDifference& d) {
       return deployed(views[d.view_a]) && deployed(views[d.view_b]);
     });
-    out.report_as(between_deployments ? Severity::warning : Severity::info, pointer, message)
+    Finding finding = out.report_as(between_deployments ? Severity::warning : Severity::info, pointer, message);
+    finding
         .help(
             "serve the model on the engine (and version) it was validated with, or use settings every engine "
             "computes alike; compare them with ropelens table --engine all")
         .fact("differing_pairs", facts)
-        .fact("worst_pair", worst.pair)
-        .fact("worst_ratio", worst.ratio());
+        .fact("worst_pair", worst.pair);
+    if (finite_ratio) finding.fact("worst_ratio", worst.ratio());
   }
 }
 

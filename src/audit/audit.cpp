@@ -59,12 +59,22 @@ const RopeSetup& trained_setup(const Model& model, int index, const TrainingHist
 }
 
 // What keeps the pair figures from being computed: normalize put a stand-in head_dim in place of one it could
-// not derive (CFG003).
+// not derive (CFG003), or a scaling factor is zero or negative (CFG001), which leaves the scaled frequencies
+// undefined (transformers divides by it and takes its logarithm).
 std::optional<std::string> missing_for_pairs(const Model& model) {
-  for (const auto& issue : model.issues)
+  for (const auto& issue : model.issues) {
     if (std::holds_alternative<UnderivableHeadDim>(issue.detail))
       return "head_dim: no head_dim, and no hidden_size with num_attention_heads";
+    if (const auto* invalid = std::get_if<InvalidValue>(&issue.detail);
+        invalid && invalid->field == "factor" && invalid->reason == InvalidReason::not_positive)
+      return fmt::format("factor: {} at {} is not positive, so the scaled frequencies are undefined", invalid->value,
+                         issue.pointer);
+  }
   return std::nullopt;
+}
+
+bool all_finite(const std::vector<double>& values) {
+  return std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
 }
 
 SetupAudit audit_setup(const Model& model, int index, std::int64_t target_tokens, const TrainingHistory& history) {
@@ -85,6 +95,14 @@ SetupAudit audit_setup(const Model& model, int index, std::int64_t target_tokens
   RopeTable extension;
   if (audit.extension_tokens > 0) extension = compute_rope_table(trained, audit.extension_tokens);
   audit.at_target = compute_rope_table(setup, target_tokens);
+  if (!all_finite(pretrain.base_inv_freq) || !all_finite(extension.inv_freq) || !all_finite(audit.at_target.inv_freq)) {
+    audit.missing = fmt::format(
+        "frequencies: {} with rope_theta {} gives frequencies that are not finite numbers "
+        "(transformers computes NaN or infinity too)",
+        to_string(setup.type), setup.rope_theta.value);
+    audit.at_target = {};
+    return audit;
+  }
 
   audit.pairs.reserve(audit.at_target.inv_freq.size());
   for (std::size_t i = 0; i < audit.at_target.inv_freq.size(); ++i) {

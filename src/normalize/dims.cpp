@@ -38,6 +38,14 @@ Field<int> resolve_head_dim(Normalizing& n, const std::optional<Field<int>>& hea
                                                                         family.model_type, family.default_head_dim))};
   if (n.dims.hidden_size && heads) {
     int value = n.dims.hidden_size->value / heads->value;
+    if (value > kMaxHeadDim) {
+      InvalidValue invalid =
+          invalid_number("head_dim (hidden_size // num_attention_heads)", InvalidReason::above_maximum, value);
+      invalid.maximum = kMaxHeadDim;
+      n.issues.add(n.dims.hidden_size->from.pointer, invalid);
+      if (n.model.scheme == PositionScheme::rope) n.issues.add("", UnderivableHeadDim{});
+      return {128, Provenance::by_default("assumed 128: hidden_size // num_attention_heads is above the maximum")};
+    }
     return {value, Provenance::derived(
                        fmt::format("hidden_size {} // num_attention_heads {}", n.dims.hidden_size->value, heads->value),
                        n.dims.hidden_size->from.pointer)};

@@ -191,9 +191,9 @@ std::vector<double> read_factor_list(Normalizing& n, const Hit& hit, std::string
 void check_factor_value(Normalizing& n, const RopeSetup& setup) {
   if (!setup.factor) return;
   const auto& [factor, from] = *setup.factor;
-  if (factor < 1.0 && setup.type != RopeType::proportional)
-    n.issues.add(from.pointer, invalid_number("factor", InvalidReason::factor_below_one, factor));
   if (factor <= 0.0) n.issues.add(from.pointer, invalid_number("factor", InvalidReason::not_positive, factor));
+  else if (factor < 1.0 && setup.type != RopeType::proportional)
+    n.issues.add(from.pointer, invalid_number("factor", InvalidReason::factor_below_one, factor));
 }
 
 void read_original_length(Normalizing& n, const RopeDict& dict, const TypeResolution& type, RopeSetup& setup) {

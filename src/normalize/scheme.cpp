@@ -46,7 +46,7 @@ void read_t5(Normalizing& n) {
   t5.num_buckets = {32, Provenance::by_default("transformers T5 default relative_attention_num_buckets 32")};
   t5.max_distance = {128, Provenance::by_default("transformers T5 default relative_attention_max_distance 128")};
   if (auto hit = n.view.find_value({"relative_attention_num_buckets"}))
-    if (auto v = read_integer(*hit, n.issues, "relative_attention_num_buckets", 4, 1 << 16))
+    if (auto v = read_integer(*hit, n.issues, "relative_attention_num_buckets", 4, kMaxT5Buckets))
       t5.num_buckets = {static_cast<int>(*v), Provenance::at(hit->pointer)};
   if (auto hit = n.view.find_value({"relative_attention_max_distance"}))
     if (auto v = read_integer(*hit, n.issues, "relative_attention_max_distance", 1, 1 << 30)) {

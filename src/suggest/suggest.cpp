@@ -100,6 +100,8 @@ std::vector<std::string> blocking_findings(const FileResult& checked) {
     if (d.severity == Severity::error || puts_target_out_of_reach(d))
       out.push_back(fmt::format("{} {} at {}: {}", d.code, to_string(d.severity),
                                 d.where.pointer.empty() ? "/" : d.where.pointer, d.message));
+  for (const SetupAudit& setup : checked.audit.setups)
+    if (setup.missing) out.push_back("audit not computed: " + *setup.missing);
   return out;
 }
 
@@ -110,7 +112,8 @@ void complete(const Plan& plan, Suggestion& suggestion) {
   suggestion.verified = suggestion.not_verified_because.empty();
   suggestion.still_out_of_range = still_out_of_range(plan, checked.audit);
   suggestion.short_inputs = short_input_effect(plan, checked.model);
-  const auto& views = checked.engines->views;
+  static const std::vector<EngineView> no_views;  // check builds none when the pair figures are undefined
+  const auto& views = checked.engines ? checked.engines->views : no_views;
   for (const auto& view : views)
     if (view.length.limit_tokens) suggestion.engine_limits.emplace_back(view.label, *view.length.limit_tokens);
   suggestion.snippets = engine_snippets(plan, suggestion, checked.model, views);

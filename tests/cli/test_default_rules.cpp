@@ -110,6 +110,43 @@ TEST_CASE("without a derivable head_dim no pair figure is reported: the audit sa
   }
 }
 
+// Found by the fuzz campaigns (testdata/fuzz/regressions/): settings whose frequencies are undefined, where
+// transformers itself computes NaN, get no pair figure and no engine comparison built on NaN.
+TEST_CASE("a zero factor, or YaRN over rope_theta 1, leaves the frequencies undefined: the audit says why") {
+  TempDir dir;
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+           "rope_scaling": {"rope_type": "yarn", "factor": 0.0,
+           "original_max_position_embeddings": 4096}})",
+       "factor: 0 at /rope_scaling/factor is not positive, so the scaled frequencies are undefined"},
+      {R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "rope_theta": 1.0,
+           "rope_scaling": {"rope_type": "yarn", "factor": 4.0,
+           "original_max_position_embeddings": 4096}})",
+       "frequencies: yarn with rope_theta 1 gives frequencies that are not finite numbers"}};
+  for (const auto& [config, missing] : cases) {
+    INFO(config);
+    write_file(dir.file("config.json"), config);
+    const auto run = run_cli_in(dir.path(), "check config.json --select ALL --engine all --target 65536");
+    CHECK(run.out.find("audit of config.json not computed: " + missing) != std::string::npos);
+    CHECK(count_of(run.out, "CTX201") == 0);
+    CHECK(count_of(run.out, "ENG302") == 0);
+    CHECK(count_of(run.out, "nan") == 0);
+    CHECK(run_cli_in(dir.path(), "table config.json --engine all").err.find("no RoPE table: " + missing) !=
+          std::string::npos);
+  }
+  write_file(dir.file("config.json"), cases.front().first);
+  CHECK(count_of(run_cli_in(dir.path(), "check config.json").out, "factor 0 is below 1") == 0);
+}
+
+TEST_CASE("a head_dim derived above the limit is refused, not used to size the pair tables") {
+  TempDir dir;
+  write_file(dir.file("config.json"), R"({"model_type": "llama", "hidden_size": 81812, "num_attention_heads": 1})");
+  const auto run = run_cli_in(dir.path(), "check config.json");
+  CHECK(run.out.find("head_dim (hidden_size // num_attention_heads) 81812 is implausibly large (limit 2048)") !=
+        std::string::npos);
+  CHECK(run.out.find("audit of config.json not computed: head_dim") != std::string::npos);
+}
+
 TEST_CASE("the text output ends with one summary line; the audit table only when a pair is out of range") {
   const auto in_range = run_cli("check " + kLlama);
   CHECK(count_of(in_range.out, "audit of") == 0);
