@@ -1,6 +1,7 @@
 // Replays inputs through one fuzz target's entry point, in-process and without libFuzzer:
-// `ropelens_replay_<target> DIR...` runs every regular file under each DIR (sorted, so a run is the same every
-// time) and names each file on stderr before it runs, so a crash or a broken invariant points at its input.
+// `ropelens_replay_<target> DIR...` runs every regular file under each DIR that exists (sorted, so a run is the
+// same every time) and names each file on stderr before it runs, so a crash or a broken invariant points at its
+// input.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -19,9 +20,11 @@ namespace {
 
 std::vector<fs::path> inputs_under(const std::vector<fs::path>& dirs) {
   std::vector<fs::path> files;
-  for (const auto& dir : dirs)
+  for (const auto& dir : dirs) {
+    if (!fs::is_directory(dir)) continue;  // git keeps no empty corpus folder
     for (const auto& entry : fs::recursive_directory_iterator(dir))
       if (entry.is_regular_file()) files.push_back(entry.path());
+  }
   std::sort(files.begin(), files.end());
   return files;
 }
