@@ -50,7 +50,7 @@ struct LengthLimit {
   std::string derivation;                      // how the engine arrives at limit_tokens
   std::string length_key;                      // the config key its length starts from ("" when none is stated)
   LimitAction beyond = LimitAction::none;      // what a longer request or setting gets
-  std::string message;                         // the engine's own words beyond the limit (at the target)
+  std::string message;                         // the engine's own words at the target ("" when within the limit)
   std::string override_how;                    // how to go beyond anyway ("" when there is nothing to override)
 };
 

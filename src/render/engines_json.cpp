@@ -17,6 +17,7 @@ json length_json(const LengthLimit& limit) {
   return {{"limit_tokens", optional_tokens(limit.limit_tokens)},
           {"default_tokens", optional_tokens(limit.default_tokens)},
           {"derivation", limit.derivation},
+          {"length_key", limit.length_key},
           {"beyond", std::string(to_string(limit.beyond))},
           {"message", limit.message},
           {"override", limit.override_how}};

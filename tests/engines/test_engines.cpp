@@ -400,7 +400,14 @@ TEST_CASE("Qwen-VL-Chat: vLLM takes the smallest length key, SGLang the first of
     const auto view = engine_view(model, version, 8192);
     CHECK(view.length.limit_tokens == 2048);
     CHECK(view.length.length_key == "seq_length");
+    CHECK(view.length.message.find("(8192) is greater than the derived") != std::string::npos);
+    // At a target within the limit there are no words of the engine to quote.
+    CHECK(engine_view(model, version, 2048).length.message.empty());
   }
+  CHECK(engine_view(model, EngineVersion::llama_cpp, 8192).length.length_key == "max_position_embeddings");
+  CHECK(engine_view(model, EngineVersion::llama_cpp, 8192).length.message.empty());
+  CHECK(engine_view(model, EngineVersion::llama_cpp, 8193).length.message ==
+        "n_ctx_seq (8193) > n_ctx_train (8192) -- possible training context overflow");
   // model_max_length replaces vLLM's minimum even when larger (Command-R); SGLang reads it before
   // max_position_embeddings.
   const Model cohere = normalize_json(json::parse(R"({"model_type": "llama", "hidden_size": 4096,

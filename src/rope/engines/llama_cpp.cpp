@@ -167,9 +167,11 @@ LengthLimit length_limit(const Model& model, std::int64_t target_tokens) {
   limit.default_tokens = trained;
   limit.derivation =
       fmt::format("n_ctx_train = context_length = max_position_embeddings {} (unscaled); -c 0 uses it", trained);
+  limit.length_key = model.max_position_embeddings.from.key();
   limit.beyond = LimitAction::warning;
-  limit.message =
-      fmt::format("n_ctx_seq ({}) > n_ctx_train ({}) -- possible training context overflow", target_tokens, trained);
+  if (target_tokens > trained)
+    limit.message =
+        fmt::format("n_ctx_seq ({}) > n_ctx_train ({}) -- possible training context overflow", target_tokens, trained);
   limit.override_how = "none needed: llama.cpp only warns";
   return limit;
 }

@@ -121,10 +121,11 @@ LengthLimit length_limit(const Model& model, std::int64_t target_tokens) {
   limit.derivation = how;
   limit.length_key = first ? first->key : "";
   limit.beyond = LimitAction::error;
-  limit.message = fmt::format(
-      "ValueError: User-specified context_length ({}) is greater than the derived "
-      "context_length ({})",
-      target_tokens, derived);
+  if (target_tokens > derived)
+    limit.message = fmt::format(
+        "ValueError: User-specified context_length ({}) is greater than the derived "
+        "context_length ({})",
+        target_tokens, derived);
   limit.override_how = "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 with --context-length (then a warning)";
   return limit;
 }

@@ -121,10 +121,7 @@ EngineSetupView setup_view(const Model& model, const RopeSetup& setup, int index
   return view;
 }
 
-std::string key_name(const Provenance& from) {
-  auto slash = from.pointer.rfind('/');
-  return slash == std::string::npos ? "max_position_embeddings" : from.pointer.substr(slash + 1);
-}
+std::string key_name(const Provenance& from) { return from.pointer.empty() ? "max_position_embeddings" : from.key(); }
 
 // _get_and_verify_max_len's possible_keys (vllm/config/model.py @18ec6629): the minimum over those present.
 constexpr std::string_view kVllmLengthKeys[] = {
@@ -203,10 +200,11 @@ LengthLimit length_limit(const Model& model, EngineVersion version, std::int64_t
                                     model.original_max_position_embeddings->value);
   }
   limit.beyond = LimitAction::error;
-  limit.message = fmt::format(
-      "ValueError: User-specified max_model_len ({}) is greater than the derived "
-      "max_model_len ({})",
-      target_tokens, derived);
+  if (target_tokens > derived)
+    limit.message = fmt::format(
+        "ValueError: User-specified max_model_len ({}) is greater than the derived "
+        "max_model_len ({})",
+        target_tokens, derived);
   limit.override_how = fmt::format(
       "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 (then a warning: positions beyond {} may give "
       "NaN)",
