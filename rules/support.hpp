@@ -18,10 +18,13 @@ template <class Detail, class Report> void for_each_issue(const Model& model, Re
     if (const auto* detail = std::get_if<Detail>(&issue.detail)) report(issue.pointer, *detail);
 }
 
-// True when the audit could not compute pair figures (no head_dim could be derived): rules that count or
-// compare pairs stay silent, and CFG003 says what is missing.
-inline bool pair_figures_missing(const Context& cx) {
-  return std::any_of(cx.audit.setups.begin(), cx.audit.setups.end(), [](const SetupAudit& a) { return a.missing; });
+// True when the audit could not compute pair figures: rules that count or compare pairs stay silent, and
+// CFG001 or CFG003 says why.
+inline bool pair_figures_missing(const Context& cx) { return cx.audit.pair_figures_missing().has_value(); }
+
+// The key a length was read from, as messages name it: max_position_embeddings when it was not read from the config.
+inline std::string length_key_name(const Provenance& from) {
+  return from.origin == Origin::config ? from.key() : "max_position_embeddings";
 }
 
 // A setup's short label for messages: "setup full_attention (layers 5, 11, …)".

@@ -54,6 +54,10 @@ struct Audit {
   std::int64_t target_tokens = 1;
   bool history_from_unedited = false;  // the training phases were read from the config before its edits
   std::vector<SetupAudit> setups;
+
+  // Why the pair figures could not be computed (the first setup that lacks them), or none when every setup has
+  // them: rules that count or compare pairs stay silent, and table and the engine report refuse.
+  std::optional<std::string> pair_figures_missing() const;
 };
 
 // The length a model is audited at: the one asked for, else the declared length; never below 1 token.

@@ -54,8 +54,17 @@ struct MissingRequiredKey {
   std::string rope_type{};  // as spelled in the config
 };
 
-// No head_dim, and no hidden_size with num_attention_heads to derive it from.
-struct UnderivableHeadDim {};
+// No head_dim, and no hidden_size with num_attention_heads to derive it from, or a derived one that was refused.
+struct UnderivableHeadDim {
+  std::int64_t refused = 0;  // hidden_size // num_attention_heads when it was above `maximum`, else 0
+  std::int64_t maximum = 0;
+
+  std::string reason() const {
+    if (refused == 0) return "no head_dim, and no hidden_size with num_attention_heads";
+    return "hidden_size // num_attention_heads gives " + std::to_string(refused) + ", above the maximum " +
+           std::to_string(maximum);
+  }
+};
 
 // The legacy key `type` without `rope_type`.
 struct LegacyTypeKey {

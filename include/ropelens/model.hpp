@@ -23,6 +23,7 @@ struct Provenance {
   static Provenance by_default(std::string note);
   static Provenance derived(std::string formula, std::string pointer = {});
   std::string describe() const;
+  std::string key() const;  // the key the pointer ends at ("" when there is none)
 };
 
 template <class T> struct Field {

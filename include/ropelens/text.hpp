@@ -29,6 +29,12 @@ std::string terminal_safe(std::string_view text);
 // control character is escaped. Only for output that holds no escape sequence of the renderer's own.
 std::string terminal_safe_lines(std::string_view text);
 
+// A JSON pointer (RFC 6901) one level down: ("/rope_scaling", "a/b") → "/rope_scaling/a~1b".
+std::string json_pointer_join(std::string_view base, std::string_view key);
+
+// The key a JSON pointer ends at, unescaped: "/text_config/rope_scaling/a~1b" → "a/b"; "" for "".
+std::string json_pointer_key(std::string_view pointer);
+
 // " (did you mean 'check'?)" or "".
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates);
 

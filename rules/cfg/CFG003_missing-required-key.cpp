@@ -19,8 +19,8 @@ static void check(const Context& cx, Sink& out) {
   for_each_issue<MissingRequiredKey>(cx.model, [&](const std::string& pointer, const MissingRequiredKey& missing) {
     out.report(pointer, describe(missing)).help(help);
   });
-  for_each_issue<UnderivableHeadDim>(cx.model, [&](const std::string& pointer, const UnderivableHeadDim&) {
-    out.report(pointer, "cannot derive head_dim: no head_dim, and no hidden_size with num_attention_heads").help(help);
+  for_each_issue<UnderivableHeadDim>(cx.model, [&](const std::string& pointer, const UnderivableHeadDim& underivable) {
+    out.report(pointer, "cannot derive head_dim: " + underivable.reason()).help(help);
   });
 }
 

@@ -9,15 +9,10 @@
 namespace ropelens::rules {
 namespace {
 
-std::string key_of(const Provenance& from) {
-  auto slash = from.pointer.rfind('/');
-  return slash == std::string::npos ? "" : from.pointer.substr(slash + 1);
-}
-
 // Which key each engine's length starts from: transformers' declared length, then every view that names one.
 std::vector<std::string> readers(const Context& cx) {
   std::vector<std::string> out;
-  if (auto key = key_of(cx.model.max_position_embeddings.from); !key.empty())
+  if (auto key = cx.model.max_position_embeddings.from.key(); !key.empty())
     out.push_back(fmt::format("transformers reads {}", key));
   for (const auto& view : cx.engine_views())
     if (!view.length.length_key.empty()) out.push_back(fmt::format("{} serves {}", view.label, view.length.derivation));

@@ -4,11 +4,6 @@
 
 namespace ropelens::rules {
 
-static std::string key_name(const Provenance& from) {
-  if (from.origin != Origin::config) return "max_position_embeddings";
-  return from.pointer.substr(from.pointer.rfind('/') + 1);
-}
-
 // What the declared length is: the longest context the config declares, or the shortest of several length keys
 // (vLLM serves the minimum), or a default and where it came from.
 static std::string what_it_is(const Model& model, const Field<std::int64_t>& declared) {
@@ -24,7 +19,7 @@ static std::string what_it_is(const Model& model, const Field<std::int64_t>& dec
 static void check(const Context& cx, Sink& out) {
   const Field<std::int64_t> declared = cx.model.declared_length();
   if (declared.value <= 0 || cx.target_tokens <= declared.value) return;
-  const std::string key = key_name(declared.from);
+  const std::string key = length_key_name(declared.from);
   const std::string source = what_it_is(cx.model, declared);
   const bool fixed_table =
       cx.model.scheme == PositionScheme::learned_absolute || cx.model.scheme == PositionScheme::sinusoidal;

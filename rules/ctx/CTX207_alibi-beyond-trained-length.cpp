@@ -5,11 +5,6 @@
 
 namespace ropelens::rules {
 
-static std::string key_name(const Provenance& from) {
-  if (from.origin != Origin::config) return "max_position_embeddings";
-  return from.pointer.substr(from.pointer.rfind('/') + 1);
-}
-
 // "the steepest head 16 (slope 0.8408964) adds -13776.41 and the shallowest head 15 (slope 0.00390625) -63.99609"
 static std::string bias_clause(const AlibiBiasAtTarget& at) {
   return fmt::format(
@@ -39,7 +34,7 @@ static void check(const Context& cx, Sink& out) {
   std::string message, help;
   std::string pointer;
   if (known) {
-    const std::string key = key_name(declared.from);
+    const std::string key = length_key_name(declared.from);
     const std::string source =
         declared.from.origin == Origin::config ? "" : fmt::format(" ({})", declared.from.describe());
     message = fmt::format("target {} exceeds the declared training length {} ({}{}) of this ALiBi model", target,

@@ -63,8 +63,8 @@ const RopeSetup& trained_setup(const Model& model, int index, const TrainingHist
 // undefined (transformers divides by it and takes its logarithm).
 std::optional<std::string> missing_for_pairs(const Model& model) {
   for (const auto& issue : model.issues) {
-    if (std::holds_alternative<UnderivableHeadDim>(issue.detail))
-      return "head_dim: no head_dim, and no hidden_size with num_attention_heads";
+    if (const auto* underivable = std::get_if<UnderivableHeadDim>(&issue.detail))
+      return "head_dim: " + underivable->reason();
     if (const auto* invalid = std::get_if<InvalidValue>(&issue.detail);
         invalid && invalid->field == "factor" && invalid->reason == InvalidReason::not_positive)
       return fmt::format("factor: {} at {} is not positive, so the scaled frequencies are undefined", invalid->value,
@@ -128,6 +128,12 @@ SetupAudit audit_setup(const Model& model, int index, std::int64_t target_tokens
 }
 
 }  // namespace
+
+std::optional<std::string> Audit::pair_figures_missing() const {
+  for (const SetupAudit& setup : setups)
+    if (setup.missing) return setup.missing;
+  return std::nullopt;
+}
 
 std::int64_t resolve_target(std::optional<std::int64_t> requested, const Model& model) {
   return std::max<std::int64_t>(requested.value_or(model.declared_length().value), 1);

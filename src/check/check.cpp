@@ -255,10 +255,8 @@ FileResult check_model(LoadedModel loaded, const CheckOptions& options) {
     for (auto& r : d.related) locations.locate(r);
   }
   if (options.baseline) result.baseline = options.baseline->apply(result.path, result.diagnostics);
-  const bool pair_figures_missing = std::any_of(result.audit.setups.begin(), result.audit.setups.end(),
-                                                [](const SetupAudit& setup) { return setup.missing.has_value(); });
   // The views the rules built, when they built them; none from a made-up head_dim or undefined frequencies.
-  if (!options.engines.empty() && !pair_figures_missing)
+  if (!options.engines.empty() && !result.audit.pair_figures_missing())
     result.engines = std::make_shared<const EngineReport>(
         select_engine_report(context.engine_views(), options.engines, result.audit.target_tokens));
   result.model = std::move(model);

@@ -21,10 +21,7 @@ namespace {
 
 // A table of a model whose head_dim had to be made up would be a table of nothing: say what is missing instead.
 std::optional<std::string> missing_for_pairs(const Model& model) {
-  const Audit audit = audit_model(model, 1);
-  for (const SetupAudit& setup : audit.setups)
-    if (setup.missing) return setup.missing;
-  return std::nullopt;
+  return audit_model(model, 1).pair_figures_missing();
 }
 
 }  // namespace

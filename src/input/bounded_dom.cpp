@@ -1,19 +1,11 @@
 #include "bounded_dom.hpp"
 
+#include "ropelens/text.hpp"
+
 namespace ropelens::input_detail {
 namespace {
 
 using nlohmann::json;
-
-std::string escape_token(const std::string& key) {
-  std::string out;
-  for (char c : key) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
-  }
-  return out;
-}
 
 class BoundedDomBuilder {
  public:
@@ -64,7 +56,8 @@ class BoundedDomBuilder {
   std::string pointer_of_last_child() const {
     std::string pointer;
     for (const auto& frame : stack_)
-      pointer += "/" + (frame.node->is_object() ? escape_token(frame.child_key) : std::to_string(frame.child_index));
+      pointer =
+          json_pointer_join(pointer, frame.node->is_object() ? frame.child_key : std::to_string(frame.child_index));
     return pointer;
   }
 

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "ropelens/text.hpp"
+
 namespace ropelens {
 
 Provenance Provenance::at(std::string pointer) { return {Origin::config, std::move(pointer), {}}; }
@@ -16,6 +18,8 @@ Provenance Provenance::by_default(std::string note) { return {Origin::defaulted,
 Provenance Provenance::derived(std::string formula, std::string pointer) {
   return {Origin::derived, std::move(pointer), std::move(formula)};
 }
+
+std::string Provenance::key() const { return json_pointer_key(pointer); }
 
 std::string Provenance::describe() const {
   switch (origin) {

@@ -67,6 +67,29 @@ std::optional<std::string> closest_match(std::string_view word, const std::vecto
   return best;
 }
 
+std::string json_pointer_join(std::string_view base, std::string_view key) {
+  std::string out(base);
+  out += '/';
+  for (char c : key) {
+    if (c == '~') out += "~0";
+    else if (c == '/') out += "~1";
+    else out += c;
+  }
+  return out;
+}
+
+std::string json_pointer_key(std::string_view pointer) {
+  const auto slash = pointer.rfind('/');
+  const std::string_view escaped = slash == std::string_view::npos ? pointer : pointer.substr(slash + 1);
+  std::string key;
+  for (std::size_t i = 0; i < escaped.size(); ++i) {
+    const bool escape = escaped[i] == '~' && i + 1 < escaped.size() && (escaped[i + 1] == '0' || escaped[i + 1] == '1');
+    if (escape) key += escaped[++i] == '1' ? '/' : '~';
+    else key += escaped[i];
+  }
+  return key;
+}
+
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates) {
   auto match = closest_match(word, candidates);
   return match ? fmt::format(" (did you mean '{}'?)", *match) : std::string();

@@ -36,14 +36,11 @@ template <std::size_t N> bool contains(const std::array<std::string_view, N>& na
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-// The key a hit was found under, as CFG006 names it.
-std::string key_of(const Hit& hit) { return hit.pointer.substr(hit.pointer.rfind('/') + 1); }
-
 // Whether a schedule read from `hit` has `entries` for the `num_layers` layers; records the mismatch when not.
 bool one_entry_per_layer(Normalizing& n, const Hit& hit, std::size_t entries, int num_layers) {
   if (static_cast<int>(entries) == num_layers) return true;
   n.issues.add(hit.pointer, LayerScheduleMismatch{.reason = ScheduleReason::wrong_entry_count,
-                                                  .field = key_of(hit),
+                                                  .field = hit.key(),
                                                   .count = static_cast<std::int64_t>(entries),
                                                   .layers = num_layers});
   return false;
@@ -59,7 +56,7 @@ std::optional<std::set<int>> read_layer_indices(Normalizing& n, const Hit& hit, 
   if (!hit.value->is_array()) {
     n.issues.add(hit.pointer,
                  LayerScheduleMismatch{
-                     .reason = ScheduleReason::not_a_list, .field = key_of(hit), .written = describe_json(*hit.value)});
+                     .reason = ScheduleReason::not_a_list, .field = hit.key(), .written = describe_json(*hit.value)});
     return std::nullopt;
   }
   std::set<int> indices;
@@ -67,9 +64,9 @@ std::optional<std::set<int>> read_layer_indices(Normalizing& n, const Hit& hit, 
     const auto& item = (*hit.value)[i];
     const long long index = item.is_number_integer() ? item.get<long long>() - base : -1;
     if (index < 0 || index >= num_layers) {
-      n.issues.add(pointer_join(hit.pointer, std::to_string(i)),
+      n.issues.add(json_pointer_join(hit.pointer, std::to_string(i)),
                    LayerScheduleMismatch{.reason = ScheduleReason::layer_index_out_of_range,
-                                         .field = key_of(hit),
+                                         .field = hit.key(),
                                          .written = describe_json(item),
                                          .count = base,
                                          .layers = num_layers});
@@ -91,23 +88,23 @@ std::optional<Schedule> read_type_list(Normalizing& n, const Hit& hit, int num_l
   if (!hit.value->is_array()) {
     n.issues.add(hit.pointer,
                  LayerScheduleMismatch{
-                     .reason = ScheduleReason::not_a_list, .field = key_of(hit), .written = describe_json(*hit.value)});
+                     .reason = ScheduleReason::not_a_list, .field = hit.key(), .written = describe_json(*hit.value)});
     return std::nullopt;
   }
   Schedule schedule{{}, hit.pointer};
   for (std::size_t i = 0; i < hit.value->size(); ++i) {
     const auto& item = (*hit.value)[i];
-    const std::string pointer = pointer_join(hit.pointer, std::to_string(i));
+    const std::string pointer = json_pointer_join(hit.pointer, std::to_string(i));
     if (!item.is_string()) {
       n.issues.add(pointer, LayerScheduleMismatch{.reason = ScheduleReason::entry_not_a_string,
-                                                  .field = key_of(hit),
+                                                  .field = hit.key(),
                                                   .written = describe_json(item)});
       return std::nullopt;
     }
     schedule.types.push_back(item.get<std::string>());
     if (!is_known_layer_type(schedule.types.back()))
       n.issues.add(pointer, LayerScheduleMismatch{.reason = ScheduleReason::unknown_layer_type,
-                                                  .field = key_of(hit),
+                                                  .field = hit.key(),
                                                   .written = schedule.types.back()});
   }
   if (!one_entry_per_layer(n, hit, schedule.types.size(), num_layers)) return std::nullopt;
@@ -118,7 +115,7 @@ std::optional<Schedule> read_type_list(Normalizing& n, const Hit& hit, int num_l
 std::optional<Schedule> read_override_pattern(Normalizing& n, const Hit& hit, int num_layers) {
   if (!hit.value->is_string()) {
     n.issues.add(hit.pointer, LayerScheduleMismatch{.reason = ScheduleReason::not_a_pattern,
-                                                    .field = key_of(hit),
+                                                    .field = hit.key(),
                                                     .written = describe_json(*hit.value)});
     return std::nullopt;
   }
@@ -132,7 +129,7 @@ std::optional<Schedule> read_override_pattern(Normalizing& n, const Hit& hit, in
       case 'E': schedule.types.emplace_back("moe"); break;
       default:
         n.issues.add(hit.pointer, LayerScheduleMismatch{.reason = ScheduleReason::unknown_pattern_character,
-                                                        .field = key_of(hit),
+                                                        .field = hit.key(),
                                                         .written = std::string(1, pattern[i]),
                                                         .layer = static_cast<int>(i)});
         return std::nullopt;
@@ -147,7 +144,7 @@ std::optional<Schedule> read_attn_type_list(Normalizing& n, const Hit& hit, int 
   if (!hit.value->is_array()) {
     n.issues.add(hit.pointer,
                  LayerScheduleMismatch{
-                     .reason = ScheduleReason::not_a_list, .field = key_of(hit), .written = describe_json(*hit.value)});
+                     .reason = ScheduleReason::not_a_list, .field = hit.key(), .written = describe_json(*hit.value)});
     return std::nullopt;
   }
   if (!one_entry_per_layer(n, hit, hit.value->size(), num_layers)) return std::nullopt;
@@ -155,9 +152,9 @@ std::optional<Schedule> read_attn_type_list(Normalizing& n, const Hit& hit, int 
   for (std::size_t i = 0; i < hit.value->size(); ++i) {
     const auto& item = (*hit.value)[i];
     if (!item.is_number_integer() || (item.get<long long>() != 0 && item.get<long long>() != 1)) {
-      n.issues.add(pointer_join(hit.pointer, std::to_string(i)),
+      n.issues.add(json_pointer_join(hit.pointer, std::to_string(i)),
                    LayerScheduleMismatch{.reason = ScheduleReason::entry_not_an_attention_flag,
-                                         .field = key_of(hit),
+                                         .field = hit.key(),
                                          .written = describe_json(item)});
       return std::nullopt;
     }
@@ -228,7 +225,7 @@ std::optional<Schedule> read_attention_period(Normalizing& n, int num_layers) {
 std::optional<Schedule> read_kda_layers(Normalizing& n, int num_layers) {
   auto config = n.view.find_value({"linear_attn_config"});
   if (!config || !config->value->is_object() || !config->value->contains("kda_layers")) return std::nullopt;
-  Hit hit{&(*config->value)["kda_layers"], pointer_join(config->pointer, "kda_layers")};
+  Hit hit{&(*config->value)["kda_layers"], json_pointer_join(config->pointer, "kda_layers")};
   auto linear = read_layer_indices(n, hit, num_layers, 1);
   if (!linear) return std::nullopt;
   std::set<int> attending;
@@ -270,9 +267,8 @@ int pattern_layer_count(Normalizing& n, int num_layers) {
     return num_layers;
   n.model.notes.push_back(fmt::format("num_hidden_layers {} is ignored: NemotronHConfig counts the {} entries of {}",
                                       num_layers, count, pointer));
-  n.model.num_layers = {
-      static_cast<int>(count),
-      Provenance::derived(fmt::format("length of {}", pointer.substr(pointer.rfind('/') + 1)), pointer)};
+  n.model.num_layers = {static_cast<int>(count),
+                        Provenance::derived(fmt::format("length of {}", json_pointer_key(pointer)), pointer)};
   return static_cast<int>(count);
 }
 

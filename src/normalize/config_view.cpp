@@ -6,17 +6,6 @@
 
 namespace ropelens::normalize_detail {
 
-std::string pointer_join(std::string_view base, std::string_view key) {
-  std::string out(base);
-  out += '/';
-  for (char c : key) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
-  }
-  return out;
-}
-
 namespace {
 // Multimodal and omni wrappers keep the language model in one of these objects.
 constexpr std::string_view kNestedLanguageModelKeys[] = {"text_config", "llm_config", "language_config",
@@ -32,7 +21,7 @@ ConfigView::ConfigView(const json& root) {
     for (auto key : kNestedLanguageModelKeys) {
       auto it = current.object->find(std::string(key));
       if (it != current.object->end() && it->is_object()) {
-        candidate = {&*it, pointer_join(current.pointer, key)};
+        candidate = {&*it, json_pointer_join(current.pointer, key)};
         next = &candidate;
         break;
       }
@@ -46,7 +35,7 @@ ConfigView::ConfigView(const json& root) {
 std::optional<Hit> ConfigView::find(std::string_view key) const {
   for (const auto& scope : scopes_) {
     auto it = scope.object->find(std::string(key));
-    if (it != scope.object->end()) return Hit{&*it, pointer_join(scope.pointer, key)};
+    if (it != scope.object->end()) return Hit{&*it, json_pointer_join(scope.pointer, key)};
   }
   return std::nullopt;
 }

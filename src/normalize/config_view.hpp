@@ -12,17 +12,17 @@
 #include <nlohmann/json.hpp>
 
 #include "ropelens/model.hpp"
+#include "ropelens/text.hpp"
 
 namespace ropelens::normalize_detail {
 
 using nlohmann::json;
 
-std::string pointer_join(std::string_view base, std::string_view key);
-
 struct Hit {
   const json* value = nullptr;
   std::string pointer;
   bool is_null() const { return value == nullptr || value->is_null(); }
+  std::string key() const { return json_pointer_key(pointer); }  // the key it was found under
 };
 
 struct Scope {

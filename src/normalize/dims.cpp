@@ -43,7 +43,7 @@ Field<int> resolve_head_dim(Normalizing& n, const std::optional<Field<int>>& hea
           invalid_number("head_dim (hidden_size // num_attention_heads)", InvalidReason::above_maximum, value);
       invalid.maximum = kMaxHeadDim;
       n.issues.add(n.dims.hidden_size->from.pointer, invalid);
-      if (n.model.scheme == PositionScheme::rope) n.issues.add("", UnderivableHeadDim{});
+      if (n.model.scheme == PositionScheme::rope) n.issues.add("", UnderivableHeadDim{value, kMaxHeadDim});
       return {128, Provenance::by_default("assumed 128: hidden_size // num_attention_heads is above the maximum")};
     }
     return {value, Provenance::derived(

@@ -38,14 +38,14 @@ std::optional<std::vector<std::string>> read_layer_types(Normalizing& n, int num
     const auto& item = (*hit->value)[i];
     if (!item.is_string()) {
       n.issues.add(
-          pointer_join(hit->pointer, std::to_string(i)),
+          json_pointer_join(hit->pointer, std::to_string(i)),
           LayerScheduleMismatch{
               .reason = ScheduleReason::entry_not_a_string, .field = "layer_types", .written = describe_json(item)});
       return std::nullopt;
     }
     types.push_back(item.get<std::string>());
     if (!is_known_layer_type(types.back()))
-      n.issues.add(pointer_join(hit->pointer, std::to_string(i)),
+      n.issues.add(json_pointer_join(hit->pointer, std::to_string(i)),
                    LayerScheduleMismatch{
                        .reason = ScheduleReason::unknown_layer_type, .field = "layer_types", .written = types.back()});
   }
@@ -67,7 +67,7 @@ std::vector<int> read_no_rope_layers(Normalizing& n, int num_layers) {
       const auto& item = (*hit->value)[i];
       if (!item.is_number_integer() || (item.get<long long>() != 0 && item.get<long long>() != 1)) {
         n.issues.add(
-            pointer_join(hit->pointer, std::to_string(i)),
+            json_pointer_join(hit->pointer, std::to_string(i)),
             LayerScheduleMismatch{
                 .reason = ScheduleReason::entry_not_a_flag, .field = "no_rope_layers", .written = describe_json(item)});
         uses_rope.clear();

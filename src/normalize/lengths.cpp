@@ -20,7 +20,7 @@ void read_declared_length(Normalizing& n) {
       {"max_position_embeddings", "n_positions", "max_sequence_length", "seq_length", "max_seq_len", "n_ctx"});
   if (n.family.dialect == Dialect::chatglm) hit = n.view.find_value({"seq_length", "max_sequence_length"});
   if (hit)
-    if (auto length = read_length(n, *hit, hit->pointer.substr(hit->pointer.rfind('/') + 1))) {
+    if (auto length = read_length(n, *hit, hit->key())) {
       model.max_position_embeddings = *length;
       return;
     }

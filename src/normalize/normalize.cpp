@@ -14,7 +14,7 @@ Field<std::string> read_model_type(const ConfigView& view, Issues& issues) {
   for (const auto& scope : view.scopes()) {
     auto it = scope.object->find("model_type");
     if (it == scope.object->end()) continue;
-    Hit hit{&*it, pointer_join(scope.pointer, "model_type")};
+    Hit hit{&*it, json_pointer_join(scope.pointer, "model_type")};
     if (auto s = read_string(hit, issues, "model_type")) return {*s, Provenance::at(hit.pointer)};
   }
   return {"", Provenance::by_default("no model_type in the config")};

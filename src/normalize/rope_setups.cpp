@@ -22,7 +22,7 @@ std::optional<Hit> key_in(const RopeDict& dict, std::string_view key) {
   if (dict.object == nullptr) return std::nullopt;
   auto it = dict.object->find(std::string(key));
   if (it == dict.object->end()) return std::nullopt;
-  return Hit{&*it, pointer_join(dict.pointer, key)};
+  return Hit{&*it, json_pointer_join(dict.pointer, key)};
 }
 
 // ---- top-level theta ----
@@ -46,7 +46,7 @@ Field<double> resolve_top_theta(Normalizing& n) {
     return {10000.0, Provenance::by_default("transformers GPT-J create_sinusoidal_positions fixed base 10000")};
   }
   if (auto hit = n.view.find_value({"rope_theta", "rotary_emb_base", "rope_base"}))
-    if (auto v = read_number(*hit, n.issues, hit->pointer.substr(hit->pointer.rfind('/') + 1))) {
+    if (auto v = read_number(*hit, n.issues, hit->key())) {
       if (*v > 0) return {*v, Provenance::at(hit->pointer)};
       n.issues.add(hit->pointer, invalid_number("rope_theta", InvalidReason::not_positive, *v));
     }
@@ -179,7 +179,7 @@ std::vector<double> read_factor_list(Normalizing& n, const Hit& hit, std::string
   for (std::size_t i = 0; i < hit.value->size() && i <= static_cast<std::size_t>(kMaxHeadDim); ++i) {
     const auto& item = (*hit.value)[i];
     if (!item.is_number() || !std::isfinite(item.get<double>()) || item.get<double>() <= 0) {
-      n.issues.add(pointer_join(hit.pointer, std::to_string(i)),
+      n.issues.add(json_pointer_join(hit.pointer, std::to_string(i)),
                    wrong_entry_type(what, ValueType::positive_number, item));
       return {};
     }
@@ -298,7 +298,7 @@ void check_keys(Normalizing& n, const RopeDict& dict, const RopeSetup& setup, co
   for (const auto& [key, value] : dict.object->items()) {
     if (always.count(key) || keys.required.count(key) || keys.optional.count(key)) continue;
     if (setup.type == RopeType::yarn && key == "truncate") continue;
-    n.issues.add(pointer_join(dict.pointer, key), UnknownRopeKey{key, setup.type});
+    n.issues.add(json_pointer_join(dict.pointer, key), UnknownRopeKey{key, setup.type});
   }
 }
 
@@ -311,8 +311,8 @@ RopeSetup read_setup_template(Normalizing& n, const RopeDict& dict, const RopeDi
   setup.type = type.type;
   setup.rope_type_name = {type.deepseek_yarn ? type.spelled : std::string(to_string(type.type)),
                           dict.object
-                              ? Provenance::at(key_in(dict, "rope_type") ? pointer_join(dict.pointer, "rope_type")
-                                               : key_in(dict, "type")    ? pointer_join(dict.pointer, "type")
+                              ? Provenance::at(key_in(dict, "rope_type") ? json_pointer_join(dict.pointer, "rope_type")
+                                               : key_in(dict, "type")    ? json_pointer_join(dict.pointer, "type")
                                                                          : dict.pointer)
                               : Provenance::by_default("no RoPE dict: default RoPE")};
   if (dict.object && !key_in(dict, "rope_type") && !key_in(dict, "type"))
@@ -442,7 +442,7 @@ void read_rope_setups(Normalizing& n) {
   std::vector<Template> templates;
   if (is_nested_by_layer_type(dict, layer_types)) {
     for (const auto& [key, value] : dict.object->items()) {
-      RopeDict entry{&value, pointer_join(dict.pointer, key), true};
+      RopeDict entry{&value, json_pointer_join(dict.pointer, key), true};
       Field<double> theta = n.top_theta;
       if (n.family.dialect == Dialect::gemma3 && key == "sliding_attention" && !n.view.find_value({"rope_theta"}))
         theta = {1e4, Provenance::by_default("transformers Gemma3 default_theta['local'] 1e4")};

@@ -10,7 +10,7 @@ std::optional<Hit> child(const Hit& parent, std::string_view key) {
   if (parent.is_null() || !parent.value->is_object()) return std::nullopt;
   auto it = parent.value->find(std::string(key));
   if (it == parent.value->end()) return std::nullopt;
-  return Hit{&*it, pointer_join(parent.pointer, key)};
+  return Hit{&*it, json_pointer_join(parent.pointer, key)};
 }
 
 void read_alibi(Normalizing& n, std::optional<Hit> bias_max) {

@@ -64,7 +64,7 @@ bool render_missing_audit(const FileResult& file, const TextOptions& options, st
 void render_shorter_length_key(const FileResult& file, std::string& out) {
   for (const auto& a : file.audit.setups) {
     const std::string& pointer = a.pretrain_from.pointer;
-    const std::string key = pointer.substr(pointer.rfind('/') + 1);
+    const std::string key = a.pretrain_from.key();
     const bool transformers_key = pointer == file.model.max_position_embeddings.from.pointer;
     if (a.extension_tokens > 0 || transformers_key || !file.model.length_key(key)) continue;
     fmt::format_to(

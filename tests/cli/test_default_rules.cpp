@@ -145,6 +145,10 @@ TEST_CASE("a head_dim derived above the limit is refused, not used to size the p
   CHECK(run.out.find("head_dim (hidden_size // num_attention_heads) 81812 is implausibly large (limit 2048)") !=
         std::string::npos);
   CHECK(run.out.find("audit of config.json not computed: head_dim") != std::string::npos);
+  CHECK(
+      run.out.find("cannot derive head_dim: hidden_size // num_attention_heads gives 81812, above the maximum 2048") !=
+      std::string::npos);
+  CHECK(run.out.find("no hidden_size with num_attention_heads") == std::string::npos);
 }
 
 TEST_CASE("the text output ends with one summary line; the audit table only when a pair is out of range") {

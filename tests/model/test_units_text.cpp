@@ -1,6 +1,7 @@
-// Lengths and sizes as people write them, "did you mean", and text made safe for a terminal.
+// Lengths and sizes as people write them, "did you mean", text made safe for a terminal, and JSON pointers.
 #include <catch2/catch.hpp>
 
+#include "ropelens/model.hpp"
 #include "ropelens/text.hpp"
 #include "ropelens/units.hpp"
 
@@ -59,4 +60,15 @@ TEST_CASE("terminal_safe escapes control characters, bidi overrides and invalid 
   CHECK(terminal_safe("\xc0\x9b") == "\\xc0\\x9b");  // an overlong ESC is not let through
   CHECK(terminal_safe("line\nnext") == "line\\u000anext");
   CHECK(terminal_safe("27.1° pairs 0–2, θ") == "27.1° pairs 0–2, θ");
+}
+
+TEST_CASE("JSON pointers: a key joined with its escapes, and the last key read back unescaped") {
+  CHECK(json_pointer_join("", "rope_scaling") == "/rope_scaling");
+  CHECK(json_pointer_join("/rope_scaling", "a/b~c") == "/rope_scaling/a~1b~0c");
+  CHECK(json_pointer_key("/rope_scaling/a~1b~0c") == "a/b~c");
+  CHECK(json_pointer_key("/text_config/seq_length") == "seq_length");
+  CHECK(json_pointer_key("/layer_types/3") == "3");
+  CHECK(json_pointer_key("") == "");
+  CHECK(json_pointer_key("/a~2b~") == "a~2b~");  // not an escape: kept as written
+  CHECK(Provenance::at("/text_config/max_position_embeddings").key() == "max_position_embeddings");
 }
