@@ -500,6 +500,22 @@ TEST_CASE("gguf: architectures without RoPE map to their scheme", "[gguf]") {
   CHECK(model_of(llama_like("gpt2", 1024, 2, 768, 12)).scheme == ropelens::PositionScheme::learned_absolute);
 }
 
+// Found by the check fuzz target: max_alibi_bias 0 reached alibi_slopes, which refuses it (an internal error).
+TEST_CASE("gguf: a max_alibi_bias that is not positive is an issue, and the default 8 stays", "[gguf]") {
+  for (float bias : {0.0f, -2.0f}) {
+    GgufWriter w = llama_like("bloom", 2048, 2, 1024, 16);
+    w.f32("bloom.attention.max_alibi_bias", bias);
+    const Model model = model_of(w);
+    REQUIRE(model.alibi);
+    CHECK(model.alibi->bias_max.value == 8.0);
+    REQUIRE(model.issues.size() == 1);
+    CHECK(model.issues[0].pointer == "gguf:bloom.attention.max_alibi_bias");
+  }
+  GgufWriter w = llama_like("bloom", 2048, 2, 1024, 16);
+  w.f32("bloom.attention.max_alibi_bias", 4.0f);
+  CHECK(model_of(w).alibi->bias_max.value == 4.0);
+}
+
 TEST_CASE("gguf: GGUF001 flags a claimed extension that nothing implements", "[gguf][GGUF001]") {
   SECTION("context beyond the original length with scaling type none") {
     GgufWriter w = llama_like("qwen2", 131072, 2, 1024, 8);

@@ -250,7 +250,7 @@ class GgufNormalizer {
     if (model_.scheme != PositionScheme::alibi) return;
     AlibiInfo alibi;
     if (model_.num_attention_heads) alibi.num_heads = model_.num_attention_heads->value;
-    if (auto bias = meta_.number("attention.max_alibi_bias")) alibi.bias_max = *bias;
+    if (auto bias = meta_.positive("attention.max_alibi_bias")) alibi.bias_max = *bias;
     model_.alibi = alibi;
   }
 
