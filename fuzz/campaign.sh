@@ -10,18 +10,18 @@ mkdir -p fuzz/corpus-work
 # Every kept corpus replays through every config-reading target in the suite, so a campaign keeps only the inputs
 # that reach coverage none of them reaches: the merge starts from all of them and adds the rest to the target's own.
 keep_new_inputs() {
-  local target=$1 name=$2 kept
-  if [ "$name" = settings ]; then
-    "$target" -merge=1 -max_len=65536 "testdata/fuzz/$name" "fuzz/corpus-work/$name" >/dev/null 2>&1 || true
-    return
-  fi
+  local target=$1 name=$2 kept dir
   kept=$(mktemp -d)
-  for dir in testdata/fuzz/*/ testdata/configs; do
-    [ "$dir" = testdata/fuzz/settings/ ] || cp -r "$dir" "$kept/"
-  done
+  for dir in $(kept_corpora "$name"); do cp -r "$dir" "$kept/"; done
   "$target" -merge=1 -max_len=65536 "$kept" "fuzz/corpus-work/$name" >/dev/null 2>&1 || true
   find "$kept" -maxdepth 1 -type f -exec cp {} "testdata/fuzz/$name/" \;
   rm -rf "$kept"
+}
+
+# What the suite replays through the target: its own corpus for settings, every config and GGUF corpus otherwise.
+kept_corpora() {
+  if [ "$1" = settings ]; then echo testdata/fuzz/settings; return; fi
+  ls -d testdata/fuzz/*/ testdata/configs | grep -v '^testdata/fuzz/settings/$'
 }
 
 result=clean
