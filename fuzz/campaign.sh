@@ -26,9 +26,10 @@ kept_corpora() {
 
 result=clean
 if ! bash fuzz/run.sh "$build" "$seconds" "$name" >"$log" 2>&1; then result=failure; fi
-# A build with other sanitizers than the default ASan + UBSan says so in the result column.
+# A build with other sanitizers than the default ASan + UBSan, and extra libFuzzer flags, say so in the result column.
 sanitizers=$(sed -n 's/^ROPELENS_FUZZ_SANITIZERS:STRING=//p' "$build/CMakeCache.txt")
 if [ -n "$sanitizers" ] && [ "$sanitizers" != "address,undefined" ]; then result="$result (-fsanitize=$sanitizers)"; fi
+if [ -n "${FUZZ_FLAGS:-}" ]; then result="$result ($FUZZ_FLAGS)"; fi
 runs=$(grep -E "^fuzz: $name: " "$log" | grep -oE '[0-9]+ executions' | awk '{print $1}')
 cov=$(grep -E "^fuzz: $name: " "$log" | grep -oE 'cov: [0-9]+' | awk '{print $2}')
 keep_new_inputs "$build/fuzz/fuzz_$name" "$name"

@@ -2,6 +2,7 @@
 # Runs every fuzz target for a bounded time. Each target's corpus is a working copy of its seeds
 # (testdata/fuzz/<target>/, grown by earlier campaigns) plus the configs and GGUF fixtures it can read, and the
 # config dictionary (fuzz/config.dict). Prints each target's executions; exits 1 when a target finds a failure.
+# FUZZ_SEED fixes libFuzzer's seed; FUZZ_FLAGS adds libFuzzer flags (e.g. -entropic=0).
 # Usage: fuzz/run.sh BUILD_DIR SECONDS_PER_TARGET [TARGET...]
 set -euo pipefail
 build=${1:-build-fuzz}
@@ -30,7 +31,7 @@ for name in "${targets[@]}"; do
   log="fuzz/corpus-work/$name.log"
   echo "fuzz: $name for ${seconds}s"
   # shellcheck disable=SC2046
-  if ! "$target" ${FUZZ_SEED:+-seed="$FUZZ_SEED"} -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+  if ! "$target" ${FUZZ_SEED:+-seed="$FUZZ_SEED"} ${FUZZ_FLAGS:-} -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
       -dict=fuzz/config.dict -artifact_prefix="fuzz/corpus-work/$name-" \
       "$work" "testdata/fuzz/$name" $(seeds_for "$name") 2>"$log"; then
     echo "fuzz: $name found a failure; see $log" >&2
