@@ -18,6 +18,12 @@ inline std::string pretty_json(const nlohmann::json& document) {
   return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+// Moves every member of the object `part` into `document`, as update() would copy them: a model's layer list
+// can be 100,000 objects.
+inline void move_members(nlohmann::json& document, nlohmann::json&& part) {
+  for (auto& [key, value] : part.items()) document[key] = std::move(value);
+}
+
 class JsonWriter {
  public:
   // Appends to `out`; lines after the first are indented by `base_indent` spaces more than dump(2) would.

@@ -119,8 +119,8 @@ json model_to_json(const Model& model) {
 
 void render_inspect_json(const InspectReport& report, std::ostream& out) {
   json doc = {{"schema_version", 1}, {"semantics", kSemantics}};
-  doc.update(model_to_json(*report.model));
-  doc.update(scheme_report_json(report.schemes));
+  render_detail::move_members(doc, model_to_json(*report.model));
+  render_detail::move_members(doc, scheme_report_json(report.schemes));
   if (report.gguf) doc["gguf"] = gguf_metadata_json(*report.gguf);
   if (report.kv_cache) doc["kv_cache"] = kv_cache_json(*report.kv_cache);
   json listed = json::array();

@@ -87,7 +87,7 @@ void render_table_json(const TableReport& report, std::ostream& out) {
               {"target_tokens", report.target_tokens ? json(*report.target_tokens) : json(nullptr)},
               {"seq_len", report.seq_len ? json(*report.seq_len) : json(nullptr)},
               {"setups", setups}};
-  doc.update(scheme_report_json(report.schemes));
+  render_detail::move_members(doc, scheme_report_json(report.schemes));
   if (report.kv_cache) doc["kv_cache"] = kv_cache_json(*report.kv_cache);
   out << render_detail::pretty_json(doc) << '\n';
 }

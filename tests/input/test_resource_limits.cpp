@@ -149,10 +149,26 @@ TEST_CASE("a layer_types list of 100,000 entries is read") {
     layers += (i ? ", " : "") + std::string(i % 4 == 3 ? "\"full_attention\"" : "\"sliding_attention\"");
   write_file(dir.file("config.json"), "{" + kLlama + ", \"num_hidden_layers\": " + std::to_string(kMaxLayers) +
                                           ", \"sliding_window\": 512, \"layer_types\": [" + layers + "]}");
-  const RunResult r = bounded("check " + shell_quoted(dir.file("config.json")) + " --exit-zero");
+  const std::string config = shell_quoted(dir.file("config.json"));
+  const RunResult r = bounded("check " + config + " --exit-zero");
   INFO(r.err);
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("in 1 file") != std::string::npos);
+
+  // Inspect and the KV-cache report list every layer.
+  for (const std::string command : {"table --target 131072 ", "inspect "}) {
+    const RunResult listed = bounded(command + config);
+    INFO(command << listed.err);
+    CHECK(listed.exit_code == 0);
+    CHECK(listed.out.find("99999") != std::string::npos);
+  }
+  // The largest outputs ropelens prints (about 12 and 21 MB): a wider bound, for the sanitizer build.
+  for (const std::string command : {"table --target 131072 --format json ", "inspect --format json "}) {
+    const RunResult listed = run_shell("timeout 30 " + shell_quoted(binary()) + " " + command + config);
+    INFO(command << listed.err);
+    CHECK(listed.exit_code == 0);
+    CHECK(listed.out.find("99999") != std::string::npos);
+  }
 }
 
 TEST_CASE("JSON nested 100,000 deep is cut, not recursed into") {
