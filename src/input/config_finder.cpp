@@ -2,9 +2,11 @@
 // first moments here, before any worker starts, so the walk uses readdir's d_type instead of a stat per entry.
 #include <dirent.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <filesystem>
 #include <string_view>
@@ -259,8 +261,30 @@ std::vector<ExcludePattern> exclude_patterns(const std::vector<std::string>& glo
   return patterns;
 }
 
+namespace {
+
+// True when lexically_normal() would give the path back unchanged: no empty, "." or ".." component.
+bool plainly_normal(std::string_view path) {
+  for (std::string_view part : {"//", "/./", "/../"})
+    if (path.find(part) != std::string_view::npos) return false;
+  return !path.ends_with("/.") && !path.ends_with("/..");
+}
+
+// True when an absolute path is neither the working directory nor under it, so it is shown as given.
+bool outside_working_directory(std::string_view path) {
+  char buffer[PATH_MAX];
+  if (::getcwd(buffer, sizeof buffer) == nullptr) return false;
+  const std::string_view cwd(buffer);
+  if (cwd == "/") return false;
+  return !path.starts_with(cwd) || (path.size() > cwd.size() && path[cwd.size()] != '/');
+}
+
+}  // namespace
+
 std::string shown_path(const std::string& path) {
   if (path == "-" || path.empty()) return path;
+  // Every file of a scan of an absolute folder comes here: answered without building a path.
+  if (path.front() == '/' && plainly_normal(path) && outside_working_directory(path)) return path;
   const fs::path given(path);
   if (given.is_relative()) {
     const std::string normal = given.lexically_normal().generic_string();

@@ -119,10 +119,19 @@ bool unsafe_on_terminal(char32_t c) {
          (c >= 0x2066 && c <= 0x2069);
 }
 
+bool printable_ascii(char c) { return c >= 0x20 && c < 0x7F; }
+
 std::string escaped(std::string_view text, bool keep_line_breaks) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
+    // Printable ASCII, nearly all of what is printed, is copied a run at a time.
+    const auto run_end = std::find_if_not(text.begin() + i, text.end(), printable_ascii);
+    if (const auto run = static_cast<std::size_t>(run_end - (text.begin() + i)); run > 0) {
+      out.append(text.substr(i, run));
+      i += run;
+      continue;
+    }
     char32_t c = 0;
     const std::size_t length = utf8_sequence(text, i, c);
     if (length == 0) {

@@ -98,4 +98,10 @@ TEST_CASE("paths are shown relative to the working directory when they lie under
   CHECK(shown_path("testdata/configs") == "testdata/configs");
   CHECK(shown_path("/definitely/elsewhere/config.json") == "/definitely/elsewhere/config.json");
   CHECK(shown_path("-") == "-");
+  // Absolute paths that are not plainly normal, the working directory itself, and a sibling sharing its prefix.
+  CHECK(shown_path(cwd + "/testdata/./configs") == "testdata/configs");
+  CHECK(shown_path(cwd + "//testdata") == "testdata");
+  CHECK(shown_path(cwd + "/x/..") == ".");
+  CHECK(shown_path(cwd) == ".");
+  CHECK(shown_path(cwd + "-sibling/config.json") == cwd + "-sibling/config.json");
 }
