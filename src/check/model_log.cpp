@@ -85,7 +85,7 @@ void log_loaded_model(const LoadedModel& loaded) {
   const ProvenanceLog log(model.source);
   log.note("positional scheme", std::string(to_string(model.scheme)), model.scheme_from);
   log.field("model_type", model.model_type);
-  log.field("pairing", model.pairing);
+  if (!model.setups.empty()) log.field("pairing", model.pairing);  // which dimensions pair up only matters to RoPE
   log.field("num_layers", model.num_layers);
   log.field("num_attention_heads", model.num_attention_heads);
   log.field("max_position_embeddings", model.max_position_embeddings);

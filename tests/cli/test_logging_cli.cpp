@@ -86,3 +86,11 @@ TEST_CASE("verbose: -v on inspect and table logs the file read and leaves stdout
     CHECK(contains(verbose.err, "[info] done in "));
   }
 }
+
+TEST_CASE("verbose: a model without RoPE logs its scheme's default, and no pairing", "[cli][logging]") {
+  const std::string bart = "testdata/configs/bart/bart-large-cnn.json";
+  const auto verbose = run_cli("-v check " + bart + " --exit-zero");
+  CHECK(contains(verbose.err, bart + ": positional scheme = learned_absolute (default: model_type 'bart')"));
+  CHECK_FALSE(contains(verbose.err, "pairing"));
+  CHECK(contains(run_cli("-v check " + kQwen3).err, kQwen3 + ": pairing = rotate_half (default: "));
+}
