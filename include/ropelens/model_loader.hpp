@@ -47,6 +47,8 @@ class NotAModelConfig : public InputError {
 // from the GGUF tensors or the model.safetensors.index.json beside a config.
 LoadedModel load_model(const std::string& path, const std::vector<Edit>& edits = {},
                        const std::optional<std::string>& revision = std::nullopt);
+// The same for a file a directory scan found: a path known to exist, so no model-id lookup (one stat per file).
+LoadedModel load_found_model(const std::string& path, const std::vector<Edit>& edits = {});
 // The same for bytes already in memory (a file at a git revision), shown as `shown`: JSON or GGUF.
 LoadedModel load_model_bytes(std::string shown, std::string bytes, const std::vector<Edit>& edits = {});
 

@@ -89,10 +89,14 @@ template <class Work> auto timed(PhaseTimes* times, PhaseTimes::Phase phase, con
   return result;
 }
 
+LoadedModel load_scanned(const ScannedFile& file, const CheckOptions& options) {
+  if (file.named || options.revision) return load_model(file.path, options.edits, options.revision);
+  return load_found_model(file.path, options.edits);
+}
+
 FileResult check_file(const ScannedFile& file, const CheckOptions& options, PhaseTimes* times) {
   try {
-    LoadedModel loaded =
-        timed(times, PhaseTimes::load, [&] { return load_model(file.path, options.edits, options.revision); });
+    LoadedModel loaded = timed(times, PhaseTimes::load, [&] { return load_scanned(file, options); });
     log_loaded_model(loaded);
     FileResult result = timed(times, PhaseTimes::check, [&] { return check_model(std::move(loaded), options); });
     log_audit_target(result, options.target_tokens.has_value());

@@ -5,12 +5,16 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <exception>
 #include <filesystem>
+#include <iterator>
 #include <string_view>
 #include <system_error>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -135,47 +139,116 @@ class ExcludeMatcher {
   std::vector<ExcludePattern> path_globs_;
 };
 
-// Every config.json and *.gguf below `root` (a symlink to a file counts) that the matcher leaves in. Directory
-// symlinks are not followed, so a link cycle cannot loop, and directories that cannot be read are skipped;
-// `skipped` (optional) hears of both, and of what the matcher left out.
-std::vector<std::string> walk_model_files(const std::string& root, const ExcludeMatcher& matcher,
-                                          std::vector<SkippedPath>* skipped) {
-  auto skip = [skipped](std::string path, SkippedPath::Why why, std::string detail = {}) {
-    if (skipped != nullptr) skipped->push_back({std::move(path), why, std::move(detail)});
+// Lists folders below a scanned root: the model files each holds, what it passes over and why, and its sub-folders.
+// Each walk gathers into its own Result, so threads can walk separate folders at once.
+class FolderWalk {
+ public:
+  struct Result {
+    std::vector<std::string> found;
+    std::vector<SkippedPath> skipped;
   };
-  std::vector<std::string> found;
-  std::vector<std::string> pending{""};  // below root
-  const std::string root_prefix = prefix_of(root);
-  while (!pending.empty()) {
-    const std::string relative_dir = std::move(pending.back());
-    pending.pop_back();
-    const std::string directory = relative_dir.empty() ? root : root_prefix + relative_dir;
+
+  FolderWalk(const std::string& root, const ExcludeMatcher& matcher, bool record_skipped)
+      : root_(root), root_prefix_(prefix_of(root)), matcher_(matcher), record_skipped_(record_skipped) {}
+
+  // One folder, relative to the root ("" for the root itself); its sub-folders are appended to `folders`.
+  void list(const std::string& relative_dir, std::vector<std::string>& folders, Result& out) const {
+    auto skip = [&](std::string path, SkippedPath::Why why, std::string detail = {}) {
+      if (record_skipped_) out.skipped.push_back({std::move(path), why, std::move(detail)});
+    };
+    const std::string directory = relative_dir.empty() ? root_ : root_prefix_ + relative_dir;
     const std::string prefix = relative_dir.empty() ? "" : relative_dir + "/";
     OpenDirectory listing(directory);
-    if (!listing.is_open()) skip(directory, SkippedPath::Why::unreadable_directory, std::strerror(errno));
+    if (!listing.is_open())
+      skip(directory, SkippedPath::Why::unreadable_directory, std::generic_category().message(errno));
     while (const dirent* entry = listing.next()) {
       const std::string_view name = entry->d_name;
       if (name == "." || name == "..") continue;
       std::string relative = prefix + entry->d_name;
-      std::string path = root_prefix + relative;
+      std::string path = root_prefix_ + relative;
       const unsigned char type = type_of(*entry, path);
       if (type == DT_DIR) {
-        if (!matcher.excluded(name, relative)) pending.push_back(std::move(relative));
+        if (!matcher_.excluded(name, relative)) folders.push_back(std::move(relative));
         else skip(std::move(path), SkippedPath::Why::excluded);
       } else if (!is_model_file_name(name)) {
-        if (skipped == nullptr) continue;  // the common case: no -v log, no stat
+        if (!record_skipped_) continue;  // the common case: no -v log, no stat
         const bool directory_link = type == DT_LNK && is_directory(path);
         skip(std::move(path), directory_link ? SkippedPath::Why::directory_link : SkippedPath::Why::other_name);
-      } else if (matcher.excluded(name, relative)) {
+      } else if (matcher_.excluded(name, relative)) {
         skip(std::move(path), SkippedPath::Why::excluded);
       } else if (type == DT_REG || (type == DT_LNK && is_regular_file(path))) {
-        found.push_back(std::move(path));
+        out.found.push_back(std::move(path));
       } else {
         skip(std::move(path), SkippedPath::Why::not_a_regular_file);
       }
     }
   }
-  return found;
+
+  // The folder and everything below it.
+  void walk_below(std::string relative_dir, Result& out) const {
+    std::vector<std::string> pending{std::move(relative_dir)};
+    while (!pending.empty()) {
+      const std::string folder = std::move(pending.back());
+      pending.pop_back();
+      list(folder, pending, out);
+    }
+  }
+
+ private:
+  const std::string& root_;
+  const std::string root_prefix_;
+  const ExcludeMatcher& matcher_;
+  const bool record_skipped_;
+};
+
+// A model cache or a test corpus holds thousands of folders side by side, and listing them is mostly system calls:
+// the folders below the root are shared among threads (the checkers have not started yet, so the cores are idle).
+std::size_t walk_thread_count(std::size_t folders) {
+  constexpr std::size_t kFoldersPerThread = 256;
+  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  return std::clamp<std::size_t>(folders / kFoldersPerThread, 1, std::min<std::size_t>(cores, 8));
+}
+
+// Walks below each folder, on several threads when there are many; the parts come back in thread order.
+std::vector<FolderWalk::Result> walk_folders(const FolderWalk& walk, const std::vector<std::string>& folders) {
+  std::vector<FolderWalk::Result> parts(walk_thread_count(folders.size()));
+  std::atomic<std::size_t> next{0};
+  std::vector<std::exception_ptr> failures(parts.size());
+  auto work = [&](std::size_t part) {
+    try {
+      for (std::size_t i = next++; i < folders.size(); i = next++) walk.walk_below(folders[i], parts[part]);
+    } catch (...) {
+      failures[part] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t part = 1; part < parts.size(); ++part) threads.emplace_back(work, part);
+  work(0);
+  for (auto& thread : threads) thread.join();
+  for (const auto& failure : failures)
+    if (failure) std::rethrow_exception(failure);
+  return parts;
+}
+
+// Every config.json and *.gguf below `root` (a symlink to a file counts) that the matcher leaves in. Directory
+// symlinks are not followed, so a link cycle cannot loop, and directories that cannot be read are skipped;
+// `skipped` (optional) hears of both, and of what the matcher left out, in path order.
+std::vector<std::string> walk_model_files(const std::string& root, const ExcludeMatcher& matcher,
+                                          std::vector<SkippedPath>* skipped) {
+  const FolderWalk walk(root, matcher, skipped != nullptr);
+  FolderWalk::Result all;
+  std::vector<std::string> folders;
+  walk.list("", folders, all);
+  for (auto& part : walk_folders(walk, folders)) {
+    std::move(part.found.begin(), part.found.end(), std::back_inserter(all.found));
+    std::move(part.skipped.begin(), part.skipped.end(), std::back_inserter(all.skipped));
+  }
+  if (skipped != nullptr) {
+    std::sort(all.skipped.begin(), all.skipped.end(),
+              [](const SkippedPath& a, const SkippedPath& b) { return a.path < b.path; });
+    std::move(all.skipped.begin(), all.skipped.end(), std::back_inserter(*skipped));
+  }
+  return std::move(all.found);
 }
 
 // The same list from git, which honours .gitignore; none when git cannot list the folder.

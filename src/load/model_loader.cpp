@@ -85,6 +85,14 @@ LoadedModel load_gguf(const GgufFile& gguf, const std::vector<Edit>& edits) {
   return loaded;
 }
 
+LoadedModel load_located(const LocatedModel& located, const std::vector<Edit>& edits) {
+  const bool from_stdin = located.path == "-";
+  LoadedModel loaded = load_input(from_stdin ? read_stdin() : read_input_file(located.path), edits);
+  if (!from_stdin && !loaded.gguf) read_weights_beside(loaded.model, loaded.model.source);
+  name_model(loaded, located);
+  return loaded;
+}
+
 }  // namespace
 
 NotAModelConfig::NotAModelConfig(const std::string& file)
@@ -93,12 +101,11 @@ NotAModelConfig::NotAModelConfig(const std::string& file)
 
 LoadedModel load_model(const std::string& path, const std::vector<Edit>& edits,
                        const std::optional<std::string>& revision) {
-  const LocatedModel located = locate_model(path, revision);
-  const bool from_stdin = located.path == "-";
-  LoadedModel loaded = load_input(from_stdin ? read_stdin() : read_input_file(located.path), edits);
-  if (!from_stdin && !loaded.gguf) read_weights_beside(loaded.model, loaded.model.source);
-  name_model(loaded, located);
-  return loaded;
+  return load_located(locate_model(path, revision), edits);
+}
+
+LoadedModel load_found_model(const std::string& path, const std::vector<Edit>& edits) {
+  return load_located({path, path, std::nullopt}, edits);
 }
 
 LoadedModel load_input(InputFile input, const std::vector<Edit>& edits) {
