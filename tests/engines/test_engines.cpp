@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <sstream>
 
 #include <catch2/catch.hpp>
@@ -213,6 +214,23 @@ TEST_CASE("llama3 with original 32768 inside rope_scaling: the converter still u
   CHECK(largest_ratio(only_setup(llama), hf) == Approx(7.97).epsilon(1e-3));
   REQUIRE(llama.gguf->lost.size() == 1);
   CHECK(llama.gguf->lost.front().pointer == "/rope_scaling/original_max_position_embeddings");
+}
+
+TEST_CASE("a factor of 1e30 or 1e308: vLLM's and SGLang's lengths saturate at the largest int64") {
+  // Python's int() of the product has no bound; a length past 2^63 tokens is one no target reaches either way.
+  constexpr auto kLargest = std::numeric_limits<std::int64_t>::max();
+  for (const std::string type : {"linear", "dynamic"}) {
+    for (const std::string factor : {"1e30", "1e308"}) {
+      INFO(type << " " << factor);
+      const Model model = normalize_json(json::parse(R"({"model_type": "llama", "hidden_size": 4096,
+          "num_attention_heads": 32, "num_hidden_layers": 2, "max_position_embeddings": 4096,
+          "rope_theta": 10000.0, "rope_scaling": {"rope_type": ")" +
+                                                     type + R"(", "factor": )" + factor + "}}"),
+                                         "huge-factor");
+      CHECK(engine_view(model, EngineVersion::vllm_legacy, 8192).length.limit_tokens == kLargest);
+      CHECK(engine_view(model, EngineVersion::sglang, 8192).length.limit_tokens == kLargest);
+    }
+  }
 }
 
 TEST_CASE("dynamic NTK factor 2 at 8192 tokens: per sequence, static or dropped") {

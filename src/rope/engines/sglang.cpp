@@ -115,7 +115,7 @@ LengthLimit length_limit(const Model& model, std::int64_t target_tokens) {
                          setup->type == RopeType::llama3 ? "llama3" : "original_max_position_embeddings is present");
     }
   }
-  const auto derived = static_cast<std::int64_t>(factor * static_cast<double>(declared));
+  const auto derived = whole_tokens(factor * static_cast<double>(declared));
   limit.limit_tokens = derived;
   limit.default_tokens = derived;
   limit.derivation = how;

@@ -1,6 +1,7 @@
 // Engine names, versions, dispatch to the per-engine files, and merging versions that agree.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -249,6 +250,13 @@ const RopeSetup* deciding_setup(const Model& model) {
 }
 
 std::string fmt_number(double value) { return fmt::format("{:.6g}", value); }
+
+std::int64_t whole_tokens(double tokens) {
+  constexpr double kTwoTo63 = 9223372036854775808.0;
+  if (!(tokens < kTwoTo63)) return std::numeric_limits<std::int64_t>::max();  // also NaN
+  if (tokens <= -kTwoTo63) return std::numeric_limits<std::int64_t>::min();
+  return static_cast<std::int64_t>(tokens);
+}
 
 }  // namespace engine_detail
 }  // namespace ropelens

@@ -76,5 +76,8 @@ EngineSetupView deepseek_yarn_view(const Model& model, const RopeSetup& setup, i
 const RopeSetup* deciding_setup(const Model& model);
 
 std::string fmt_number(double value);  // up to 6 significant digits
+// Python's int() of a length in tokens (toward zero). Python's int has no upper bound; past 2^63 tokens (a factor
+// of 1e30, say) this gives the largest int64, a limit no target reaches either way.
+std::int64_t whole_tokens(double tokens);
 
 }  // namespace ropelens::engine_detail

@@ -43,7 +43,7 @@ EngineSetupView dynamic_view(const RopeSetup& setup, int index, EngineVersion ve
     view.notes.push_back(
         fmt::format("dynamic NTK is static: one base θ·(f²−f+1)^(d/(d−2)) = {} for a cache of {} "
                     "rows, used for every sequence, short ones included (#3488, #5093)",
-                    fmt_number(base), static_cast<std::int64_t>(static_cast<double>(declared) * factor)));
+                    fmt_number(base), whole_tokens(static_cast<double>(declared) * factor)));
   else
     view.notes.push_back(
         fmt::format("dynamic NTK after PR #41277: without max_trained_positions the base stays {} "
@@ -182,7 +182,7 @@ std::pair<BaseLength, std::int64_t> derived_length(const Model& model, EngineVer
       base.how = fmt::format("{} (never multiplied for YaRN in unreleased vLLM main)", base_how);
     }
   }
-  return {base, static_cast<std::int64_t>(derived * scaling)};
+  return {base, whole_tokens(derived * scaling)};
 }
 
 LengthLimit length_limit(const Model& model, EngineVersion version, std::int64_t target_tokens) {
