@@ -79,3 +79,24 @@ TEST_CASE("a scan reports a config.json that is not a regular file, and a direct
   fs::permissions(root / "locked", fs::perms::owner_all);
   fs::remove_all(root);
 }
+
+TEST_CASE("a scan of many folders side by side (listed on several threads) finds the same sorted files", "[input]") {
+  const fs::path root = fs::temp_directory_path() / ("ropelens-finder-wide-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  constexpr int kFolders = 1200;  // several threads' worth of folders below the root
+  std::vector<std::string> expected;
+  for (int i = 0; i < kFolders; ++i) {
+    const std::string folder = (root / ("m" + std::to_string(i))).string();
+    write_file(folder + "/nested/config.json", "{}");
+    write_file(folder + "/README.md", "");
+    expected.push_back(folder + "/nested/config.json");
+  }
+  std::sort(expected.begin(), expected.end());
+  std::vector<SkippedPath> skipped;
+  CHECK(expand_paths(root.string(), &skipped) == expected);
+  REQUIRE(skipped.size() == static_cast<std::size_t>(kFolders));
+  CHECK(std::is_sorted(skipped.begin(), skipped.end(),
+                       [](const SkippedPath& a, const SkippedPath& b) { return a.path < b.path; }));
+  CHECK(describe(skipped.front()) == (root / "m0/README.md").string() + ": not named config.json or *.gguf");
+  fs::remove_all(root);
+}
