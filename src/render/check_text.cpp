@@ -1,5 +1,8 @@
 // ruff-like text: per file, one block per finding and the audit table of out-of-range pairs; then a summary.
+#include <algorithm>
+#include <cstdint>
 #include <sstream>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -76,6 +79,52 @@ void render_shorter_length_key(const FileResult& file, std::string& out) {
   }
 }
 
+// One row of the audit table, each cell as printed.
+struct AuditRow {
+  std::string setup, layers;
+  std::int64_t trained = 0, attended = 0;
+  std::string pairs, worst;
+};
+
+std::vector<AuditRow> audit_rows(const FileResult& file) {
+  std::vector<AuditRow> rows;
+  for (const auto& a : file.audit.setups) {
+    if (a.out_of_range_pairs.empty()) continue;
+    const RopeSetup& s = file.model.setups[static_cast<std::size_t>(a.setup)];
+    const PairAudit& worst = a.pairs[static_cast<std::size_t>(*a.worst_pair)];
+    rows.push_back({terminal_safe(s.name), index_ranges(s.layers),
+                    a.extension_tokens > 0 ? a.extension_tokens : a.pretrain_tokens, a.attended_tokens,
+                    fmt::format("{} ({})", index_ranges(a.out_of_range_pairs), a.out_of_range_pairs.size()),
+                    fmt::format("pair {}: {} → {}", worst.pair, render_detail::fixed(worst.seen_deg, 4),
+                                render_detail::fixed(worst.needed_deg, 4))});
+  }
+  return rows;
+}
+
+struct AuditColumns {
+  int setup = 20, layers = 12, pairs = 22;
+};
+
+// Fixed widths, so that files line up one after the other; on a terminal, as wide as the cells need, so that the
+// table fits an 80-column window.
+AuditColumns audit_columns(const std::vector<AuditRow>& rows, const TextOptions& options) {
+  AuditColumns columns;
+  if (!options.width) return columns;
+  columns = {render_detail::display_width("setup"), render_detail::display_width("layers"),
+             render_detail::display_width("pairs out of range")};
+  for (const auto& row : rows) {
+    columns.setup = std::max(columns.setup, render_detail::display_width(row.setup));
+    columns.layers = std::max(columns.layers, render_detail::display_width(row.layers));
+    columns.pairs = std::max(columns.pairs, render_detail::display_width(row.pairs));
+  }
+  return columns;
+}
+
+// `text` and spaces up to `width` columns (fmt pads by code points, not by what a terminal shows).
+std::string padded(const std::string& text, int width) {
+  return text + std::string(static_cast<std::size_t>(std::max(0, width - render_detail::display_width(text))), ' ');
+}
+
 bool render_audit(const FileResult& file, const TextOptions& options, std::string& out) {
   if (render_missing_audit(file, options, out)) return true;
   bool any = false;
@@ -88,18 +137,14 @@ bool render_audit(const FileResult& file, const TextOptions& options, std::strin
                                        render_detail::heading_style(), options.color));
   if (file.audit.history_from_unedited)
     fmt::format_to(to, "  trained lengths read from {} as written, before its --set edits\n", terminal_safe(file.path));
-  fmt::format_to(to, "  {:<20} {:<12} {:>9} {:>9}  {:<22} {}\n", "setup", "layers", "trained", "attended",
-                 "pairs out of range", "worst (seen° → needed°)");
-  for (const auto& a : file.audit.setups) {
-    if (a.out_of_range_pairs.empty()) continue;
-    const RopeSetup& s = file.model.setups[static_cast<std::size_t>(a.setup)];
-    const PairAudit& worst = a.pairs[static_cast<std::size_t>(*a.worst_pair)];
-    fmt::format_to(to, "  {:<20} {:<12} {:>9} {:>9}  {:<22} pair {}: {} → {}\n", terminal_safe(s.name),
-                   index_ranges(s.layers), a.extension_tokens > 0 ? a.extension_tokens : a.pretrain_tokens,
-                   a.attended_tokens,
-                   fmt::format("{} ({})", index_ranges(a.out_of_range_pairs), a.out_of_range_pairs.size()), worst.pair,
-                   render_detail::fixed(worst.seen_deg, 4), render_detail::fixed(worst.needed_deg, 4));
-  }
+  const std::vector<AuditRow> rows = audit_rows(file);
+  const AuditColumns columns = audit_columns(rows, options);
+  fmt::format_to(to, "  {} {} {:>9} {:>9}  {} {}\n", padded("setup", columns.setup), padded("layers", columns.layers),
+                 "trained", "attended", padded("pairs out of range", columns.pairs), "worst (seen° → needed°)");
+  for (const auto& row : rows)
+    fmt::format_to(to, "  {} {} {:>9} {:>9}  {} {}\n", padded(row.setup, columns.setup),
+                   padded(row.layers, columns.layers), row.trained, row.attended, padded(row.pairs, columns.pairs),
+                   row.worst);
   render_shorter_length_key(file, out);
   return true;
 }

@@ -135,7 +135,7 @@ TEST_CASE("only the command line knows CLI11") {
   }
 }
 
-TEST_CASE("rules and renderers never log; only src/log knows spdlog") {
+TEST_CASE("rules and renderers never log, only src/log knows spdlog") {
   for (const auto& file : sources()) {
     INFO(file);
     const std::string text = read_file(source_path(file));

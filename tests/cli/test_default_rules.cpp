@@ -48,7 +48,7 @@ TEST_CASE("an unknown --extend-select code is a usage error naming the nearest r
         std::string::npos);
 }
 
-TEST_CASE(".ropelens.json extend_select adds opt-in rules; an unknown code there names the nearest") {
+TEST_CASE(".ropelens.json extend_select adds opt-in rules, an unknown code there names the nearest") {
   TempDir dir;
   write_file(dir.file("config.json"), ropelens::test::read_file(ropelens::test::source_path(kLlama)));
   write_file(dir.file(".ropelens.json"), R"({"extend_select": ["low-coverage-pairs"]})");
@@ -151,7 +151,7 @@ TEST_CASE("a head_dim derived above the limit is refused, not used to size the p
   CHECK(run.out.find("no hidden_size with num_attention_heads") == std::string::npos);
 }
 
-TEST_CASE("the text output ends with one summary line; the audit table only when a pair is out of range") {
+TEST_CASE("the text output ends with one summary line, the audit table only when a pair is out of range") {
   const auto in_range = run_cli("check " + kLlama);
   CHECK(count_of(in_range.out, "audit of") == 0);
   CHECK(count_of(in_range.out, " in 1 file") == 1);

@@ -144,7 +144,7 @@ TEST_CASE("diff --git HEAD: a rope_theta change that moves pairs out of range in
   CHECK(run_cli_in(repo.path(), "diff --git HEAD --target 131072 --fail-on error").exit_code == 1);
 }
 
-TEST_CASE("diff --git: without a change nothing is reported; the target comes from .ropelens.json", "[cli][diff]") {
+TEST_CASE("diff --git: without a change nothing is reported, the target comes from .ropelens.json", "[cli][diff]") {
   ScratchRepo repo;
   auto clean = run_cli_in(repo.path(), "diff --git HEAD --format json");
   CHECK(clean.exit_code == 0);

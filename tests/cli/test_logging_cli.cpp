@@ -20,7 +20,7 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 
 }  // namespace
 
-TEST_CASE("verbose: -v logs the file read, its defaults, the target and the timings on stderr; stdout is unchanged",
+TEST_CASE("verbose: -v logs the file read, its defaults, the target and the timings on stderr, stdout is unchanged",
           "[cli][logging]") {
   const auto quiet = run_cli("check " + kQwen3 + " --target 131072");
   const auto verbose = run_cli("-v check " + kQwen3 + " --target 131072");
@@ -53,7 +53,7 @@ TEST_CASE("verbose: -v after the subcommand, -vv and --log-level choose the leve
   CHECK(contains(bad.err, "--log-level: loud not in {trace,debug,info,warn,error,off}"));
 }
 
-TEST_CASE("verbose: -v on a scan says which entries it skipped and why; stdout is unchanged", "[cli][logging]") {
+TEST_CASE("verbose: -v on a scan says which entries it skipped and why, stdout is unchanged", "[cli][logging]") {
   const fs::path root = fs::temp_directory_path() / ("ropelens-log-scan-" + std::to_string(::getpid()));
   fs::remove_all(root);
   const std::string config = ropelens::test::read_file(source_path(kQwen3));

@@ -94,7 +94,7 @@ TEST_CASE("report agrees with table for an edited config, two setups and a GGUF 
   check_agrees_with_table(report_page(kGguf + " --target 262144", dir), kGguf + " --target 262144");
 }
 
-TEST_CASE("report: several files under a summary; an unreadable one is listed and exits 2", "[cli][report]") {
+TEST_CASE("report: several files under a summary, an unreadable one is listed and exits 2", "[cli][report]") {
   TempDir dir;
   write_file(dir.file("broken/config.json"), "{\"rope_theta\": 1e6,");
   const auto run = run_cli("report " + kLlama31 + " " + kQwen3 + " " + dir.file("broken") + " --target 131072 -o " +
@@ -109,7 +109,7 @@ TEST_CASE("report: several files under a summary; an unreadable one is listed an
   CHECK(page.find("<td class=\"num oor\">23</td><td class=\"num\">1</td>") != std::string::npos);
 }
 
-TEST_CASE("report without -o writes ropelens-report.html and prints its path; -q prints nothing", "[cli][report]") {
+TEST_CASE("report without -o writes ropelens-report.html and prints its path, -q prints nothing", "[cli][report]") {
   TempDir dir;
   const auto run = run_cli_in(dir.path(), "report " + source_path(kQwen3));
   CHECK(run.exit_code == 0);

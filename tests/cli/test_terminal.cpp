@@ -105,7 +105,7 @@ TEST_CASE("table piped keeps every column, each header named once", "[cli][termi
   CHECK(occurrences(qwen, "turns@declared") == 0);
 }
 
-TEST_CASE("check on a terminal wraps messages and help; path and code stay on the first line", "[cli][terminal]") {
+TEST_CASE("check on a terminal wraps messages and help, path and code stay on the first line", "[cli][terminal]") {
   const std::string out = on_terminal(80, "NO_COLOR=1", kCheck);
   CHECK(out.find(kLlama31 + ":19:30: CTX201 error [unseen-angles]\n"
                             "    at 262144 tokens pairs 39–63 (25 of 64) rotate beyond the angles seen in\n") == 0);

@@ -57,7 +57,7 @@ TEST_CASE("ENG301: vLLM before #56446 serves 131072, the others 40960") {
   CHECK(run(rules::ENG301, load("testdata/configs/qwen/qwen3-8b.json"), 40960).empty());
 }
 
-TEST_CASE("ENG302: gpt-oss differs in llama.cpp; Llama-3.1's llama3 scaling does not fire") {
+TEST_CASE("ENG302: gpt-oss differs in llama.cpp, Llama-3.1's llama3 scaling does not fire") {
   const auto found = run(rules::ENG302, load("testdata/configs/gpt-oss/gpt-oss-20b.json"), 131072);
   REQUIRE(found.size() == 1);
   CHECK(found[0].where.pointer == "/rope_scaling");

@@ -135,7 +135,7 @@ TEST_CASE("a model or revision the cache lacks is an error naming what was searc
   CHECK_THAT(error_of(source_path(kQwen3), "main"), Contains("--revision main applies to a model id"));
 }
 
-TEST_CASE("check by id gives the file's own findings; an unknown id exits 2", "[locator][cli]") {
+TEST_CASE("check by id gives the file's own findings, an unknown id exits 2", "[locator][cli]") {
   TempDir dir;
   make_hub(dir);
   ScopedEnv cache("HF_HUB_CACHE", dir.file("hub"));
@@ -152,7 +152,7 @@ TEST_CASE("check by id gives the file's own findings; an unknown id exits 2", "[
   CHECK_THAT(unknown.err, Contains("searched " + dir.file("hub") + "/models--Qwen--Qwen9-1T (from HF_HUB_CACHE)"));
 }
 
-TEST_CASE("inspect by id shows the id, the revision and the snapshot; the weights come from the index",
+TEST_CASE("inspect by id shows the id, the revision and the snapshot, the weights come from the index",
           "[locator][cli]") {
   TempDir dir;
   const fs::path repo = make_hub(dir);

@@ -86,7 +86,7 @@ TEST_CASE("/dev/zero and /dev/urandom as input stop at the size cap") {
   }
 }
 
-TEST_CASE("a file of 16 MiB + 1 bytes is refused; 16 MiB is read") {
+TEST_CASE("a file of 16 MiB + 1 bytes is refused, 16 MiB is read") {
   TempDir dir;
   const std::string head = "{" + kLlama + ", \"num_hidden_layers\": 2, \"pad\": \"";
   const std::string tail = "\"}";
