@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -42,6 +43,9 @@ struct InputFile {
   std::string text;   // empty for a GGUF file larger than kMaxConfigBytes
 };
 InputFile read_input_file(const std::string& path);
+// The same for a file a directory scan found: `shown` is already the path as shown (find_model_files), so the
+// working directory is not looked up again for each of thousands of files.
+InputFile read_found_file(const std::string& shown);
 // Standard input, read to its end (at most kMaxConfigBytes): a config.json or a whole GGUF header.
 InputFile read_stdin();
 
@@ -86,7 +90,13 @@ struct FoundFiles {
   bool named = false;                // the path named a file or a model folder, not a folder to search
   std::vector<std::string> notes;    // e.g. why .gitignore could not be honoured
   std::vector<SkippedPath> skipped;  // with ScanFilter::record_skipped, what the walk passed over
+  // When a walk listed every folder it found files in: those folders (as the files' paths spell them, ending in
+  // '/', or "" for the working directory) that hold a model.safetensors.index.json, sorted. None when the files
+  // came from git or were named, and then a loader has to look for the index itself.
+  std::optional<std::vector<std::string>> folders_with_weights_index;
 };
+// Whether the listing says a found file has no model.safetensors.index.json beside it.
+bool listed_without_weights_index(const FoundFiles& found, const std::string& file);
 
 // The path itself when it is a file or "-"; for a model folder its config.json; otherwise every config.json
 // and *.gguf file below the directory that the filter leaves in. Inside a git work tree the candidates come

@@ -47,8 +47,11 @@ class NotAModelConfig : public InputError {
 // from the GGUF tensors or the model.safetensors.index.json beside a config.
 LoadedModel load_model(const std::string& path, const std::vector<Edit>& edits = {},
                        const std::optional<std::string>& revision = std::nullopt);
-// The same for a file a directory scan found: a path known to exist, so no model-id lookup (one stat per file).
-LoadedModel load_found_model(const std::string& path, const std::vector<Edit>& edits = {});
+// The same for a file a directory scan found: a path known to exist and already shown as users see it, so no
+// model-id lookup. When the scan's listing showed no model.safetensors.index.json beside the file
+// (`weights_index_listed_absent`), the loader does not look for one.
+LoadedModel load_found_model(const std::string& path, const std::vector<Edit>& edits = {},
+                             bool weights_index_listed_absent = false);
 // The same for bytes already in memory (a file at a git revision), shown as `shown`: JSON or GGUF.
 LoadedModel load_model_bytes(std::string shown, std::string bytes, const std::vector<Edit>& edits = {});
 

@@ -62,6 +62,7 @@ FileResult unreadable(const InputError& e) {
 struct ScannedFile {
   std::string path;
   bool named = false;
+  bool weights_index_listed_absent = false;
   bool operator<(const ScannedFile& other) const { return path < other.path; }
   bool operator==(const ScannedFile& other) const { return path == other.path; }
 };
@@ -91,7 +92,7 @@ template <class Work> auto timed(PhaseTimes* times, PhaseTimes::Phase phase, con
 
 LoadedModel load_scanned(const ScannedFile& file, const CheckOptions& options) {
   if (file.named || options.revision) return load_model(file.path, options.edits, options.revision);
-  return load_found_model(file.path, options.edits);
+  return load_found_model(file.path, options.edits, file.weights_index_listed_absent);
 }
 
 FileResult check_file(const ScannedFile& file, const CheckOptions& options, PhaseTimes* times) {
@@ -295,7 +296,10 @@ std::vector<ScannedFile> files_under(const std::vector<std::string>& paths, cons
       log_skipped(found.skipped);
       logging::debug("{}: {} file(s) to check", path, found.files.size());
       notes.insert(notes.end(), found.notes.begin(), found.notes.end());
-      for (auto& file : found.files) files.push_back({std::move(file), found.named});
+      for (auto& file : found.files) {
+        const bool no_index = listed_without_weights_index(found, file);
+        files.push_back({std::move(file), found.named, no_index});
+      }
     } catch (const InputError& e) {
       unreadable_paths.push_back(unreadable(e));
     }

@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <charconv>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -47,6 +48,12 @@ int terminal_columns() {
 
 void add_output_option(CLI::App& cmd, OutputOptions& options) {
   cmd.add_option("-o,--output", options.path, "write the document to FILE instead of stdout (- for stdout)");
+}
+
+void buffer_redirected_stdout() {
+  // glibc ignores the size when it allocates the buffer itself; a static array outlives the flush at exit.
+  static char block[std::size_t{1} << 16];
+  if (!stdout_is_terminal()) std::setvbuf(stdout, block, _IOFBF, sizeof block);
 }
 
 void add_color_option(CLI::App& cmd, OutputOptions& options) {

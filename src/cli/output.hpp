@@ -21,6 +21,10 @@ struct OutputOptions {
   bool quiet = false;          // -q/--quiet
 };
 
+// Stdout into a pipe or a file is written in 64 KiB blocks rather than C stdio's 4 KiB (a JSON scan of thousands
+// of files writes tens of megabytes). A terminal keeps its line buffering. Call before anything is printed.
+void buffer_redirected_stdout();
+
 void add_output_option(CLI::App& cmd, OutputOptions& options);
 void add_color_option(CLI::App& cmd, OutputOptions& options);
 void add_wide_option(CLI::App& cmd, OutputOptions& options);

@@ -9,6 +9,7 @@
 #include "exit_codes.hpp"
 #include "generate.hpp"
 #include "logging.hpp"
+#include "output.hpp"
 #include "ropelens/input.hpp"
 #include "ropelens/log.hpp"
 #include "ropelens/text.hpp"
@@ -128,6 +129,7 @@ int run(int argc, char** argv) {
     return kExitClean;
   }
   const logging::Stopwatch run_time;
+  buffer_redirected_stdout();
   CLI::App app{"ropelens: audit a model's positional encoding (RoPE and friends) from its config.json", "ropelens"};
   app.set_version_flag("--version", std::string(version_line()));
   app.require_subcommand(1);

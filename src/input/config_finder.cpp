@@ -27,6 +27,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::string_view kConfigName = "config.json";
+constexpr std::string_view kWeightsIndexName = "model.safetensors.index.json";
 constexpr std::string_view kGgufSuffix = ".gguf";
 
 bool is_model_file_name(std::string_view name) {
@@ -146,6 +147,7 @@ class FolderWalk {
   struct Result {
     std::vector<std::string> found;
     std::vector<SkippedPath> skipped;
+    std::vector<std::string> folders_with_weights_index;  // as FoundFiles has them
   };
 
   FolderWalk(const std::string& root, const ExcludeMatcher& matcher, bool record_skipped)
@@ -164,6 +166,7 @@ class FolderWalk {
     while (const dirent* entry = listing.next()) {
       const std::string_view name = entry->d_name;
       if (name == "." || name == "..") continue;
+      if (name == kWeightsIndexName) out.folders_with_weights_index.push_back(root_prefix_ + prefix);
       std::string relative = prefix + entry->d_name;
       std::string path = root_prefix_ + relative;
       const unsigned char type = type_of(*entry, path);
@@ -232,23 +235,23 @@ std::vector<FolderWalk::Result> walk_folders(const FolderWalk& walk, const std::
 
 // Every config.json and *.gguf below `root` (a symlink to a file counts) that the matcher leaves in. Directory
 // symlinks are not followed, so a link cycle cannot loop, and directories that cannot be read are skipped;
-// `skipped` (optional) hears of both, and of what the matcher left out, in path order.
-std::vector<std::string> walk_model_files(const std::string& root, const ExcludeMatcher& matcher,
-                                          std::vector<SkippedPath>* skipped) {
-  const FolderWalk walk(root, matcher, skipped != nullptr);
+// with `record_skipped`, the result's skipped list hears of both, and of what the matcher left out, in path order.
+// The folders holding a safetensors index come along, so that loading a config need not look for one.
+FolderWalk::Result walk_model_files(const std::string& root, const ExcludeMatcher& matcher, bool record_skipped) {
+  const FolderWalk walk(root, matcher, record_skipped);
   FolderWalk::Result all;
   std::vector<std::string> folders;
   walk.list("", folders, all);
   for (auto& part : walk_folders(walk, folders)) {
     std::move(part.found.begin(), part.found.end(), std::back_inserter(all.found));
     std::move(part.skipped.begin(), part.skipped.end(), std::back_inserter(all.skipped));
+    std::move(part.folders_with_weights_index.begin(), part.folders_with_weights_index.end(),
+              std::back_inserter(all.folders_with_weights_index));
   }
-  if (skipped != nullptr) {
-    std::sort(all.skipped.begin(), all.skipped.end(),
-              [](const SkippedPath& a, const SkippedPath& b) { return a.path < b.path; });
-    std::move(all.skipped.begin(), all.skipped.end(), std::back_inserter(*skipped));
-  }
-  return std::move(all.found);
+  std::sort(all.skipped.begin(), all.skipped.end(),
+            [](const SkippedPath& a, const SkippedPath& b) { return a.path < b.path; });
+  std::sort(all.folders_with_weights_index.begin(), all.folders_with_weights_index.end());
+  return all;
 }
 
 // The same list from git, which honours .gitignore; none when git cannot list the folder.
@@ -390,7 +393,12 @@ FoundFiles find_model_files(const std::string& path, const ScanFilter& filter) {
   const ExcludeMatcher matcher(filter, fs::absolute(root, ec).lexically_normal());
   std::optional<std::vector<std::string>> found;
   if (filter.respect_gitignore && enclosing_work_tree(root)) found = git_model_files(root, matcher, out.notes);
-  if (!found) found = walk_model_files(root, matcher, filter.record_skipped ? &out.skipped : nullptr);
+  if (!found) {
+    FolderWalk::Result walked = walk_model_files(root, matcher, filter.record_skipped);
+    found = std::move(walked.found);
+    out.skipped = std::move(walked.skipped);
+    out.folders_with_weights_index = std::move(walked.folders_with_weights_index);
+  }
   out.files = std::move(*found);
   std::sort(out.files.begin(), out.files.end());
   if (out.files.empty())
@@ -398,6 +406,14 @@ FoundFiles find_model_files(const std::string& path, const ScanFilter& filter) {
                      "directory has no config.json or .gguf file (searched recursively, leaving out hidden, "
                      "node_modules, virtual-environment and build folders, .gitignore'd files and --exclude)");
   return out;
+}
+
+bool listed_without_weights_index(const FoundFiles& found, const std::string& file) {
+  if (!found.folders_with_weights_index) return false;
+  const std::size_t slash = file.rfind('/');
+  const std::string folder = slash == std::string::npos ? std::string() : file.substr(0, slash + 1);
+  return !std::binary_search(found.folders_with_weights_index->begin(), found.folders_with_weights_index->end(),
+                             folder);
 }
 
 std::string describe(const SkippedPath& skipped) {

@@ -148,6 +148,8 @@ std::string read_up_to(int fd, std::size_t expected, std::size_t limit, const st
     if (got < 0) throw InputError(shown, "read error: " + reason(errno));
     if (got == 0) break;
     used += static_cast<std::size_t>(got);
+    // All the bytes fstat promised, and fewer than asked for: the end of the file, without a read that returns 0.
+    if (used == expected && used < text.size()) break;
   }
   if (used > limit) throw InputError(shown, fmt::format("larger than {} MiB; not a config.json", limit >> 20));
   text.resize(used);
@@ -173,10 +175,12 @@ InputFile read_opened(InputFile input, int fd, const struct stat& info) {
 
 }  // namespace
 
-// One open and one fstat per file: a directory scan reads thousands of them.
-InputFile read_input_file(const std::string& path) {
+namespace {
+
+// One open, one fstat and one read per file: a directory scan reads thousands of them.
+InputFile read_file_shown_as(const std::string& path, std::string shown) {
   InputFile input;
-  input.shown = shown_path(path);
+  input.shown = std::move(shown);
   FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | kNoWaitForWriter));
   if (fd.get() < 0) throw InputError(input.shown, open_failure(errno));
   struct stat info {};
@@ -191,6 +195,12 @@ InputFile read_input_file(const std::string& path) {
   }
   return read_opened(std::move(input), fd.get(), info);
 }
+
+}  // namespace
+
+InputFile read_input_file(const std::string& path) { return read_file_shown_as(path, shown_path(path)); }
+
+InputFile read_found_file(const std::string& shown) { return read_file_shown_as(shown, shown); }
 
 InputFile read_stdin() {
   InputFile input;

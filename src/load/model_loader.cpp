@@ -104,8 +104,11 @@ LoadedModel load_model(const std::string& path, const std::vector<Edit>& edits,
   return load_located(locate_model(path, revision), edits);
 }
 
-LoadedModel load_found_model(const std::string& path, const std::vector<Edit>& edits) {
-  return load_located({path, path, std::nullopt}, edits);
+LoadedModel load_found_model(const std::string& path, const std::vector<Edit>& edits,
+                             bool weights_index_listed_absent) {
+  LoadedModel loaded = load_input(read_found_file(path), edits);
+  if (!loaded.gguf && !weights_index_listed_absent) read_weights_beside(loaded.model, loaded.model.source);
+  return loaded;
 }
 
 LoadedModel load_input(InputFile input, const std::vector<Edit>& edits) {

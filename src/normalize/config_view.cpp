@@ -34,8 +34,11 @@ ConfigView::ConfigView(const json& root) {
 
 std::optional<Hit> ConfigView::find(std::string_view key) const {
   for (const auto& scope : scopes_) {
-    auto it = scope.object->find(std::string(key));
-    if (it != scope.object->end()) return Hit{&*it, json_pointer_join(scope.pointer, key)};
+    if (!scope.object->is_object()) continue;
+    // The map's transparent comparator finds a string_view without copying it into a std::string.
+    const auto& members = scope.object->get_ref<const json::object_t&>();
+    auto it = members.find(key);
+    if (it != members.end()) return Hit{&it->second, json_pointer_join(scope.pointer, key)};
   }
   return std::nullopt;
 }

@@ -158,6 +158,7 @@ void read_layer_schedule(Normalizing& n) {
   auto uses_rope = read_no_rope_layers(n, num_layers);
   auto types = explicit_types ? *explicit_types : derive_layer_types(n, num_layers, uses_rope);
 
+  model.layers.reserve(static_cast<std::size_t>(num_layers));
   for (int i = 0; i < num_layers; ++i) {
     Layer layer;
     layer.index = i;
@@ -173,7 +174,7 @@ void read_layer_schedule(Normalizing& n) {
       if (model.attention_chunk_size) layer.window_tokens = model.attention_chunk_size->value;
       else layer.attention = AttentionKind::global;
     }
-    model.layers.push_back(layer);
+    model.layers.push_back(std::move(layer));
   }
 }
 

@@ -112,11 +112,14 @@ void write_file_json(JsonWriter& w, const FileResult& file) {
 // Streams exactly what nlohmann's dump(2) prints for the whole document (keys sorted: files, schema_version,
 // semantics, summary), without holding every file in memory.
 class JsonCheckRenderer : public CheckRenderer {
+  static constexpr std::size_t kTypicalFileBytes = 8192;  // a published config's entry is 2 to 7 KiB
+
  public:
   explicit JsonCheckRenderer(std::ostream& out) : out_(out) {}
   void begin() override { out_ << "{\n  \"files\": ["; }
   std::string render_file(const FileResult& file) const override {
     std::string part;
+    part.reserve(kTypicalFileBytes);
     JsonWriter writer(part, 4);
     write_file_json(writer, file);
     return part;

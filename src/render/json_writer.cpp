@@ -4,6 +4,8 @@
 #include <cassert>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -42,8 +44,7 @@ JsonWriter& JsonWriter::key(std::string_view name) {
   assert(frame.members == 0 || frame.last_key < name);
   frame.last_key = std::string(name);
 #endif
-  out_ += frame.members++ == 0 ? "" : ",";
-  new_line(open_.size());
+  line_break(frame.members++ > 0, open_.size());
   write_string(name);
   out_ += ": ";
   after_key_ = true;
@@ -87,13 +88,19 @@ JsonWriter& JsonWriter::value(bool flag) {
 
 JsonWriter& JsonWriter::value(const nlohmann::json& document) {
   switch (document.type()) {
+    // The containers themselves rather than nlohmann's iterators: facts hold lists of hundreds of pair indices.
     case nlohmann::json::value_t::object:
       begin_object();
-      for (const auto& [name, item] : document.items()) key(name).value(item);
+      for (const auto& [name, item] : document.get_ref<const nlohmann::json::object_t&>()) key(name).value(item);
       return end_object();
     case nlohmann::json::value_t::array:
       begin_array();
-      for (const auto& item : document) value(item);
+      for (const auto& item : document.get_ref<const nlohmann::json::array_t&>()) {
+        // (get_ptr alone would also read an unsigned number as a signed one)
+        if (item.type() == nlohmann::json::value_t::number_integer)
+          value(*item.get_ptr<const nlohmann::json::number_integer_t*>());
+        else value(item);
+      }
       return end_array();
     case nlohmann::json::value_t::string: return value(document.get_ref<const std::string&>());
     case nlohmann::json::value_t::number_float: return value(document.get<double>());
@@ -118,32 +125,60 @@ void JsonWriter::before_value() {
   if (open_.empty()) return;
   Frame& frame = open_.back();
   assert(!frame.object);
-  out_ += frame.members++ == 0 ? "" : ",";
-  new_line(open_.size());
+  line_break(frame.members++ > 0, open_.size());
 }
 
-void JsonWriter::new_line(std::size_t depth) {
-  out_ += '\n';
-  out_.append(static_cast<std::size_t>(base_indent_) + 2 * depth, ' ');
+void JsonWriter::line_break(bool comma, std::size_t depth) {
+  // ",\n" and the indent in one append (a JSON scan writes tens of megabytes, most of them indents).
+  static constexpr std::size_t kIndentMax = 64;
+  static constexpr auto kBreak = [] {
+    std::array<char, 2 + kIndentMax> text{};
+    text.fill(' ');
+    text[0] = ',';
+    text[1] = '\n';
+    return text;
+  }();
+  const std::size_t indent = static_cast<std::size_t>(base_indent_) + 2 * depth;
+  if (indent > kIndentMax) {
+    if (comma) out_ += ',';
+    out_ += '\n';
+    out_.append(indent, ' ');
+    return;
+  }
+  out_.append(kBreak.data() + (comma ? 0 : 1), indent + (comma ? 2 : 1));
 }
 
 void JsonWriter::close(char bracket) {
   const bool empty = open_.back().members == 0;
   open_.pop_back();
-  if (!empty) new_line(open_.size());
+  if (!empty) line_break(false, open_.size());
   out_ += bracket;
 }
 
 namespace {
 
+constexpr std::uint64_t kEveryByte = 0x0101010101010101ULL;
+constexpr std::uint64_t kHighBits = 0x8080808080808080ULL;
+
+// Whether any of the 8 bytes in `word` is a control character, non-ASCII, '"' or '\\' (bit tricks that test the
+// bytes of a word together: a config's messages and paths are long runs that need no escaping).
+bool word_needs_care(std::uint64_t word) {
+  const auto has_zero_byte = [](std::uint64_t v) { return (v - kEveryByte) & ~v & kHighBits; };
+  const std::uint64_t below_space = (word - kEveryByte * 0x20) & ~word & kHighBits;
+  return (below_space | (word & kHighBits) | has_zero_byte(word ^ (kEveryByte * '"')) |
+          has_zero_byte(word ^ (kEveryByte * '\\'))) != 0;
+}
+
+bool byte_needs_care(unsigned char byte) { return byte < 0x20 || byte >= 0x80 || byte == '"' || byte == '\\'; }
+
 // How many bytes from `from` on need no escaping and are ASCII (appended in one piece).
 std::size_t plain_run(std::string_view text, std::size_t from) {
   std::size_t end = from;
-  while (end < text.size()) {
-    const auto byte = static_cast<unsigned char>(text[end]);
-    if (byte < 0x20 || byte >= 0x80 || byte == '"' || byte == '\\') break;
-    ++end;
+  for (std::uint64_t word = 0; end + sizeof word <= text.size(); end += sizeof word) {
+    std::memcpy(&word, text.data() + end, sizeof word);
+    if (word_needs_care(word)) break;
   }
+  while (end < text.size() && !byte_needs_care(static_cast<unsigned char>(text[end]))) ++end;
   return end - from;
 }
 

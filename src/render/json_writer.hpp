@@ -60,7 +60,7 @@ class JsonWriter {
     std::string last_key;  // debug builds only
   };
   void before_value();
-  void new_line(std::size_t depth);
+  void line_break(bool comma, std::size_t depth);  // [","] "\n" and the indent of `depth` open brackets
   void close(char bracket);
   void write_string(std::string_view text);
 

@@ -174,3 +174,28 @@ TEST_CASE("diff SARIF validates against the official schema", "[cli][diff][sarif
   CHECK(sarif_schema_errors(r.out) == "");
   CHECK_FALSE(json::parse(r.out)["runs"][0]["results"].empty());
 }
+
+TEST_CASE("a scan counts the weights of the folders that hold a safetensors index, as a check of each folder does",
+          "[cli][scan]") {
+  TempDir dir;
+  const std::string qwen3 = read_file(source_path(kQwen3));
+  write_file(dir.file("models/with-weights/config.json"), qwen3);
+  write_file(dir.file("models/with-weights/model.safetensors.index.json"),
+             R"({"metadata": {"total_size": 16381470720}, "weight_map": {}})");
+  write_file(dir.file("models/no-weights/config.json"), qwen3);
+  // At 32768 tokens the bf16 KV cache is 4.5 GiB: with the 15.3 GiB of weights it exceeds 18 GiB, alone it does not.
+  const std::string options = " --target 32768 --memory 18GiB --select CTX210 --format json";
+  const json scan = json::parse(run_cli_in(dir.path(), "check models" + options).out);
+  REQUIRE(paths_of(scan) ==
+          std::vector<std::string>{"models/no-weights/config.json", "models/with-weights/config.json"});
+  CHECK(scan["files"][0]["diagnostics"].empty());
+  REQUIRE(scan["files"][1]["diagnostics"].size() == 1);
+  CHECK(scan["files"][1]["diagnostics"][0]["code"] == "CTX210");
+  const json& facts = scan["files"][1]["diagnostics"][0]["facts"];
+  CHECK(facts["needed_bytes"].get<std::uint64_t>() - facts["kv_cache_bytes"].get<std::uint64_t>() == 16381470720);
+  for (const std::string folder : {"models/no-weights", "models/with-weights"}) {
+    const json named = json::parse(run_cli_in(dir.path(), "check " + folder + options).out);
+    const json& in_scan = scan["files"][folder == "models/no-weights" ? 0 : 1];
+    CHECK(named["files"][0]["diagnostics"] == in_scan["diagnostics"]);
+  }
+}

@@ -100,3 +100,27 @@ TEST_CASE("a scan of many folders side by side (listed on several threads) finds
   CHECK(describe(skipped.front()) == (root / "m0/README.md").string() + ": not named config.json or *.gguf");
   fs::remove_all(root);
 }
+
+TEST_CASE("a walk notes which folders hold a safetensors index, so loading a found config need not look for one",
+          "[input]") {
+  ropelens::test::TempDir dir;
+  write_file(dir.file("with/config.json"), "{}");
+  write_file(dir.file("with/model.safetensors.index.json"), "{}");
+  write_file(dir.file("without/config.json"), "{}");
+  write_file(dir.file("model.gguf"), "GGUF");  // a file in the scanned folder itself
+  fs::create_directories(dir.file("only-index"));
+  write_file(dir.file("only-index/model.safetensors.index.json"), "{}");
+
+  const ropelens::FoundFiles found = ropelens::find_model_files(dir.path());
+  REQUIRE(found.folders_with_weights_index);
+  CHECK(*found.folders_with_weights_index ==
+        std::vector<std::string>{dir.path() + "/only-index/", dir.path() + "/with/"});
+  CHECK_FALSE(ropelens::listed_without_weights_index(found, dir.file("with/config.json")));
+  CHECK(ropelens::listed_without_weights_index(found, dir.file("without/config.json")));
+  CHECK(ropelens::listed_without_weights_index(found, dir.file("model.gguf")));
+
+  // A named file was not listed: the loader looks for itself.
+  const ropelens::FoundFiles named = ropelens::find_model_files(dir.file("without/config.json"));
+  CHECK_FALSE(named.folders_with_weights_index);
+  CHECK_FALSE(ropelens::listed_without_weights_index(named, dir.file("without/config.json")));
+}
