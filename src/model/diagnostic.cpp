@@ -28,83 +28,90 @@ std::optional<Severity> parse_severity(std::string_view name) {
 
 namespace {
 
+// 64-bit FNV-1a of the bytes fed to it: small, stable across platforms and releases (std::hash is neither).
+class Fnv1a {
+ public:
+  Fnv1a& operator<<(char byte) {
+    hash_ ^= static_cast<unsigned char>(byte);
+    hash_ *= 0x100000001b3ULL;
+    return *this;
+  }
+  Fnv1a& operator<<(std::string_view bytes) {
+    for (char byte : bytes) *this << byte;
+    return *this;
+  }
+  std::uint64_t value() const { return hash_; }
+
+ private:
+  std::uint64_t hash_ = 0xcbf29ce484222325ULL;
+};
+
 // A JSON string as dump() prints it: printable ASCII as it is, anything else through nlohmann's escaping.
-void append_string(std::string& out, const std::string& text) {
+void hash_string(Fnv1a& hash, const std::string& text) {
   const bool plain = std::all_of(text.begin(), text.end(),
                                  [](unsigned char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
-  if (!plain) {
-    out += nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    return;
-  }
-  out += '"';
-  out += text;
-  out += '"';
+  if (plain) hash << '"' << text << '"';
+  else hash << nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-template <class Integer> void append_integer(std::string& out, Integer number) {
+template <class Integer> void hash_integer(Fnv1a& hash, Integer number) {
   std::array<char, 24> digits{};
   const auto written = std::to_chars(digits.data(), digits.data() + digits.size(), number);
-  out.append(digits.data(), written.ptr);
+  hash << std::string_view(digits.data(), static_cast<std::size_t>(written.ptr - digits.data()));
 }
 
-// Appends what nlohmann's dump() prints for the facts with every floating-point number replaced by its string at 9
-// significant digits, without building that copy: every SARIF result and every diff finding needs a fingerprint.
-void append_rounded(std::string& out, const nlohmann::json& value) {
+// Hashes what nlohmann's dump() prints for the facts with every floating-point number replaced by its string at 9
+// significant digits, without building that text: every SARIF result and every diff finding needs a fingerprint.
+void hash_rounded(Fnv1a& hash, const nlohmann::json& value) {
   using Type = nlohmann::json::value_t;
   switch (value.type()) {
     case Type::object: {
-      out += '{';
-      const char* separator = "";
+      hash << '{';
+      bool first = true;
       for (const auto& [key, item] : value.get_ref<const nlohmann::json::object_t&>()) {
-        out += separator;
-        separator = ",";
-        append_string(out, key);
-        out += ':';
-        append_rounded(out, item);
+        if (!first) hash << ',';
+        first = false;
+        hash_string(hash, key);
+        hash << ':';
+        hash_rounded(hash, item);
       }
-      out += '}';
+      hash << '}';
       return;
     }
     case Type::array: {
-      out += '[';
-      const char* separator = "";
+      hash << '[';
+      bool first = true;
       for (const auto& item : value.get_ref<const nlohmann::json::array_t&>()) {
-        out += separator;
-        separator = ",";
+        if (!first) hash << ',';
+        first = false;
         if (item.type() == Type::number_integer)  // get_ptr alone would read an unsigned number as signed
-          append_integer(out, *item.get_ptr<const nlohmann::json::number_integer_t*>());
-        else append_rounded(out, item);
+          hash_integer(hash, *item.get_ptr<const nlohmann::json::number_integer_t*>());
+        else hash_rounded(hash, item);
       }
-      out += ']';
+      hash << ']';
       return;
     }
-    case Type::number_float: fmt::format_to(std::back_inserter(out), "\"{:.9g}\"", value.get<double>()); return;
-    case Type::number_integer: append_integer(out, value.get<std::int64_t>()); return;
-    case Type::number_unsigned: append_integer(out, value.get<std::uint64_t>()); return;
-    case Type::string: append_string(out, value.get_ref<const std::string&>()); return;
-    case Type::boolean: out += value.get<bool>() ? "true" : "false"; return;
-    default: out += value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);  // null (binary: never)
+    case Type::number_float: {
+      fmt::memory_buffer digits;
+      fmt::format_to(std::back_inserter(digits), "\"{:.9g}\"", value.get<double>());
+      hash << std::string_view(digits.data(), digits.size());
+      return;
+    }
+    case Type::number_integer: hash_integer(hash, value.get<std::int64_t>()); return;
+    case Type::number_unsigned: hash_integer(hash, value.get<std::uint64_t>()); return;
+    case Type::string: hash_string(hash, value.get_ref<const std::string&>()); return;
+    case Type::boolean: hash << (value.get<bool>() ? "true" : "false"); return;
+    default: hash << value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);  // null (binary: never)
   }
-}
-
-// 64-bit FNV-1a: small, stable across platforms and releases (std::hash is neither).
-std::uint64_t fnv1a(std::string_view bytes, std::uint64_t hash = 0xcbf29ce484222325ULL) {
-  for (unsigned char c : bytes) {
-    hash ^= c;
-    hash *= 0x100000001b3ULL;
-  }
-  return hash;
 }
 
 }  // namespace
 
 std::string finding_fingerprint(const Diagnostic& diagnostic) {
-  std::uint64_t hash = fnv1a(diagnostic.code);
-  hash = fnv1a(std::string_view("\0", 1), hash);
-  std::string facts;
-  append_rounded(facts, diagnostic.facts);
-  hash = fnv1a(facts, hash);
-  return fmt::format("{:016x}", hash);
+  Fnv1a hash;
+  hash << diagnostic.code << '\0';
+  hash_rounded(hash, diagnostic.facts);
+  return fmt::format("{:016x}", hash.value());
 }
 
 }  // namespace ropelens

@@ -33,6 +33,7 @@ class SarifCheckRenderer : public CheckRenderer {
   // The file's results, each indented and separated as inside the results array.
   std::string render_file(const FileResult& file) const override {
     std::string part;
+    part.reserve(4096 * file.diagnostics.size());  // a result is 1 to 4 KiB
     const auto state = file.baseline ? std::optional<std::string_view>("new") : std::nullopt;
     for (const auto& d : file.diagnostics) {
       if (!part.empty()) part += ",\n        ";
