@@ -18,6 +18,14 @@ struct BoundedParse {
 };
 
 BoundedParse parse_bounded(const std::string& text, int max_depth);
+// The same with nlohmann's parser alone (parse_bounded reads most configs with a faster reader that yields the
+// same values, and falls back to this for the rest); kept for the test that compares the two.
+BoundedParse parse_bounded_by_nlohmann(const std::string& text, int max_depth);
+// The quick reader alone: false when it leaves the text to nlohmann (and then `out` is to be discarded).
+bool read_quickly(const std::string& text, int max_depth, BoundedParse& out);
+// Equal values of equal types, doubles bit for bit (nlohmann's == takes 1u, 1 and 1.0 for the same number): what
+// the two parsers must agree on.
+bool identical_values(const nlohmann::json& a, const nlohmann::json& b);
 
 inline const std::string kDeepValueMarker = std::string("\0nested too deep", 16);
 
