@@ -35,6 +35,8 @@ class JsonWriter {
   JsonWriter& end_array();
   // Keys must come in sorted order, as nlohmann's std::map keeps them (checked in debug builds).
   JsonWriter& key(std::string_view name);
+  // A key spelled in ropelens' own code: printable ASCII that needs no escapes, so it is not scanned for them.
+  template <std::size_t N> JsonWriter& key(const char (&name)[N]) { return plain_key({name, N - 1}); }
 
   JsonWriter& value(std::string_view text);
   JsonWriter& value(const char* text) { return value(std::string_view(text)); }
@@ -52,6 +54,7 @@ class JsonWriter {
 
   // key(name).value(v)
   template <class T> JsonWriter& member(std::string_view name, const T& v) { return key(name).value(v); }
+  template <std::size_t N, class T> JsonWriter& member(const char (&name)[N], const T& v) { return key(name).value(v); }
 
  private:
   struct Frame {
@@ -59,9 +62,14 @@ class JsonWriter {
     int members = 0;
     std::string last_key;  // debug builds only
   };
-  void before_value();
-  void line_break(bool comma, std::size_t depth);  // [","] "\n" and the indent of `depth` open brackets
+  JsonWriter& open(char bracket, bool object);
+  JsonWriter& plain_key(std::string_view name);
+  bool start_member(std::string_view name);  // whether a comma goes before it
   void close(char bracket);
+  // What goes before the next value: nothing after a key, else the line break of its container.
+  std::string_view break_before_value();
+  // [","] "\n" and the indent of `depth` open brackets (appended right away when deeper than a slice can hold).
+  std::string_view line_break(bool comma, std::size_t depth);
   void write_string(std::string_view text);
 
   std::string& out_;

@@ -37,6 +37,19 @@ TEST_CASE("JsonWriter prints what nlohmann's dump(2) prints", "[render]") {
   CHECK(written(std::nan("")) == "null");
 }
 
+// Short plain strings go out with their line break in one piece; long ones, those with escapes and indents
+// deeper than the break buffer go piece by piece. Both ways must print the same.
+TEST_CASE("JsonWriter prints long strings and deep nesting as dump(2) does", "[render]") {
+  json deep = {{"leaf", 1.5}, {"list", {1, 2}}};
+  for (int depth = 0; depth < 40; ++depth) deep = {{std::string(depth % 7 * 20, 'k') + "key", deep}, {"n", depth}};
+  const json sample = {{std::string(97, 'a'), std::string(96, 'b')},
+                       {std::string(96, 'c'), std::string(300, 'd') + "\"\u00e9"},
+                       {"deep", deep},
+                       {"plain", std::string(95, 'e') + "\n"}};
+  CHECK(written(sample) == sample.dump(2));
+  CHECK(written(sample, 4) == indent_json(sample.dump(2), 4));
+}
+
 TEST_CASE("JsonWriter indents nested documents like indent_json", "[render]") {
   CHECK(written(kSample, 4) == indent_json(kSample.dump(2), 4));
 }
