@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ropelens/model.hpp"
+#include "ropelens/note.hpp"
 #include "ropelens/rope.hpp"
 
 namespace ropelens {
@@ -71,7 +72,7 @@ struct EngineSetupView {
   FactorSwitch factor_switch = FactorSwitch::none;
   bool long_factors = false;             // LongRoPE: the long list is active at the target
   bool recomputed_per_sequence = false;  // the frequencies follow each sequence's length (really dynamic)
-  std::vector<std::string> notes;
+  std::vector<Note> notes;
 };
 
 struct LostSetting {
@@ -98,7 +99,7 @@ struct EngineView {
   LengthLimit length;
   std::vector<EngineSetupView> setups;  // one per Model::setups entry
   std::optional<GgufConversion> gguf;
-  std::vector<std::string> notes;
+  std::vector<Note> notes;
 };
 
 // The model was read from a GGUF file: only llama.cpp runs it as is; the other views show the equivalent config.

@@ -35,7 +35,7 @@ json setup_json(const EngineSetupView& s) {
           {"long_factors", s.long_factors},
           {"recomputed_per_sequence", s.recomputed_per_sequence},
           {"inv_freq", s.inv_freq},
-          {"notes", s.notes}};
+          {"notes", texts(s.notes)}};
 }
 
 json gguf_json(const GgufConversion& g) {
@@ -62,7 +62,7 @@ json view_json(const EngineView& view) {
           {"length", length_json(view.length)},
           {"setups", setups},
           {"gguf", view.gguf ? gguf_json(*view.gguf) : json(nullptr)},
-          {"notes", view.notes}};
+          {"notes", texts(view.notes)}};
 }
 
 json difference_json(const EngineReport& report, const PairDifference& d) {

@@ -165,7 +165,7 @@ void render_notes(const EngineReport& report, std::size_t setup, std::ostream& o
   std::vector<std::pair<std::size_t, std::string>> notes;
   for (std::size_t v = 0; v < report.views.size(); ++v)
     if (setup < report.views[v].setups.size())
-      for (const auto& note : report.views[v].setups[setup].notes) notes.emplace_back(v, note);
+      for (const auto& note : report.views[v].setups[setup].notes) notes.emplace_back(v, note.text());
   render_grouped(notes, "  ", out);
 }
 
@@ -271,7 +271,7 @@ void render_engines_text(const Model& model, const EngineReport& report, std::os
   render_gguf(report, out);
   std::vector<std::pair<std::size_t, std::string>> notes;
   for (std::size_t v = 0; v < report.views.size(); ++v)
-    for (const auto& note : report.views[v].notes) notes.emplace_back(v, note);
+    for (const auto& note : report.views[v].notes) notes.emplace_back(v, note.text());
   if (!notes.empty()) out << "\nnotes\n";
   render_grouped(notes, "  ", out);
   render_summary(model, report, out);

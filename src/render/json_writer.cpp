@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 
 #include <fmt/format.h>
 
@@ -41,7 +42,7 @@ std::size_t plain_run(std::string_view text, std::size_t from) {
 constexpr std::size_t kIndentMax = 64;
 
 // ",\n" and up to kIndentMax spaces: every line break is a slice of it, starting at its first or second byte.
-// Tokens copy kBreakCopy bytes from there whatever the slice's length, which the compiler does without a call.
+// A break is copied as kBreakCopy bytes whatever its length, which the compiler does without a call.
 constexpr std::size_t kBreakCopy = 2 + kIndentMax;
 constexpr auto kBreak = [] {
   std::array<char, 1 + kBreakCopy> text{};
@@ -51,54 +52,56 @@ constexpr auto kBreak = [] {
   return text;
 }();
 
-// One token and the line break before it, put together on the stack and appended to the output at once: a JSON
-// scan writes millions of tokens, and every append to a string is a capacity check and a call to memcpy.
-class Token {
- public:
-  static constexpr std::size_t kCapacity = 192;
-  static constexpr std::size_t kLongestText = 96;  // longer strings (and those that need escapes) go piecewise
+constexpr std::size_t kLongestPlainText = 96;  // longer strings (and those that need escapes) go piece by piece
+constexpr std::size_t kLongestToken = kBreakCopy + kLongestPlainText + 8;
+static_assert(kLongestToken <= JsonWriter::kStagedBytes);
 
-  // Starts with `line_break`, a slice of kBreak or nothing.
-  explicit Token(std::string_view line_break) : size_(line_break.size()) {
-    if (line_break.empty()) return;
-    assert(line_break.data() >= kBreak.data() && line_break.data() + kBreakCopy <= kBreak.data() + kBreak.size());
-    std::memcpy(data_.data(), line_break.data(), kBreakCopy);
-  }
-
-  void add(std::string_view text) {
-    assert(size_ + text.size() <= kCapacity);
-    std::memcpy(data_.data() + size_, text.data(), text.size());
-    size_ += text.size();
-  }
-  void add(char c) {
-    assert(size_ < kCapacity);
-    data_[size_++] = c;
-  }
-  // Where a number is printed to; at least 64 bytes are free after a line break.
-  char* tail() { return data_.data() + size_; }
-  char* end() { return data_.data() + data_.size(); }
-  void grow_to(const char* tail) { size_ = static_cast<std::size_t>(tail - data_.data()); }
-  void append_to(std::string& out) const { out.append(data_.data(), size_); }
-
- private:
-  std::array<char, kCapacity> data_;
-  std::size_t size_ = 0;
-};
-
-bool fits_in_token(std::string_view text) {
-  return text.size() <= Token::kLongestText && plain_run(text, 0) == text.size();
-}
+bool is_plain(std::string_view text) { return text.size() <= kLongestPlainText && plain_run(text, 0) == text.size(); }
 
 }  // namespace
+
+JsonWriter::~JsonWriter() {
+  assert((staged_size_ == 0 || std::uncaught_exceptions() > 0) && "a JsonWriter writes whole documents");
+  flush();
+}
+
+void JsonWriter::flush() {
+  out_.append(staged_.data(), staged_size_);
+  staged_size_ = 0;
+}
+
+char* JsonWriter::room(std::size_t bytes) {
+  assert(bytes <= kStagedBytes);
+  if (staged_size_ + bytes > kStagedBytes) flush();
+  return staged_.data() + staged_size_;
+}
+
+void JsonWriter::stage(std::string_view text) {
+  if (text.size() > kStagedBytes) {
+    flush();
+    out_.append(text);
+    return;
+  }
+  std::memcpy(room(text.size()), text.data(), text.size());
+  staged_size_ += text.size();
+}
+
+void JsonWriter::stage(char c) {
+  *room(1) = c;
+  ++staged_size_;
+}
+
+void JsonWriter::document_may_be_complete() {
+  if (open_.empty()) flush();
+}
 
 JsonWriter& JsonWriter::begin_object() { return open('{', true); }
 
 JsonWriter& JsonWriter::begin_array() { return open('[', false); }
 
 JsonWriter& JsonWriter::open(char bracket, bool object) {
-  Token token(break_before_value());
-  token.add(bracket);
-  token.append_to(out_);
+  stage_break_before_value();
+  stage(bracket);
   open_.push_back({object, 0, {}});
   return *this;
 }
@@ -116,20 +119,21 @@ JsonWriter& JsonWriter::end_array() {
 }
 
 JsonWriter& JsonWriter::key(std::string_view name) {
-  if (fits_in_token(name)) return plain_key(name);
-  out_ += line_break(start_member(name), open_.size());
+  if (is_plain(name)) return plain_key(name);
+  stage_line_break(start_member(name), open_.size());
   write_string(name);
-  out_ += ": ";
+  stage(": ");
   return *this;
 }
 
 JsonWriter& JsonWriter::plain_key(std::string_view name) {
-  assert(fits_in_token(name));
-  Token token(line_break(start_member(name), open_.size()));
-  token.add('"');
-  token.add(name);
-  token.add("\": ");
-  token.append_to(out_);
+  assert(is_plain(name));
+  stage_line_break(start_member(name), open_.size());
+  char* at = room(name.size() + 4);
+  *at = '"';
+  std::memcpy(at + 1, name.data(), name.size());
+  std::memcpy(at + 1 + name.size(), "\": ", 3);
+  staged_size_ += name.size() + 4;
   return *this;
 }
 
@@ -147,44 +151,48 @@ bool JsonWriter::start_member(std::string_view name) {
 }
 
 JsonWriter& JsonWriter::value(std::string_view text) {
-  Token token(break_before_value());
-  if (!fits_in_token(text)) {
-    token.append_to(out_);
+  stage_break_before_value();
+  if (is_plain(text)) {
+    char* at = room(text.size() + 2);
+    *at = '"';
+    std::memcpy(at + 1, text.data(), text.size());
+    at[1 + text.size()] = '"';
+    staged_size_ += text.size() + 2;
+  } else {
     write_string(text);
-    return *this;
   }
-  token.add('"');
-  token.add(text);
-  token.add('"');
-  token.append_to(out_);
+  document_may_be_complete();
   return *this;
 }
 
 JsonWriter& JsonWriter::value(std::int64_t number) {
-  Token token(break_before_value());
-  token.grow_to(std::to_chars(token.tail(), token.end(), number).ptr);
-  token.append_to(out_);
+  stage_break_before_value();
+  char* at = room(24);
+  staged_size_ += static_cast<std::size_t>(std::to_chars(at, at + 24, number).ptr - at);
+  document_may_be_complete();
   return *this;
 }
 
 JsonWriter& JsonWriter::value(double number) {
-  Token token(break_before_value());
+  stage_break_before_value();
   if (!std::isfinite(number)) {
-    token.add("null");
+    stage("null");
   } else {
     // The function nlohmann's serializer prints doubles with (its Grisu2, "1.0" for integral values), called
     // directly: json(number).dump() cost an allocation and a serializer per number. The writer's test compares
     // whole documents with dump(2), so a change in it would show.
-    token.grow_to(nlohmann::detail::to_chars(token.tail(), token.end(), number));
+    constexpr std::size_t kRoom = 64;
+    char* at = room(kRoom);
+    staged_size_ += static_cast<std::size_t>(nlohmann::detail::to_chars(at, at + kRoom, number) - at);
   }
-  token.append_to(out_);
+  document_may_be_complete();
   return *this;
 }
 
 JsonWriter& JsonWriter::value(bool flag) {
-  Token token(break_before_value());
-  token.add(flag ? "true" : "false");
-  token.append_to(out_);
+  stage_break_before_value();
+  stage(flag ? "true" : "false");
+  document_may_be_complete();
   return *this;
 }
 
@@ -208,85 +216,95 @@ JsonWriter& JsonWriter::value(const nlohmann::json& document) {
     case nlohmann::json::value_t::number_float: return value(document.get<double>());
     case nlohmann::json::value_t::boolean: return value(document.get<bool>());
     case nlohmann::json::value_t::number_integer: return value(document.get<std::int64_t>());
-    case nlohmann::json::value_t::number_unsigned:
-      out_ += break_before_value();
-      fmt::format_to(std::back_inserter(out_), "{}", document.get<std::uint64_t>());
-      return *this;
+    case nlohmann::json::value_t::number_unsigned: {
+      stage_break_before_value();
+      char* at = room(24);
+      staged_size_ += static_cast<std::size_t>(std::to_chars(at, at + 24, document.get<std::uint64_t>()).ptr - at);
+      break;
+    }
     default:
-      out_ += break_before_value();
-      out_ += document.dump();  // null (and binary, which configs never hold)
-      return *this;
+      stage_break_before_value();
+      stage(document.dump());  // null (and binary, which configs never hold)
+      break;
   }
+  document_may_be_complete();
+  return *this;
 }
 
-std::string_view JsonWriter::break_before_value() {
+void JsonWriter::stage_break_before_value() {
   if (after_key_) {
     after_key_ = false;
-    return {};
+    return;
   }
-  if (open_.empty()) return {};
+  if (open_.empty()) return;
   Frame& frame = open_.back();
   assert(!frame.object);
-  return line_break(frame.members++ > 0, open_.size());
+  stage_line_break(frame.members++ > 0, open_.size());
 }
 
-std::string_view JsonWriter::line_break(bool comma, std::size_t depth) {
+void JsonWriter::stage_line_break(bool comma, std::size_t depth) {
   const std::size_t indent = static_cast<std::size_t>(base_indent_) + 2 * depth;
-  if (indent <= kIndentMax) return {kBreak.data() + (comma ? 0 : 1), indent + (comma ? 2 : 1)};
-  // Deeper than any output ropelens writes itself, but value(json) prints whatever a config holds.
-  if (comma) out_ += ',';
-  out_ += '\n';
-  out_.append(indent, ' ');
-  return {};
+  const std::size_t size = indent + (comma ? 2 : 1);
+  if (indent <= kIndentMax) {
+    std::memcpy(room(kBreakCopy), kBreak.data() + (comma ? 0 : 1), kBreakCopy);
+    staged_size_ += size;
+    return;
+  }
+  // Deeper than any output of ropelens' own, but value(json) prints whatever a config holds.
+  if (comma) stage(',');
+  stage('\n');
+  for (std::size_t i = 0; i < indent; ++i) stage(' ');
 }
 
 void JsonWriter::close(char bracket) {
   const bool empty = open_.back().members == 0;
   open_.pop_back();
-  Token token(empty ? std::string_view() : line_break(false, open_.size()));
-  token.add(bracket);
-  token.append_to(out_);
+  if (!empty) stage_line_break(false, open_.size());
+  stage(bracket);
+  document_may_be_complete();
 }
 
 // As nlohmann escapes with ensure_ascii off; a byte that is not UTF-8 (nlohmann would throw) becomes U+FFFD.
 void JsonWriter::write_string(std::string_view text) {
-  out_ += '"';
+  stage('"');
   for (std::size_t i = 0; i < text.size(); ++i) {
     const std::size_t plain = plain_run(text, i);
     if (plain > 0) {
-      out_.append(text.substr(i, plain));
+      stage(text.substr(i, plain));
       i += plain - 1;
       continue;
     }
     const auto byte = static_cast<unsigned char>(text[i]);
     switch (byte) {
-      case '"': out_ += "\\\""; continue;
-      case '\\': out_ += "\\\\"; continue;
-      case '\b': out_ += "\\b"; continue;
-      case '\f': out_ += "\\f"; continue;
-      case '\n': out_ += "\\n"; continue;
-      case '\r': out_ += "\\r"; continue;
-      case '\t': out_ += "\\t"; continue;
+      case '"': stage("\\\""); continue;
+      case '\\': stage("\\\\"); continue;
+      case '\b': stage("\\b"); continue;
+      case '\f': stage("\\f"); continue;
+      case '\n': stage("\\n"); continue;
+      case '\r': stage("\\r"); continue;
+      case '\t': stage("\\t"); continue;
       default: break;
     }
     if (byte < 0x20) {
-      fmt::format_to(std::back_inserter(out_), "\\u{:04x}", byte);
+      std::array<char, 6> escape{};
+      fmt::format_to(escape.data(), "\\u{:04x}", byte);
+      stage({escape.data(), escape.size()});
     } else if (byte < 0x80) {
-      out_ += static_cast<char>(byte);
+      stage(static_cast<char>(byte));
     } else {
       const std::size_t length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 0;
       bool valid = length > 0 && byte < 0xF5 && i + length <= text.size();
       for (std::size_t k = 1; valid && k < length; ++k)
         valid = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
       if (valid) {
-        out_.append(text.substr(i, length));
+        stage(text.substr(i, length));
         i += length - 1;
       } else {
-        out_ += "\xEF\xBF\xBD";
+        stage("\xEF\xBF\xBD");
       }
     }
   }
-  out_ += '"';
+  stage('"');
 }
 
 }  // namespace ropelens::render_detail

@@ -3,6 +3,8 @@
 // more than the check itself.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -27,7 +29,15 @@ inline void move_members(nlohmann::json& document, nlohmann::json&& part) {
 class JsonWriter {
  public:
   // Appends to `out`; lines after the first are indented by `base_indent` spaces more than dump(2) would.
+  // The text goes to `out` when the document is complete (its outermost bracket closed, or a lone value written).
   explicit JsonWriter(std::string& out, int base_indent = 0) : out_(out), base_indent_(base_indent) {}
+  ~JsonWriter();
+  JsonWriter(const JsonWriter&) = delete;
+  JsonWriter& operator=(const JsonWriter&) = delete;
+
+  // Tokens are put together here and appended to `out` in blocks: a JSON scan writes millions of them, and an
+  // append to a string is a capacity check and a call to memcpy.
+  static constexpr std::size_t kStagedBytes = 4096;
 
   JsonWriter& begin_object();
   JsonWriter& end_object();
@@ -67,13 +77,20 @@ class JsonWriter {
   bool start_member(std::string_view name);  // whether a comma goes before it
   void close(char bracket);
   // What goes before the next value: nothing after a key, else the line break of its container.
-  std::string_view break_before_value();
-  // [","] "\n" and the indent of `depth` open brackets (appended right away when deeper than a slice can hold).
-  std::string_view line_break(bool comma, std::size_t depth);
+  void stage_break_before_value();
+  void stage_line_break(bool comma, std::size_t depth);  // [","] "\n" and the indent of `depth` open brackets
   void write_string(std::string_view text);
+
+  char* room(std::size_t bytes);  // where the next `bytes` bytes go (count them in staged_size_)
+  void stage(std::string_view text);
+  void stage(char c);
+  void flush();
+  void document_may_be_complete();
 
   std::string& out_;
   int base_indent_;
+  std::array<char, kStagedBytes> staged_;
+  std::size_t staged_size_ = 0;
   std::vector<Frame> open_;
   bool after_key_ = false;
 };

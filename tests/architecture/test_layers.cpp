@@ -26,6 +26,7 @@ const std::map<std::string, std::string> kHeaderLayer = {
     {"diagnostic.hpp", "model"},
     {"text.hpp", "model"},
     {"units.hpp", "model"},
+    {"note.hpp", "model"},
     {"input.hpp", "input"},
     {"gguf.hpp", "input"},
     {"model_locator.hpp", "input"},

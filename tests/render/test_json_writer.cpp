@@ -50,6 +50,14 @@ TEST_CASE("JsonWriter prints long strings and deep nesting as dump(2) does", "[r
   CHECK(written(sample, 4) == indent_json(sample.dump(2), 4));
 }
 
+TEST_CASE("JsonWriter writes documents many times longer than its staging buffer", "[render]") {
+  json big = json::array();
+  for (int i = 0; i < 3000; ++i) big.push_back({{"deg", i * 0.37}, {"pair", i}, {"text", std::string(i % 150, 'x')}});
+  const std::string out = written(big, 2);
+  CHECK(out.size() > 50 * JsonWriter::kStagedBytes);
+  CHECK(out == indent_json(big.dump(2), 2));
+}
+
 TEST_CASE("JsonWriter indents nested documents like indent_json", "[render]") {
   CHECK(written(kSample, 4) == indent_json(kSample.dump(2), 4));
 }

@@ -122,7 +122,7 @@ EngineSetupView runtime_view(const Model& model, const RopeSetup& setup, const G
   if (setup.type == RopeType::proportional) {
     view = from_table(index, compute_rope_table(setup));
     view.method = setup.type;
-    view.notes.push_back("not modelled for llama.cpp: transformers' values shown");
+    view.notes.push_back(Note("not modelled for llama.cpp: transformers' values shown"));
     return view;
   }
   view.method = rope.scaling_type == "yarn"       ? RopeType::yarn
@@ -133,29 +133,29 @@ EngineSetupView runtime_view(const Model& model, const RopeSetup& setup, const G
   view.inv_freq = runtime_inv_freq(rope, n_ctx, view.long_factors);
   view.rope_magnitude = llama_cpp_rope_magnitude(rope, deepseek2);
   view.factor = static_cast<double>(1.0f / freq_scale_of(rope));
-  view.notes.push_back(fmt::format("θ iterated in float32 (ggml_rope_cache_init: θ *= {}^(−2/{}))",
-                                   fmt_number(rope.freq_base), rope.n_rot));
+  view.notes.push_back(Note("θ iterated in float32 (ggml_rope_cache_init: θ *= {:.6g}^(−2/{}))",
+                            static_cast<double>(rope.freq_base), rope.n_rot));
   if (setup.type == RopeType::dynamic) view.effective_theta = rope.freq_base;
   if (yarn_active(rope)) {
     const CorrectionDims dims = corr_dims(rope);
     view.correction_low = static_cast<double>(dims.low);
     view.correction_high = static_cast<double>(dims.high);
-    view.notes.push_back(fmt::format("kernel YaRN on n_ctx_orig_yarn {}: correction range ({}, {}), always truncated",
-                                     rope.n_ctx_orig_yarn, fmt_number(view.correction_low.value_or(0.0)),
-                                     fmt_number(view.correction_high.value_or(0.0))));
+    view.notes.push_back(Note("kernel YaRN on n_ctx_orig_yarn {}: correction range ({:.6g}, {:.6g}), always truncated",
+                              rope.n_ctx_orig_yarn, view.correction_low.value_or(0.0),
+                              view.correction_high.value_or(0.0)));
   }
   if (rope.scaling_type == "longrope") {
     view.factor_switch = FactorSwitch::per_context;
-    view.notes.push_back(fmt::format("LongRoPE factors chosen per context: long when n_ctx > {} ({} at n_ctx {})",
-                                     rope.n_ctx_orig_yarn, view.long_factors ? "long" : "short", n_ctx));
+    view.notes.push_back(Note("LongRoPE factors chosen per context: long when n_ctx > {} ({} at n_ctx {})",
+                              rope.n_ctx_orig_yarn, view.long_factors ? "long" : "short", n_ctx));
   }
   if (deepseek2 && is_mla(model)) {
     view.softmax_multiplier = deepseek2_kq_multiplier(rope);
     view.notes.push_back(
-        fmt::format("deepseek2 kq_scale = mscale²/√{} = {}/√{} (yarn_log_multiplier {} after the "
-                    "loader's /0.1, [TAG_DEEPSEEK2_YARN_LOG_MUL_FIX])",
-                    mla_key_dim(model, setup), fmt_number(view.softmax_multiplier), mla_key_dim(model, setup),
-                    fmt_number(static_cast<double>(rope.yarn_log_mul))));
+        Note("deepseek2 kq_scale = mscale²/√{} = {:.6g}/√{} (yarn_log_multiplier {:.6g} after the "
+             "loader's /0.1, [TAG_DEEPSEEK2_YARN_LOG_MUL_FIX])",
+             mla_key_dim(model, setup), view.softmax_multiplier, mla_key_dim(model, setup),
+             static_cast<double>(rope.yarn_log_mul)));
   }
   return view;
 }

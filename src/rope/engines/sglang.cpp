@@ -22,22 +22,22 @@ double yarn_magnitude(const RopeSetup& setup) {
 EngineSetupView yarn_view(const Model& model, const RopeSetup& setup, int index) {
   if (is_mla(model) || is_deepseek_yarn(setup))
     return deepseek_yarn_view(model, setup, index,
-                              "deepseek_yarn and MLA models run DeepseekScalingRotaryEmbedding: magnitude "
-                              "gm(f, mscale)/gm(f, mscale_all_dim); "
-                              "model_config.py scales the softmax by gm(f, mscale_all_dim)²");
+                              Note("deepseek_yarn and MLA models run DeepseekScalingRotaryEmbedding: magnitude "
+                                   "gm(f, mscale)/gm(f, mscale_all_dim); "
+                                   "model_config.py scales the softmax by gm(f, mscale_all_dim)²"));
   EngineSetupView view = from_table(index, compute_rope_table(setup));
   view.method = RopeType::yarn;
   if (!setup.mrope_section.empty()) {
     view.rope_magnitude = yarn_mscale(stated_factor(setup));
     view.notes.push_back(
-        "YaRNScalingMRotaryEmbedding: correction range on original_max_position_embeddings (as "
-        "transformers), magnitude gm(f) only");
+        Note("YaRNScalingMRotaryEmbedding: correction range on original_max_position_embeddings (as "
+             "transformers), magnitude gm(f) only"));
     return view;
   }
   const double magnitude = yarn_magnitude(setup);
   if (setup.yarn.attention_factor && std::abs(magnitude - view.rope_magnitude) > 1e-12)
-    view.notes.push_back(fmt::format("attention_factor {} is not forwarded (SGLang reads attn_factor): magnitude {}",
-                                     fmt_number(setup.yarn.attention_factor->value), fmt_number(magnitude)));
+    view.notes.push_back(Note("attention_factor {:.6g} is not forwarded (SGLang reads attn_factor): magnitude {:.6g}",
+                              setup.yarn.attention_factor->value, magnitude));
   view.rope_magnitude = magnitude;
   return view;
 }
@@ -52,8 +52,8 @@ EngineSetupView dynamic_view(const RopeSetup& setup, int index) {
   view.method = RopeType::dynamic;
   view.factor = factor;
   view.effective_theta = base;
-  view.notes.push_back(fmt::format("dynamic NTK is static (vLLM's class before PR #41277): base {} for every sequence",
-                                   fmt_number(base)));
+  view.notes.push_back(
+      Note("dynamic NTK is static (vLLM's class before PR #41277): base {:.6g} for every sequence", base));
   return view;
 }
 
@@ -65,10 +65,10 @@ EngineSetupView longrope_view(const RopeSetup& setup, int index, std::int64_t ta
   view.rope_magnitude = scale <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(scale) / std::log(original));
   view.factor_switch = FactorSwitch::per_batch;
   view.notes.push_back(
-      fmt::format("Phi3LongRoPEScaledRotaryEmbedding.forward (rope_variant.py @0b1fd02d): long factors for every "
-                  "token of a forward batch when any position in it exceeds {}, so a short request switches when a "
-                  "long one shares its batch; keys already cached are not re-rotated ({} at the target)",
-                  original_or_declared(setup), view.long_factors ? "long" : "short"));
+      Note("Phi3LongRoPEScaledRotaryEmbedding.forward (rope_variant.py @0b1fd02d): long factors for every "
+           "token of a forward batch when any position in it exceeds {}, so a short request switches when a "
+           "long one shares its batch; keys already cached are not re-rotated ({} at the target)",
+           original_or_declared(setup), view.long_factors ? "long" : "short"));
   return view;
 }
 

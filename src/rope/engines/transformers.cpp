@@ -50,16 +50,16 @@ EngineSetupView setup_view(const Model& model, const RopeSetup& setup, int index
     view.recomputed_per_sequence = true;
     view.effective_theta = table.effective_theta;
     view.notes.push_back(
-        fmt::format("dynamic NTK recomputed per forward for sequences longer than {}: base {} at {} "
-                    "tokens; cached keys keep the rotation they were stored with (#25104)",
-                    setup.max_position_embeddings.value, fmt_number(table.effective_theta), target_tokens));
+        Note("dynamic NTK recomputed per forward for sequences longer than {}: base {:.6g} at {} "
+             "tokens; cached keys keep the rotation they were stored with (#25104)",
+             setup.max_position_embeddings.value, table.effective_theta, target_tokens));
   }
   if (setup.type == RopeType::longrope) {
     view.factor_switch = FactorSwitch::per_sequence;
     view.notes.push_back(
-        fmt::format("LongRoPE switches per forward call (_longrope_frequency_update): long factors once its longest "
-                    "position exceeds {} tokens; keys cached before keep the short-factor rotation; {} at {} tokens",
-                    original_or_declared(setup), table.long_factors ? "long" : "short", target_tokens));
+        Note("LongRoPE switches per forward call (_longrope_frequency_update): long factors once its longest "
+             "position exceeds {} tokens; keys cached before keep the short-factor rotation; {} at {} tokens",
+             original_or_declared(setup), table.long_factors ? "long" : "short", target_tokens));
   }
   return view;
 }
@@ -91,8 +91,8 @@ EngineView transformers_view(const Model& model, EngineVersion version, std::int
   }
   if (is_mla(model))
     view.notes.push_back(
-        "MLA: the YaRN temperature lives in the softmax scale (mscale_all_dim), not in cos/sin "
-        "(modeling_deepseek_v3, PR #47435)");
+        Note("MLA: the YaRN temperature lives in the softmax scale (mscale_all_dim), not in cos/sin "
+             "(modeling_deepseek_v3, PR #47435)"));
   return view;
 }
 

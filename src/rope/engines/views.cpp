@@ -187,7 +187,8 @@ EngineView empty_view(const Model& model, EngineVersion version) {
   view.version = version;
   view.label = std::string(label_of(version));
   if (read_from_gguf(model))
-    view.notes.push_back("the model was read from a GGUF file; shown as this engine computes the equivalent config");
+    view.notes.push_back(
+        Note("the model was read from a GGUF file; shown as this engine computes the equivalent config"));
   return view;
 }
 
@@ -229,7 +230,7 @@ double mla_softmax(const Model& model, const RopeSetup& setup) {
   return mscale * mscale;
 }
 
-EngineSetupView deepseek_yarn_view(const Model& model, const RopeSetup& setup, int index, std::string note) {
+EngineSetupView deepseek_yarn_view(const Model& model, const RopeSetup& setup, int index, Note note) {
   RopeSetup deepseek = setup;
   deepseek.yarn.truncate = {true, Provenance::by_default("DeepseekScalingRotaryEmbedding always truncates")};
   EngineSetupView view = from_table(index, compute_rope_table(deepseek));

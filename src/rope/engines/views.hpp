@@ -70,7 +70,7 @@ bool mscale_pair_truthy(const YarnParams& yarn);
 double mla_softmax(const Model& model, const RopeSetup& setup);
 // YaRN as vLLM and SGLang run it for MLA models (DeepseekScalingRotaryEmbedding): the ramp always truncated,
 // magnitude gm(f, mscale)/gm(f, mscale_all_dim) on cos/sin, softmax scale × gm(f, mscale_all_dim)²; `note` says whose.
-EngineSetupView deepseek_yarn_view(const Model& model, const RopeSetup& setup, int index, std::string note);
+EngineSetupView deepseek_yarn_view(const Model& model, const RopeSetup& setup, int index, Note note);
 
 // The global setup whose dict decides a model-level value (the first one without a window, else the first).
 const RopeSetup* deciding_setup(const Model& model);

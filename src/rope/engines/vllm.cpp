@@ -41,22 +41,23 @@ EngineSetupView dynamic_view(const RopeSetup& setup, int index, EngineVersion ve
   const auto declared = setup.max_position_embeddings.value;
   if (legacy_dynamic(version))
     view.notes.push_back(
-        fmt::format("dynamic NTK is static: one base θ·(f²−f+1)^(d/(d−2)) = {} for a cache of {} "
-                    "rows, used for every sequence, short ones included (#3488, #5093)",
-                    fmt_number(base), whole_tokens(static_cast<double>(declared) * factor)));
+        Note("dynamic NTK is static: one base θ·(f²−f+1)^(d/(d−2)) = {:.6g} for a cache of {} "
+             "rows, used for every sequence, short ones included (#3488, #5093)",
+             base, whole_tokens(static_cast<double>(declared) * factor)));
   else
     view.notes.push_back(
-        fmt::format("dynamic NTK after PR #41277: without max_trained_positions the base stays {} "
-                    "(no scaling); the cache has {} rows while max_model_len is {} × {}, so later "
-                    "positions read past it (PR #55910)",
-                    fmt_number(base), declared, declared, fmt_number(factor)));
+        Note("dynamic NTK after PR #41277: without max_trained_positions the base stays {:.6g} "
+             "(no scaling); the cache has {} rows while max_model_len is {} × {:.6g}, so later "
+             "positions read past it (PR #55910)",
+             base, declared, declared, factor));
   return view;
 }
 
 EngineSetupView mla_yarn_view(const Model& model, const RopeSetup& setup, int index) {
-  return deepseek_yarn_view(model, setup, index,
-                            "deepseek_v2.py runs rope_type deepseek_yarn (DeepseekScalingRotaryEmbedding @7bc8d408): "
-                            "magnitude gm(f, mscale)/gm(f, mscale_all_dim), softmax scale × gm(f, mscale_all_dim)²");
+  return deepseek_yarn_view(
+      model, setup, index,
+      Note("deepseek_v2.py runs rope_type deepseek_yarn (DeepseekScalingRotaryEmbedding @7bc8d408): "
+           "magnitude gm(f, mscale)/gm(f, mscale_all_dim), softmax scale × gm(f, mscale_all_dim)²"));
 }
 
 EngineSetupView mrope_yarn_view(const RopeSetup& setup, int index) {
@@ -68,9 +69,9 @@ EngineSetupView mrope_yarn_view(const RopeSetup& setup, int index) {
   view.method = RopeType::yarn;
   view.rope_magnitude = yarn_mscale(stated_factor(setup));
   view.notes.push_back(
-      fmt::format("MRoPE + YaRN (mrope.py @dba39a55): the correction range is computed on 4 × {} = "
-                  "{} tokens; magnitude gm(f) only",
-                  original, 4 * original));
+      Note("MRoPE + YaRN (mrope.py @dba39a55): the correction range is computed on 4 × {} = "
+           "{} tokens; magnitude gm(f) only",
+           original, 4 * original));
   return view;
 }
 
@@ -79,8 +80,8 @@ EngineSetupView yarn_view(const Model& model, const RopeSetup& setup, int index,
   if (is_deepseek_yarn(setup))
     return deepseek_yarn_view(
         model, setup, index,
-        "rope_type deepseek_yarn: get_rope builds DeepseekScalingRotaryEmbedding "
-        "(rotary_embedding/__init__.py @07b12f1b): magnitude gm(f, mscale)/gm(f, mscale_all_dim)");
+        Note("rope_type deepseek_yarn: get_rope builds DeepseekScalingRotaryEmbedding "
+             "(rotary_embedding/__init__.py @07b12f1b): magnitude gm(f, mscale)/gm(f, mscale_all_dim)"));
   if (!setup.mrope_section.empty()) return mrope_yarn_view(setup, index);
   EngineSetupView view = from_table(index, compute_rope_table(setup));
   view.method = RopeType::yarn;
@@ -88,9 +89,9 @@ EngineSetupView yarn_view(const Model& model, const RopeSetup& setup, int index,
   const double plain = yarn_mscale(stated_factor(setup));
   if (std::abs(plain - view.rope_magnitude) > 1e-12)
     view.notes.push_back(
-        fmt::format("attention_factor, mscale and mscale_all_dim are not forwarded (get_rope "
-                    "whitelist before PR #56446): magnitude gm(f) = {} instead of {}",
-                    fmt_number(plain), fmt_number(view.rope_magnitude)));
+        Note("attention_factor, mscale and mscale_all_dim are not forwarded (get_rope "
+             "whitelist before PR #56446): magnitude gm(f) = {:.6g} instead of {:.6g}",
+             plain, view.rope_magnitude));
   view.rope_magnitude = plain;
   return view;
 }
@@ -101,10 +102,10 @@ EngineSetupView longrope_view(const RopeSetup& setup, int index, std::int64_t ta
   view.rope_magnitude = longrope_mscale(setup);
   view.factor_switch = FactorSwitch::per_deployment;
   view.notes.push_back(
-      fmt::format("LongRoPE is chosen once per deployment: the long factors for every sequence when "
-                  "max_model_len > {} (here {}), short prompts included; mscale from "
-                  "max/original = {} (attention_factor in the config is not read)",
-                  original_or_declared(setup), view.long_factors ? "long" : "short", fmt_number(view.rope_magnitude)));
+      Note("LongRoPE is chosen once per deployment: the long factors for every sequence when "
+           "max_model_len > {} (here {}), short prompts included; mscale from "
+           "max/original = {:.6g} (attention_factor in the config is not read)",
+           original_or_declared(setup), view.long_factors ? "long" : "short", view.rope_magnitude));
   return view;
 }
 
