@@ -1,3 +1,6 @@
+#include <map>
+#include <string>
+
 #include <fmt/format.h>
 
 #include "../support.hpp"
@@ -24,14 +27,25 @@ static void check(const Context& cx, Sink& out) {
                               keys.legacy_type, keys.rope_type))
         .help("remove the legacy type key and keep the rope_type the checkpoint was trained with");
   });
+  // "type": "mrope" is both a legacy key and a legacy name: one finding says both.
+  std::map<std::string, const LegacyRopeTypeName*> names;
+  for_each_issue<LegacyRopeTypeName>(
+      cx.model, [&](const std::string& pointer, const LegacyRopeTypeName& legacy) { names.emplace(pointer, &legacy); });
   for_each_issue<LegacyTypeKey>(cx.model, [&](const std::string& pointer, const LegacyTypeKey& key) {
-    out.report(pointer, fmt::format("legacy key type '{}'; the current key is rope_type", key.type))
-        .help(modern_spelling_help(key.type));
+    const auto name = names.find(pointer);
+    if (name == names.end()) {
+      out.report(pointer, fmt::format("legacy key type '{}'; the current key is rope_type", key.type))
+          .help(modern_spelling_help(key.type));
+      return;
+    }
+    out.report(pointer, fmt::format("legacy key type '{}'; the current key is rope_type, and '{}' means {}", key.type,
+                                    name->second->spelled, meaning(*name->second)))
+        .help(modern_spelling_help(name->second->spelled));
+    names.erase(name);
   });
-  for_each_issue<LegacyRopeTypeName>(cx.model, [&](const std::string& pointer, const LegacyRopeTypeName& legacy) {
-    out.report(pointer, fmt::format("legacy rope type '{}' means {}", legacy.spelled, meaning(legacy)))
-        .help(modern_spelling_help(legacy.spelled));
-  });
+  for (const auto& [pointer, legacy] : names)
+    out.report(pointer, fmt::format("legacy rope type '{}' means {}", legacy->spelled, meaning(*legacy)))
+        .help(modern_spelling_help(legacy->spelled));
 }
 
 extern const Rule CFG004{{"CFG004", "legacy-rope-key", Severity::info,
