@@ -165,10 +165,15 @@ JsonWriter& JsonWriter::value(std::string_view text) {
   return *this;
 }
 
+template <class Integer> void JsonWriter::stage_integer(Integer number) {
+  constexpr std::size_t kDigits = 24;  // a sign and 20 digits
+  char* at = room(kDigits);
+  staged_size_ += static_cast<std::size_t>(std::to_chars(at, at + kDigits, number).ptr - at);
+}
+
 JsonWriter& JsonWriter::value(std::int64_t number) {
   stage_break_before_value();
-  char* at = room(24);
-  staged_size_ += static_cast<std::size_t>(std::to_chars(at, at + 24, number).ptr - at);
+  stage_integer(number);
   document_may_be_complete();
   return *this;
 }
@@ -216,12 +221,10 @@ JsonWriter& JsonWriter::value(const nlohmann::json& document) {
     case nlohmann::json::value_t::number_float: return value(document.get<double>());
     case nlohmann::json::value_t::boolean: return value(document.get<bool>());
     case nlohmann::json::value_t::number_integer: return value(document.get<std::int64_t>());
-    case nlohmann::json::value_t::number_unsigned: {
+    case nlohmann::json::value_t::number_unsigned:
       stage_break_before_value();
-      char* at = room(24);
-      staged_size_ += static_cast<std::size_t>(std::to_chars(at, at + 24, document.get<std::uint64_t>()).ptr - at);
+      stage_integer(document.get<std::uint64_t>());
       break;
-    }
     default:
       stage_break_before_value();
       stage(document.dump());  // null (and binary, which configs never hold)

@@ -84,6 +84,7 @@ class JsonWriter {
   char* room(std::size_t bytes);  // where the next `bytes` bytes go (count them in staged_size_)
   void stage(std::string_view text);
   void stage(char c);
+  template <class Integer> void stage_integer(Integer number);
   void flush();
   void document_may_be_complete();
 
