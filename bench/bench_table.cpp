@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "ropelens/model_loader.hpp"
-#include "ropelens/render.hpp"
-#include "ropelens/table_report.hpp"
+#include "ropelens/load/model_loader.hpp"
+#include "ropelens/render/render.hpp"
+#include "ropelens/report/table_report.hpp"
 
 namespace {
 

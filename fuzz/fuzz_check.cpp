@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "fuzz_support.hpp"
-#include "ropelens/render.hpp"
+#include "ropelens/render/render.hpp"
 
 using namespace ropelens;
 

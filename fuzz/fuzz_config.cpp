@@ -7,10 +7,10 @@
 
 #include "input/bounded_dom.hpp"
 
-#include "ropelens/audit.hpp"
-#include "ropelens/input.hpp"
-#include "ropelens/normalize.hpp"
-#include "ropelens/table_report.hpp"
+#include "ropelens/audit/audit.hpp"
+#include "ropelens/input/input.hpp"
+#include "ropelens/normalize/normalize.hpp"
+#include "ropelens/report/table_report.hpp"
 
 namespace {
 

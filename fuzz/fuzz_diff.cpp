@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "fuzz_support.hpp"
-#include "ropelens/diff.hpp"
-#include "ropelens/render.hpp"
+#include "ropelens/diff/diff.hpp"
+#include "ropelens/render/render.hpp"
 
 using namespace ropelens;
 

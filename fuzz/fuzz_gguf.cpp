@@ -5,10 +5,10 @@
 #include <cstdint>
 #include <string_view>
 
-#include "ropelens/gguf.hpp"
-#include "ropelens/input.hpp"
-#include "ropelens/normalize.hpp"
-#include "ropelens/rope.hpp"
+#include "ropelens/input/gguf.hpp"
+#include "ropelens/input/input.hpp"
+#include "ropelens/normalize/normalize.hpp"
+#include "ropelens/rope/rope.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "fuzz_support.hpp"
-#include "ropelens/project_settings.hpp"
+#include "ropelens/check/project_settings.hpp"
 
 using namespace ropelens;
 

@@ -6,9 +6,9 @@
 #include <sstream>
 
 #include "fuzz_support.hpp"
-#include "ropelens/normalize.hpp"
-#include "ropelens/render.hpp"
-#include "ropelens/suggest.hpp"
+#include "ropelens/normalize/normalize.hpp"
+#include "ropelens/render/render.hpp"
+#include "ropelens/suggest/suggest.hpp"
 
 using namespace ropelens;
 

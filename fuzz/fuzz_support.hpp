@@ -11,11 +11,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ropelens/check.hpp"
-#include "ropelens/gguf.hpp"
-#include "ropelens/input.hpp"
-#include "ropelens/model_loader.hpp"
-#include "ropelens/normalize.hpp"
+#include "ropelens/check/check.hpp"
+#include "ropelens/input/gguf.hpp"
+#include "ropelens/input/input.hpp"
+#include "ropelens/load/model_loader.hpp"
+#include "ropelens/normalize/normalize.hpp"
 
 namespace ropelens::fuzz {
 

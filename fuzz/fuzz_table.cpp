@@ -6,10 +6,10 @@
 #include <sstream>
 
 #include "fuzz_support.hpp"
-#include "ropelens/check.hpp"
-#include "ropelens/engine_report.hpp"
-#include "ropelens/render.hpp"
-#include "ropelens/table_report.hpp"
+#include "ropelens/check/check.hpp"
+#include "ropelens/rope/engines/engine_report.hpp"
+#include "ropelens/render/render.hpp"
+#include "ropelens/report/table_report.hpp"
 
 using namespace ropelens;
 

@@ -1,5 +1,5 @@
 // The catalog: one RULE line per rule, sorted by code. Codes are never reused.
-#include "ropelens/rule.hpp"
+#include "ropelens/rules/rule.hpp"
 
 // clang-format off
 #define ROPELENS_CATALOG(RULE) \

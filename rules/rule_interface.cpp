@@ -1,8 +1,8 @@
 // The rule interface: the context rules read, the sink they report to, and the catalog lookups.
 #include <algorithm>
 
-#include "ropelens/rule.hpp"
-#include "ropelens/rule_docs.hpp"
+#include "ropelens/rules/rule.hpp"
+#include "ropelens/rules/rule_docs.hpp"
 
 namespace ropelens {
 

@@ -7,8 +7,8 @@
 #include <variant>
 #include <vector>
 
-#include "ropelens/rule.hpp"
-#include "ropelens/text.hpp"
+#include "ropelens/rules/rule.hpp"
+#include "ropelens/model/text.hpp"
 
 namespace ropelens::rules {
 

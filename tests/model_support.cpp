@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ropelens/check.hpp"
+#include "ropelens/check/check.hpp"
 #include "support.hpp"
 
 namespace ropelens::test {

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "ropelens/diagnostic.hpp"
-#include "ropelens/model.hpp"
-#include "ropelens/model_loader.hpp"
+#include "ropelens/model/diagnostic.hpp"
+#include "ropelens/model/model.hpp"
+#include "ropelens/load/model_loader.hpp"
 
 namespace ropelens::test {
 

@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "ropelens/check.hpp"
+#include "ropelens/check/check.hpp"
 #include "support.hpp"
 
 namespace fs = std::filesystem;

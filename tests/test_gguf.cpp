@@ -12,12 +12,12 @@
 
 #include "gguf_writer.hpp"
 #include "support.hpp"
-#include "ropelens/check.hpp"
-#include "ropelens/gguf.hpp"
-#include "ropelens/input.hpp"
-#include "ropelens/kv_cache.hpp"
-#include "ropelens/normalize.hpp"
-#include "ropelens/rope.hpp"
+#include "ropelens/check/check.hpp"
+#include "ropelens/input/gguf.hpp"
+#include "ropelens/input/input.hpp"
+#include "ropelens/memory/kv_cache.hpp"
+#include "ropelens/normalize/normalize.hpp"
+#include "ropelens/rope/rope.hpp"
 
 using Catch::Matchers::Contains;
 using ropelens::GgufFile;

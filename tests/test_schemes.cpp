@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "ropelens/schemes.hpp"
+#include "ropelens/schemes/schemes.hpp"
 
 using namespace ropelens;
 

@@ -1,7 +1,7 @@
 #include <fmt/format.h>
 
 #include "../support.hpp"
-#include "ropelens/analysis.hpp"
+#include "ropelens/analysis/analysis.hpp"
 
 namespace ropelens::rules {
 

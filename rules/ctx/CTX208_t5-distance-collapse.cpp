@@ -1,6 +1,6 @@
 #include <fmt/format.h>
 
-#include "ropelens/schemes.hpp"
+#include "ropelens/schemes/schemes.hpp"
 #include "../support.hpp"
 
 namespace ropelens::rules {

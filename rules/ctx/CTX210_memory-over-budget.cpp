@@ -1,6 +1,6 @@
 #include <fmt/format.h>
 
-#include "ropelens/units.hpp"
+#include "ropelens/model/units.hpp"
 #include "../support.hpp"
 
 namespace ropelens::rules {

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "../support.hpp"
-#include "ropelens/engine_comparison.hpp"
+#include "ropelens/rope/engines/engine_comparison.hpp"
 
 namespace ropelens::rules {
 namespace {

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "../support.hpp"
-#include "ropelens/method_override.hpp"
+#include "ropelens/rope/engines/method_override.hpp"
 
 namespace ropelens::rules {
 

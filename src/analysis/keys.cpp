@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <string>
 
-#include "ropelens/analysis.hpp"
+#include "ropelens/analysis/analysis.hpp"
 
 namespace ropelens {
 namespace {

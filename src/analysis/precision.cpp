@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ropelens/analysis.hpp"
-#include "ropelens/rope.hpp"
+#include "ropelens/analysis/analysis.hpp"
+#include "ropelens/rope/rope.hpp"
 
 namespace ropelens {
 

@@ -1,5 +1,5 @@
 // Seen versus needed angles per pair: the long-context audit of issue-defined phases P and E.
-#include "ropelens/audit.hpp"
+#include "ropelens/audit/audit.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // Baseline files: reading, matching findings against them, and writing them.
-#include "ropelens/baseline.hpp"
+#include "ropelens/check/baseline.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "ropelens/input.hpp"
+#include "ropelens/input/input.hpp"
 
 namespace ropelens {
 namespace fs = std::filesystem;

@@ -9,12 +9,12 @@
 
 #include <fmt/format.h>
 
-#include "ropelens/check.hpp"
-#include "ropelens/engine_report.hpp"
-#include "ropelens/log.hpp"
-#include "ropelens/method_override.hpp"
-#include "ropelens/model_log.hpp"
-#include "ropelens/normalize.hpp"
+#include "ropelens/check/check.hpp"
+#include "ropelens/rope/engines/engine_report.hpp"
+#include "ropelens/log/log.hpp"
+#include "ropelens/rope/engines/method_override.hpp"
+#include "ropelens/check/model_log.hpp"
+#include "ropelens/normalize/normalize.hpp"
 
 namespace ropelens {
 namespace {

@@ -1,8 +1,8 @@
-#include "ropelens/model_log.hpp"
+#include "ropelens/check/model_log.hpp"
 
 #include <string_view>
 
-#include "ropelens/log.hpp"
+#include "ropelens/log/log.hpp"
 
 namespace ropelens {
 namespace {

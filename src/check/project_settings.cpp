@@ -4,10 +4,10 @@
 
 #include <fmt/format.h>
 
-#include "ropelens/log.hpp"
-#include "ropelens/project_settings.hpp"
-#include "ropelens/text.hpp"
-#include "ropelens/units.hpp"
+#include "ropelens/log/log.hpp"
+#include "ropelens/check/project_settings.hpp"
+#include "ropelens/model/text.hpp"
+#include "ropelens/model/units.hpp"
 
 namespace ropelens {
 namespace fs = std::filesystem;

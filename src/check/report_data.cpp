@@ -1,8 +1,8 @@
-#include "ropelens/report_data.hpp"
+#include "ropelens/check/report_data.hpp"
 
 #include <set>
 
-#include "ropelens/rule_docs.hpp"
+#include "ropelens/rules/rule_docs.hpp"
 
 namespace ropelens {
 

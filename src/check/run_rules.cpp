@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "ropelens/check.hpp"
-#include "ropelens/text.hpp"
+#include "ropelens/check/check.hpp"
+#include "ropelens/model/text.hpp"
 
 namespace ropelens {
 

@@ -9,10 +9,10 @@
 #include "exit_codes.hpp"
 #include "options.hpp"
 #include "output.hpp"
-#include "ropelens/baseline.hpp"
-#include "ropelens/check.hpp"
-#include "ropelens/project_settings.hpp"
-#include "ropelens/render.hpp"
+#include "ropelens/check/baseline.hpp"
+#include "ropelens/check/check.hpp"
+#include "ropelens/check/project_settings.hpp"
+#include "ropelens/render/render.hpp"
 
 namespace ropelens::cli {
 namespace {

@@ -7,9 +7,9 @@
 
 #include "commands.hpp"
 #include "options.hpp"
-#include "ropelens/diff.hpp"
-#include "ropelens/project_settings.hpp"
-#include "ropelens/render.hpp"
+#include "ropelens/diff/diff.hpp"
+#include "ropelens/check/project_settings.hpp"
+#include "ropelens/render/render.hpp"
 
 namespace ropelens::cli {
 namespace {

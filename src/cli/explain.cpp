@@ -8,8 +8,8 @@
 #include "options.hpp"
 #include "output.hpp"
 #include "exit_codes.hpp"
-#include "ropelens/rule.hpp"
-#include "ropelens/rule_docs.hpp"
+#include "ropelens/rules/rule.hpp"
+#include "ropelens/rules/rule_docs.hpp"
 
 namespace ropelens::cli {
 

@@ -4,11 +4,11 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "output.hpp"
-#include "ropelens/inspect_report.hpp"
-#include "ropelens/check.hpp"
-#include "ropelens/model_loader.hpp"
-#include "ropelens/model_log.hpp"
-#include "ropelens/render.hpp"
+#include "ropelens/report/inspect_report.hpp"
+#include "ropelens/check/check.hpp"
+#include "ropelens/load/model_loader.hpp"
+#include "ropelens/check/model_log.hpp"
+#include "ropelens/render/render.hpp"
 
 namespace ropelens::cli {
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "ropelens/log.hpp"
-#include "ropelens/text.hpp"
+#include "ropelens/log/log.hpp"
+#include "ropelens/model/text.hpp"
 
 namespace ropelens::cli {
 namespace {

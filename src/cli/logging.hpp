@@ -1,4 +1,4 @@
-// Internal: the global -v/--verbose and --log-level options that turn on the diagnostic log (ropelens/log.hpp).
+// Internal: the global -v/--verbose and --log-level options that turn on the diagnostic log (ropelens/log/log.hpp).
 #pragma once
 
 #include <CLI/CLI.hpp>

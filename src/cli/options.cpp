@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "exit_codes.hpp"
-#include "ropelens/units.hpp"
+#include "ropelens/model/units.hpp"
 
 namespace ropelens::cli {
 

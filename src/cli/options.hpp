@@ -8,10 +8,10 @@
 
 #include <CLI/CLI.hpp>
 
-#include "ropelens/kv_cache.hpp"
-#include "ropelens/check.hpp"
-#include "ropelens/model_loader.hpp"
-#include "ropelens/project_settings.hpp"
+#include "ropelens/memory/kv_cache.hpp"
+#include "ropelens/check/check.hpp"
+#include "ropelens/load/model_loader.hpp"
+#include "ropelens/check/project_settings.hpp"
 
 namespace ropelens::cli {
 

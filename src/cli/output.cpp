@@ -11,7 +11,7 @@
 #include <iostream>
 #include <string_view>
 
-#include "ropelens/input.hpp"
+#include "ropelens/input/input.hpp"
 
 namespace ropelens::cli {
 namespace {

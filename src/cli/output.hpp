@@ -10,7 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "ropelens/render.hpp"
+#include "ropelens/render/render.hpp"
 
 namespace ropelens::cli {
 

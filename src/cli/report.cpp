@@ -9,8 +9,8 @@
 #include "exit_codes.hpp"
 #include "options.hpp"
 #include "output.hpp"
-#include "ropelens/render.hpp"
-#include "ropelens/report_data.hpp"
+#include "ropelens/render/render.hpp"
+#include "ropelens/check/report_data.hpp"
 
 namespace ropelens::cli {
 namespace {

@@ -4,7 +4,7 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "output.hpp"
-#include "ropelens/render.hpp"
+#include "ropelens/render/render.hpp"
 
 namespace ropelens::cli {
 

@@ -10,9 +10,9 @@
 #include "generate.hpp"
 #include "logging.hpp"
 #include "output.hpp"
-#include "ropelens/input.hpp"
-#include "ropelens/log.hpp"
-#include "ropelens/text.hpp"
+#include "ropelens/input/input.hpp"
+#include "ropelens/log/log.hpp"
+#include "ropelens/model/text.hpp"
 #include "version.hpp"
 
 namespace ropelens::cli {

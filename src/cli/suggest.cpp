@@ -5,8 +5,8 @@
 #include "options.hpp"
 #include "output.hpp"
 #include "exit_codes.hpp"
-#include "ropelens/render.hpp"
-#include "ropelens/suggest.hpp"
+#include "ropelens/render/render.hpp"
+#include "ropelens/suggest/suggest.hpp"
 
 namespace ropelens::cli {
 

@@ -9,11 +9,11 @@
 #include "exit_codes.hpp"
 #include "options.hpp"
 #include "output.hpp"
-#include "ropelens/audit.hpp"
-#include "ropelens/engine_report.hpp"
-#include "ropelens/model_log.hpp"
-#include "ropelens/render.hpp"
-#include "ropelens/table_report.hpp"
+#include "ropelens/audit/audit.hpp"
+#include "ropelens/rope/engines/engine_report.hpp"
+#include "ropelens/check/model_log.hpp"
+#include "ropelens/render/render.hpp"
+#include "ropelens/report/table_report.hpp"
 
 namespace ropelens::cli {
 

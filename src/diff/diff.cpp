@@ -1,12 +1,12 @@
 // Two checked sides of one model compared: fields, pairs, engine lengths, the audit and the findings.
-#include "ropelens/diff.hpp"
+#include "ropelens/diff/diff.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include "diffing.hpp"
-#include "ropelens/engine_comparison.hpp"
-#include "ropelens/normalize.hpp"
+#include "ropelens/rope/engines/engine_comparison.hpp"
+#include "ropelens/normalize/normalize.hpp"
 
 namespace ropelens {
 namespace {

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ropelens/model.hpp"
+#include "ropelens/model/model.hpp"
 
 namespace ropelens::diff_detail {
 

@@ -1,7 +1,7 @@
 #include <cmath>
 
 #include "diffing.hpp"
-#include "ropelens/text.hpp"
+#include "ropelens/model/text.hpp"
 
 namespace ropelens::diff_detail {
 namespace {

@@ -2,10 +2,10 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "ropelens/diff.hpp"
-#include "ropelens/git.hpp"
-#include "ropelens/input.hpp"
-#include "ropelens/model_loader.hpp"
+#include "ropelens/diff/diff.hpp"
+#include "ropelens/input/git.hpp"
+#include "ropelens/input/input.hpp"
+#include "ropelens/load/model_loader.hpp"
 
 namespace ropelens {
 namespace {

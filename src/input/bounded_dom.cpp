@@ -8,7 +8,7 @@
 #include <system_error>
 #include <vector>
 
-#include "ropelens/text.hpp"
+#include "ropelens/model/text.hpp"
 
 namespace ropelens::input_detail {
 namespace {

@@ -18,8 +18,8 @@
 
 #include <fmt/format.h>
 
-#include "ropelens/git.hpp"
-#include "ropelens/input.hpp"
+#include "ropelens/input/git.hpp"
+#include "ropelens/input/input.hpp"
 
 namespace ropelens {
 namespace fs = std::filesystem;

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "ropelens/gguf.hpp"
+#include "ropelens/input/gguf.hpp"
 
 namespace ropelens {
 namespace {

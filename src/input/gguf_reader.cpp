@@ -1,7 +1,7 @@
 // GGUF header reader: every count, length and offset is checked against the bytes that remain before use.
 // Layout (ggml docs/gguf.md): magic, version u32, tensor_count u64, kv_count u64, the key-values, the tensor
 // infos, zero padding to general.alignment, then the tensor data. Only the RoPE factor tensors are read.
-#include "ropelens/gguf.hpp"
+#include "ropelens/input/gguf.hpp"
 
 #include <algorithm>
 #include <array>
@@ -15,7 +15,7 @@
 
 #include <fmt/format.h>
 
-#include "ropelens/input.hpp"
+#include "ropelens/input/input.hpp"
 
 namespace ropelens {
 

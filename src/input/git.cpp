@@ -1,6 +1,6 @@
 // The git command as a bounded child process: posix_spawnp with an argument vector, stdin from /dev/null,
 // stdout and stderr read through pipes with poll so neither can fill up and stall the child.
-#include "ropelens/git.hpp"
+#include "ropelens/input/git.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -15,7 +15,7 @@
 
 #include <fmt/format.h>
 
-#include "ropelens/input.hpp"
+#include "ropelens/input/input.hpp"
 
 extern char** environ;
 
@@ -26,7 +26,7 @@ namespace {
 
 constexpr std::size_t kMaxGitErrorBytes = 64u << 10;
 
-std::string reason(int error_number) { return std::error_code(error_number, std::generic_category()).message(); }
+std::string git_error_reason(int error_number) { return std::error_code(error_number, std::generic_category()).message(); }
 
 class Pipe {
  public:
@@ -141,7 +141,7 @@ std::string run_git(const std::string& directory, const std::vector<std::string>
   const int spawned = ::posix_spawnp(&pid, "git", actions.get(), nullptr, argv.data(), environ);
   if (spawned != 0)
     throw InputError(what, spawned == ENOENT ? std::string("git is not installed or not on PATH")
-                                             : "cannot run git: " + reason(spawned));
+                                             : "cannot run git: " + git_error_reason(spawned));
   out.close_write();
   err.close_write();
   Captured captured;

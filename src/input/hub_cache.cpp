@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "model_caches.hpp"
-#include "ropelens/input.hpp"
+#include "ropelens/input/input.hpp"
 
 namespace ropelens::input_detail {
 namespace {

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ropelens/input.hpp"
+#include "ropelens/input/input.hpp"
 
 namespace ropelens {
 namespace {

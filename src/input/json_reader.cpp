@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "bounded_dom.hpp"
-#include "ropelens/gguf.hpp"
-#include "ropelens/input.hpp"
+#include "ropelens/input/gguf.hpp"
+#include "ropelens/input/input.hpp"
 
 namespace ropelens {
 namespace fs = std::filesystem;
@@ -111,12 +111,12 @@ class FileDescriptor {
   int fd_;
 };
 
-std::string reason(int error_number) { return std::error_code(error_number, std::generic_category()).message(); }
+std::string io_error_reason(int error_number) { return std::error_code(error_number, std::generic_category()).message(); }
 
 std::string open_failure(int error_number) {
   if (error_number == ENOENT) return "no such file";
   if (error_number == ELOOP) return "cannot open file: a symlink loop (too many levels of symbolic links)";
-  return "cannot open file: " + reason(error_number);
+  return "cannot open file: " + io_error_reason(error_number);
 }
 
 // The first `count` bytes (fewer when the file is shorter).
@@ -126,7 +126,7 @@ std::string read_head(int fd, std::size_t count, const std::string& shown) {
   while (used < count) {
     const ssize_t got = ::read(fd, head.data() + used, count - used);
     if (got < 0 && errno == EINTR) continue;
-    if (got < 0) throw InputError(shown, "read error: " + reason(errno));
+    if (got < 0) throw InputError(shown, "read error: " + io_error_reason(errno));
     if (got == 0) break;
     used += static_cast<std::size_t>(got);
   }
@@ -145,7 +145,7 @@ std::string read_up_to(int fd, std::size_t expected, std::size_t limit, const st
     }
     const ssize_t got = ::read(fd, text.data() + used, text.size() - used);
     if (got < 0 && errno == EINTR) continue;
-    if (got < 0) throw InputError(shown, "read error: " + reason(errno));
+    if (got < 0) throw InputError(shown, "read error: " + io_error_reason(errno));
     if (got == 0) break;
     used += static_cast<std::size_t>(got);
     // All the bytes fstat promised, and fewer than asked for: the end of the file, without a read that returns 0.
@@ -184,13 +184,13 @@ InputFile read_file_shown_as(const std::string& path, std::string shown) {
   FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | kNoWaitForWriter));
   if (fd.get() < 0) throw InputError(input.shown, open_failure(errno));
   struct stat info {};
-  if (::fstat(fd.get(), &info) != 0) throw InputError(path, "cannot read size: " + reason(errno));
+  if (::fstat(fd.get(), &info) != 0) throw InputError(path, "cannot read size: " + io_error_reason(errno));
   if (S_ISDIR(info.st_mode)) {
     const std::string inner_path = (fs::path(path) / "config.json").string();
     FileDescriptor inner(::open(inner_path.c_str(), O_RDONLY | O_CLOEXEC | kNoWaitForWriter));
     if (inner.get() < 0) throw InputError(input.shown, "directory has no config.json");
     input.shown = shown_path(inner_path);
-    if (::fstat(inner.get(), &info) != 0) throw InputError(input.shown, "cannot read size: " + reason(errno));
+    if (::fstat(inner.get(), &info) != 0) throw InputError(input.shown, "cannot read size: " + io_error_reason(errno));
     return read_opened(std::move(input), inner.get(), info);
   }
   return read_opened(std::move(input), fd.get(), info);

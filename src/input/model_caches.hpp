@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "ropelens/model_locator.hpp"
+#include "ropelens/input/model_locator.hpp"
 
 namespace ropelens::input_detail {
 

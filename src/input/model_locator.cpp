@@ -1,5 +1,5 @@
 // A model named by path, Hugging Face id or Ollama name, and the safetensors index beside a config.
-#include "ropelens/model_locator.hpp"
+#include "ropelens/input/model_locator.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "model_caches.hpp"
-#include "ropelens/input.hpp"
+#include "ropelens/input/input.hpp"
 
 namespace ropelens {
 namespace input_detail {

@@ -1,4 +1,4 @@
-#include "ropelens/model_loader.hpp"
+#include "ropelens/load/model_loader.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -6,10 +6,10 @@
 
 #include <fmt/format.h>
 
-#include "ropelens/gguf.hpp"
-#include "ropelens/input.hpp"
-#include "ropelens/model_locator.hpp"
-#include "ropelens/normalize.hpp"
+#include "ropelens/input/gguf.hpp"
+#include "ropelens/input/input.hpp"
+#include "ropelens/input/model_locator.hpp"
+#include "ropelens/normalize/normalize.hpp"
 
 namespace ropelens {
 

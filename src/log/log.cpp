@@ -1,6 +1,6 @@
 // The one file that knows spdlog. It is compiled header-only into ropelens: the shared libspdlog's load-time
 // relocations cost every start of the program about 1.3 M instructions, three quarters of a C++ hello world.
-#include "ropelens/log.hpp"
+#include "ropelens/log/log.hpp"
 
 #include <array>
 #include <memory>

@@ -1,7 +1,7 @@
 // KV-cache memory: what every layer caches per token, and the window-aware cache (the least any engine keeps):
 // sliding and chunked layers hold at most their window, NoPE and global layers every token, layers without attention
 // nothing, layers that share another layer's KV nothing more, and MLA layers their latent.
-#include "ropelens/kv_cache.hpp"
+#include "ropelens/memory/kv_cache.hpp"
 
 #include <algorithm>
 #include <array>

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "ropelens/kv_cache.hpp"
+#include "ropelens/memory/kv_cache.hpp"
 
 namespace ropelens::kv_detail {
 

@@ -1,4 +1,4 @@
-#include "ropelens/diagnostic.hpp"
+#include "ropelens/model/diagnostic.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-#include "ropelens/model.hpp"
+#include "ropelens/model/model.hpp"
 
 #include <algorithm>
 #include <array>
@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "ropelens/text.hpp"
+#include "ropelens/model/text.hpp"
 
 namespace ropelens {
 

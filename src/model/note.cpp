@@ -1,4 +1,4 @@
-#include "ropelens/note.hpp"
+#include "ropelens/model/note.hpp"
 
 #include <fmt/args.h>
 #include <fmt/format.h>

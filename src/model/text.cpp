@@ -1,4 +1,4 @@
-#include "ropelens/text.hpp"
+#include "ropelens/model/text.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "ropelens/units.hpp"
+#include "ropelens/model/units.hpp"
 
 #include <array>
 #include <cctype>

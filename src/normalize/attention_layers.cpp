@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "ropelens/normalize.hpp"
+#include "ropelens/normalize/normalize.hpp"
 #include "normalizing.hpp"
 
 namespace ropelens::normalize_detail {

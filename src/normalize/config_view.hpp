@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ropelens/model.hpp"
-#include "ropelens/text.hpp"
+#include "ropelens/model/model.hpp"
+#include "ropelens/model/text.hpp"
 
 namespace ropelens::normalize_detail {
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "ropelens/model.hpp"
+#include "ropelens/model/model.hpp"
 
 namespace ropelens::normalize_detail {
 

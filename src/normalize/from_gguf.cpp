@@ -8,9 +8,9 @@
 
 #include <fmt/format.h>
 
-#include "ropelens/gguf.hpp"
-#include "ropelens/input.hpp"
-#include "ropelens/normalize.hpp"
+#include "ropelens/input/gguf.hpp"
+#include "ropelens/input/input.hpp"
+#include "ropelens/normalize/normalize.hpp"
 #include "gguf_kv_shape.hpp"
 
 namespace ropelens {

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "ropelens/normalize.hpp"
+#include "ropelens/normalize/normalize.hpp"
 #include "gguf_kv_shape.hpp"
 
 namespace ropelens::normalize_detail {

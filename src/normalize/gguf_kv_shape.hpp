@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "ropelens/gguf.hpp"
-#include "ropelens/model.hpp"
+#include "ropelens/input/gguf.hpp"
+#include "ropelens/model/model.hpp"
 
 namespace ropelens::normalize_detail {
 

@@ -3,7 +3,7 @@
 // without RoPE has a KV cache too.
 #include <fmt/format.h>
 
-#include "ropelens/normalize.hpp"
+#include "ropelens/normalize/normalize.hpp"
 #include "normalizing.hpp"
 
 namespace ropelens::normalize_detail {

@@ -3,13 +3,13 @@
 
 #include <fmt/format.h>
 
-#include "ropelens/normalize.hpp"
+#include "ropelens/normalize/normalize.hpp"
 #include "normalizing.hpp"
 
 namespace ropelens::normalize_detail {
 namespace {
 
-constexpr std::string_view kFull = "full_attention";
+constexpr std::string_view kFullAttentionType = "full_attention";
 constexpr std::string_view kSliding = "sliding_attention";
 constexpr std::string_view kChunked = "chunked_attention";
 
@@ -104,7 +104,7 @@ int gemma3_pattern(Normalizing& n) {
 }
 
 std::vector<std::string> derive_layer_types(Normalizing& n, int num_layers, const std::vector<int>& uses_rope) {
-  std::vector<std::string> types(static_cast<std::size_t>(num_layers), std::string(kFull));
+  std::vector<std::string> types(static_cast<std::size_t>(num_layers), std::string(kFullAttentionType));
   const bool has_window = n.model.sliding_window.has_value();
   for (int i = 0; i < num_layers; ++i) {
     auto& type = types[static_cast<std::size_t>(i)];

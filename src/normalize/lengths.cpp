@@ -1,7 +1,7 @@
 // Declared and original lengths, sliding window and attention chunk.
 #include <fmt/format.h>
 
-#include "ropelens/normalize.hpp"
+#include "ropelens/normalize/normalize.hpp"
 #include "normalizing.hpp"
 
 namespace ropelens::normalize_detail {

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "config_view.hpp"
-#include "ropelens/normalize.hpp"
+#include "ropelens/normalize/normalize.hpp"
 
 namespace ropelens {
 

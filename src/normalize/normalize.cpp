@@ -1,4 +1,4 @@
-#include "ropelens/normalize.hpp"
+#include "ropelens/normalize/normalize.hpp"
 
 #include <fmt/format.h>
 

@@ -6,7 +6,7 @@
 
 #include "config_view.hpp"
 #include "families.hpp"
-#include "ropelens/model.hpp"
+#include "ropelens/model/model.hpp"
 
 namespace ropelens::normalize_detail {
 

@@ -2,8 +2,8 @@
 #include <fmt/format.h>
 
 #include "check_renderers.hpp"
-#include "ropelens/render.hpp"
-#include "ropelens/text.hpp"
+#include "ropelens/render/render.hpp"
+#include "ropelens/model/text.hpp"
 
 namespace ropelens {
 namespace {

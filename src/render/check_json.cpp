@@ -2,8 +2,8 @@
 
 #include "check_renderers.hpp"
 #include "json_writer.hpp"
-#include "ropelens/engine_report.hpp"
-#include "ropelens/render.hpp"
+#include "ropelens/rope/engines/engine_report.hpp"
+#include "ropelens/render/render.hpp"
 
 namespace ropelens {
 namespace {

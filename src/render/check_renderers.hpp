@@ -5,7 +5,7 @@
 #include <ostream>
 #include <string>
 
-#include "ropelens/render.hpp"
+#include "ropelens/render/render.hpp"
 
 namespace ropelens::render_detail {
 

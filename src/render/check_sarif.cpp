@@ -3,7 +3,7 @@
 
 #include "check_renderers.hpp"
 #include "json_writer.hpp"
-#include "ropelens/render.hpp"
+#include "ropelens/render/render.hpp"
 #include "sarif_common.hpp"
 
 namespace ropelens {

@@ -8,8 +8,8 @@
 
 #include "check_renderers.hpp"
 #include "format.hpp"
-#include "ropelens/engine_report.hpp"
-#include "ropelens/render.hpp"
+#include "ropelens/rope/engines/engine_report.hpp"
+#include "ropelens/render/render.hpp"
 #include "terminal_text.hpp"
 
 namespace ropelens {

@@ -1,5 +1,5 @@
 // Deployment facts as JSON: the KV cache at the target (integer bytes) and a GGUF file's header.
-#include "ropelens/render.hpp"
+#include "ropelens/render/render.hpp"
 
 namespace ropelens {
 namespace {

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "format.hpp"
-#include "ropelens/render.hpp"
-#include "ropelens/units.hpp"
+#include "ropelens/render/render.hpp"
+#include "ropelens/model/units.hpp"
 
 namespace ropelens {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ropelens/diff.hpp"
+#include "ropelens/diff/diff.hpp"
 
 namespace ropelens::render_detail {
 

@@ -3,9 +3,9 @@
 
 #include "check_renderers.hpp"
 #include "json_writer.hpp"
-#include "ropelens/render.hpp"
-#include "ropelens/table_report.hpp"
-#include "ropelens/text.hpp"
+#include "ropelens/render/render.hpp"
+#include "ropelens/report/table_report.hpp"
+#include "ropelens/model/text.hpp"
 
 namespace ropelens {
 namespace {

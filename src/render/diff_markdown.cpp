@@ -2,8 +2,8 @@
 #include <fmt/format.h>
 
 #include "diff_format.hpp"
-#include "ropelens/render.hpp"
-#include "ropelens/text.hpp"
+#include "ropelens/render/render.hpp"
+#include "ropelens/model/text.hpp"
 
 namespace ropelens {
 namespace {

@@ -1,7 +1,7 @@
 // `diff --format sarif|github`: only the findings the change introduced, where code scanning shows them.
 #include "check_renderers.hpp"
 #include "json_writer.hpp"
-#include "ropelens/render.hpp"
+#include "ropelens/render/render.hpp"
 #include "sarif_common.hpp"
 
 namespace ropelens {

@@ -3,8 +3,8 @@
 
 #include "check_renderers.hpp"
 #include "diff_format.hpp"
-#include "ropelens/render.hpp"
-#include "ropelens/text.hpp"
+#include "ropelens/render/render.hpp"
+#include "ropelens/model/text.hpp"
 
 namespace ropelens {
 namespace {

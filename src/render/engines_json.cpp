@@ -3,7 +3,7 @@
 
 #include "json_writer.hpp"
 
-#include "ropelens/engine_report.hpp"
+#include "ropelens/rope/engines/engine_report.hpp"
 
 namespace ropelens {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "engine_text.hpp"
 #include "format.hpp"
-#include "ropelens/engine_report.hpp"
+#include "ropelens/rope/engines/engine_report.hpp"
 
 namespace ropelens {
 namespace {

@@ -1,4 +1,4 @@
-// Internal to renderers: fixed, deterministic text forms of numbers (index lists: ropelens/text.hpp).
+// Internal to renderers: fixed, deterministic text forms of numbers (index lists: ropelens/model/text.hpp).
 #pragma once
 
 #include <cstdint>
@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "ropelens/text.hpp"
+#include "ropelens/model/text.hpp"
 
 namespace ropelens::render_detail {
 

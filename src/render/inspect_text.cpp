@@ -4,8 +4,8 @@
 
 #include "format.hpp"
 #include "model_settings.hpp"
-#include "ropelens/render.hpp"
-#include "ropelens/text.hpp"
+#include "ropelens/render/render.hpp"
+#include "ropelens/model/text.hpp"
 
 namespace ropelens {
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "ropelens/model.hpp"
+#include "ropelens/model/model.hpp"
 
 namespace ropelens::render_detail {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "ropelens/table_report.hpp"
+#include "ropelens/report/table_report.hpp"
 #include "svg_writer.hpp"
 
 namespace ropelens::render_detail {

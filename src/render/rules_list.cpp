@@ -2,9 +2,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "ropelens/render.hpp"
-#include "ropelens/rule.hpp"
-#include "ropelens/rule_docs.hpp"
+#include "ropelens/render/render.hpp"
+#include "ropelens/rules/rule.hpp"
+#include "ropelens/rules/rule_docs.hpp"
 
 namespace ropelens {
 

@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 
 #include "check_renderers.hpp"
-#include "ropelens/rule.hpp"
-#include "ropelens/rule_docs.hpp"
+#include "ropelens/rules/rule.hpp"
+#include "ropelens/rules/rule_docs.hpp"
 
 namespace ropelens::render_detail {
 

@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "json_writer.hpp"
-#include "ropelens/baseline.hpp"
-#include "ropelens/diagnostic.hpp"
+#include "ropelens/check/baseline.hpp"
+#include "ropelens/model/diagnostic.hpp"
 
 namespace ropelens::render_detail {
 

@@ -1,6 +1,6 @@
 #include <nlohmann/json.hpp>
 
-#include "ropelens/render.hpp"
+#include "ropelens/render/render.hpp"
 
 namespace ropelens {
 namespace {

@@ -3,8 +3,8 @@
 
 #include "json_writer.hpp"
 
-#include "ropelens/render.hpp"
-#include "ropelens/suggest.hpp"
+#include "ropelens/render/render.hpp"
+#include "ropelens/suggest/suggest.hpp"
 
 namespace ropelens {
 namespace {

@@ -5,9 +5,9 @@
 #include <fmt/format.h>
 
 #include "format.hpp"
-#include "ropelens/render.hpp"
-#include "ropelens/suggest.hpp"
-#include "ropelens/text.hpp"
+#include "ropelens/render/render.hpp"
+#include "ropelens/suggest/suggest.hpp"
+#include "ropelens/model/text.hpp"
 
 namespace ropelens {
 namespace {

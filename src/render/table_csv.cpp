@@ -1,6 +1,6 @@
 #include <fmt/format.h>
 
-#include "ropelens/render.hpp"
+#include "ropelens/render/render.hpp"
 
 namespace ropelens {
 namespace {

@@ -2,7 +2,7 @@
 
 #include "json_writer.hpp"
 
-#include "ropelens/render.hpp"
+#include "ropelens/render/render.hpp"
 
 namespace ropelens {
 namespace {

@@ -1,7 +1,7 @@
 #include <fmt/format.h>
 
 #include "format.hpp"
-#include "ropelens/render.hpp"
+#include "ropelens/render/render.hpp"
 #include "table_summary.hpp"
 
 namespace ropelens {

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "ropelens/table_report.hpp"
+#include "ropelens/report/table_report.hpp"
 
 namespace ropelens::render_detail {
 

@@ -1,7 +1,7 @@
 // `table --format svg`: the wavelength chart of every RoPE setup, stacked in one SVG document.
 #include <fmt/format.h>
 
-#include "ropelens/render.hpp"
+#include "ropelens/render/render.hpp"
 #include "rope_charts.hpp"
 
 namespace ropelens {

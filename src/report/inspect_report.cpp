@@ -1,4 +1,4 @@
-#include "ropelens/inspect_report.hpp"
+#include "ropelens/report/inspect_report.hpp"
 
 namespace ropelens {
 

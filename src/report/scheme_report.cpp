@@ -1,8 +1,8 @@
-#include "ropelens/scheme_report.hpp"
+#include "ropelens/report/scheme_report.hpp"
 
 #include <fmt/format.h>
 
-#include "ropelens/rope.hpp"
+#include "ropelens/rope/rope.hpp"
 
 namespace ropelens {
 namespace {

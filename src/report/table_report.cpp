@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "ropelens/table_report.hpp"
+#include "ropelens/report/table_report.hpp"
 
 namespace ropelens {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "ropelens/rope.hpp"
+#include "ropelens/rope/rope.hpp"
 
 namespace ropelens::rope_detail {
 

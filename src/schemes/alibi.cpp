@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <stdexcept>
 
-#include "ropelens/schemes.hpp"
+#include "ropelens/schemes/schemes.hpp"
 
 namespace ropelens {
 

@@ -1,7 +1,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "ropelens/schemes.hpp"
+#include "ropelens/schemes/schemes.hpp"
 
 namespace ropelens {
 

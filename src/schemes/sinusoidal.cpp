@@ -2,7 +2,7 @@
 #include <numbers>
 #include <stdexcept>
 
-#include "ropelens/schemes.hpp"
+#include "ropelens/schemes/schemes.hpp"
 
 namespace ropelens {
 

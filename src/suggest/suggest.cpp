@@ -1,16 +1,16 @@
 // suggest: audit at the target, build one change per method, verify each by running check on the config
 // loaded with its edits, and describe what the change does to short inputs and to each engine.
-#include "ropelens/suggest.hpp"
+#include "ropelens/suggest/suggest.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
-#include "ropelens/engine_comparison.hpp"
-#include "ropelens/model_locator.hpp"
-#include "ropelens/normalize.hpp"
-#include "ropelens/rule.hpp"
+#include "ropelens/rope/engines/engine_comparison.hpp"
+#include "ropelens/input/model_locator.hpp"
+#include "ropelens/normalize/normalize.hpp"
+#include "ropelens/rules/rule.hpp"
 #include "suggesting.hpp"
 
 namespace ropelens {

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "ropelens/audit.hpp"
-#include "ropelens/check.hpp"
-#include "ropelens/input.hpp"
-#include "ropelens/suggest.hpp"
+#include "ropelens/audit/audit.hpp"
+#include "ropelens/check/check.hpp"
+#include "ropelens/input/input.hpp"
+#include "ropelens/suggest/suggest.hpp"
 
 namespace ropelens::suggest_detail {
 

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ropelens/analysis.hpp"
+#include "ropelens/analysis/analysis.hpp"
 
 using namespace ropelens;
 

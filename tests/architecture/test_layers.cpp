@@ -1,7 +1,10 @@
-// The layers read top to bottom: no file includes a header of a layer above its own (docs/ARCHITECTURE.md).
+// The layers read top to bottom: no file includes a header of a layer below its own in the table of
+// docs/ARCHITECTURE.md, which is the one place the layers and their folders are written down.
+#include <algorithm>
 #include <filesystem>
-#include <map>
 #include <regex>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -15,76 +18,52 @@ using ropelens::test::source_path;
 
 namespace {
 
-// Bottom first. A layer may use the layers listed before it, never one after it.
-const std::vector<std::string> kLayers = {"log",    "model", "input", "normalize", "load", "math",   "engines", "audit",
-                                          "report", "rules", "check", "suggest",   "diff", "render", "cli"};
-
-const std::map<std::string, std::string> kHeaderLayer = {
-    {"log.hpp", "log"},
-    {"model.hpp", "model"},
-    {"config_issues.hpp", "model"},
-    {"diagnostic.hpp", "model"},
-    {"text.hpp", "model"},
-    {"units.hpp", "model"},
-    {"note.hpp", "model"},
-    {"input.hpp", "input"},
-    {"gguf.hpp", "input"},
-    {"model_locator.hpp", "input"},
-    {"git.hpp", "input"},
-    {"normalize.hpp", "normalize"},
-    {"model_loader.hpp", "load"},
-    {"rope.hpp", "math"},
-    {"schemes.hpp", "math"},
-    {"analysis.hpp", "math"},
-    {"kv_cache.hpp", "math"},
-    {"engine_views.hpp", "engines"},
-    {"engine_comparison.hpp", "engines"},
-    {"engine_report.hpp", "engines"},
-    {"method_override.hpp", "engines"},
-    {"audit.hpp", "audit"},
-    {"table_report.hpp", "report"},
-    {"scheme_report.hpp", "report"},
-    {"inspect_report.hpp", "report"},
-    {"rule.hpp", "rules"},
-    {"rule_docs.hpp", "rules"},
-    {"check.hpp", "check"},
-    {"model_log.hpp", "check"},
-    {"project_settings.hpp", "check"},
-    {"report_data.hpp", "check"},
-    {"baseline.hpp", "check"},
-    {"suggest.hpp", "suggest"},
-    {"diff.hpp", "diff"},
-    {"render.hpp", "render"},
+struct Layer {
+  std::string name;
+  std::vector<std::string> folders;  // as written in the table: "rope/engines" stands for src/rope/engines/ and
+                                     // include/ropelens/rope/engines/
 };
 
-// Source folders, longest prefix first where they nest.
-const std::vector<std::pair<std::string, std::string>> kFolderLayer = {
-    {"src/log/", "log"},         {"src/model/", "model"},
-    {"src/input/", "input"},     {"src/normalize/", "normalize"},
-    {"src/load/", "load"},       {"src/rope/engines/", "engines"},
-    {"src/rope/", "math"},       {"src/schemes/", "math"},
-    {"src/analysis/", "math"},   {"src/memory/", "math"},
-    {"src/audit/", "audit"},     {"src/report/", "report"},
-    {"rules/", "rules"},         {"src/check/", "check"},
-    {"src/suggest/", "suggest"}, {"src/diff/", "diff"},
-    {"src/render/", "render"},   {"src/cli/", "cli"},
-};
-
-int rank(const std::string& layer) {
-  for (std::size_t i = 0; i < kLayers.size(); ++i)
-    if (kLayers[i] == layer) return static_cast<int>(i);
-  FAIL("unknown layer " << layer);
-  return -1;
+// The rows of the "## Layers" table, in order: `| layer | `folder`, `folder` | job |`.
+std::vector<Layer> documented_layers() {
+  std::istringstream doc(read_file(source_path("docs/ARCHITECTURE.md")));
+  static const std::regex row(R"(^\| ([a-z]+) \| ((?:`[a-z/]+`(?:, )?)+) \|)");
+  static const std::regex folder("`([a-z/]+)`");
+  std::vector<Layer> layers;
+  bool in_section = false;
+  for (std::string line; std::getline(doc, line);) {
+    if (line.rfind("## ", 0) == 0) in_section = line == "## Layers";
+    std::smatch m;
+    if (!in_section || !std::regex_search(line, m, row)) continue;
+    Layer layer{m[1], {}};
+    const std::string folders = m[2];
+    for (std::sregex_iterator it(folders.begin(), folders.end(), folder), end; it != end; ++it)
+      layer.folders.push_back((*it)[1]);
+    layers.push_back(layer);
+  }
+  return layers;
 }
 
-std::string layer_of_file(const std::string& relative) {
-  if (relative.rfind("include/ropelens/", 0) == 0) {
-    auto it = kHeaderLayer.find(fs::path(relative).filename().string());
-    return it == kHeaderLayer.end() ? "" : it->second;
-  }
-  for (const auto& [folder, layer] : kFolderLayer)
-    if (relative.rfind(folder, 0) == 0) return layer;
-  return "";
+const std::vector<Layer>& layers() {
+  static const std::vector<Layer> table = documented_layers();
+  return table;
+}
+
+std::string source_root(const std::string& folder) { return folder == "rules" ? "rules/" : "src/" + folder + "/"; }
+std::string header_root(const std::string& folder) { return "include/ropelens/" + folder + "/"; }
+
+// The rank of the layer whose folder is the longest prefix of `relative`, or -1.
+int rank_of(const std::string& relative) {
+  int best = -1;
+  std::size_t best_length = 0;
+  for (std::size_t i = 0; i < layers().size(); ++i)
+    for (const auto& folder : layers()[i].folders)
+      for (const auto& root : {source_root(folder), header_root(folder)})
+        if (relative.rfind(root, 0) == 0 && root.size() > best_length) {
+          best = static_cast<int>(i);
+          best_length = root.size();
+        }
+  return best;
 }
 
 std::vector<std::string> sources() {
@@ -99,31 +78,63 @@ std::vector<std::string> sources() {
 }
 
 std::vector<std::string> public_includes(const std::string& text) {
-  static const std::regex include(R"re(#include "ropelens/([a-z_]+\.hpp)")re");
+  static const std::regex include(R"re(#include "(ropelens/[a-z_/]+\.hpp)")re");
   std::vector<std::string> found;
-  for (std::sregex_iterator it(text.begin(), text.end(), include), end; it != end; ++it) found.push_back((*it)[1]);
+  for (std::sregex_iterator it(text.begin(), text.end(), include), end; it != end; ++it)
+    found.push_back("include/" + (*it)[1].str());
   return found;
 }
 
 }  // namespace
 
-TEST_CASE("every public header belongs to a layer") {
+TEST_CASE("docs/ARCHITECTURE.md lists the layers, bottom first") {
+  std::vector<std::string> names;
+  for (const auto& layer : layers()) names.push_back(layer.name);
+  CHECK(names == std::vector<std::string>{"log", "model", "input", "normalize", "load", "math", "engines", "audit",
+                                          "report", "rules", "check", "suggest", "diff", "render", "cli"});
+}
+
+TEST_CASE("every folder in the layer table exists, and every folder of the tree is in it") {
+  std::set<std::string> documented;
+  for (const auto& layer : layers())
+    for (const auto& folder : layer.folders) {
+      INFO(layer.name << ": " << folder);
+      CHECK(fs::is_directory(source_path(source_root(folder))));
+      documented.insert(source_root(folder));
+      documented.insert(header_root(folder));
+    }
+  for (const char* top : {"src", "include/ropelens"})
+    for (const auto& entry : fs::recursive_directory_iterator(source_path(top))) {
+      if (!entry.is_directory()) continue;
+      const std::string folder = fs::relative(entry.path(), source_path("")).generic_string() + "/";
+      INFO(folder << " is not in the layer table of docs/ARCHITECTURE.md");
+      CHECK(documented.count(folder) == 1);
+    }
+}
+
+TEST_CASE("every public header sits in its layer's folder") {
   for (const auto& entry : fs::directory_iterator(source_path("include/ropelens"))) {
     INFO(entry.path().filename().string());
-    CHECK(kHeaderLayer.count(entry.path().filename().string()) == 1);
+    CHECK(entry.is_directory());
+  }
+  for (const auto& file : sources()) {
+    INFO(file);
+    if (file.rfind("include/", 0) == 0) CHECK(rank_of(file) >= 0);
   }
 }
 
-TEST_CASE("no file includes a header from a layer above its own") {
+TEST_CASE("no file includes a header from a layer below its own in the table") {
   for (const auto& file : sources()) {
     if (file == "src/main.cpp") continue;
-    const std::string layer = layer_of_file(file);
+    const int rank = rank_of(file);
     INFO(file);
-    REQUIRE_FALSE(layer.empty());
+    REQUIRE(rank >= 0);
     for (const auto& header : public_includes(read_file(source_path(file)))) {
-      INFO("includes ropelens/" << header);
-      REQUIRE(kHeaderLayer.count(header) == 1);
-      CHECK(rank(kHeaderLayer.at(header)) <= rank(layer));
+      INFO("includes " << header);
+      REQUIRE(fs::exists(source_path(header)));
+      const int header_rank = rank_of(header);
+      REQUIRE(header_rank >= 0);
+      CHECK(header_rank <= rank);
     }
   }
 }
@@ -141,7 +152,7 @@ TEST_CASE("rules and renderers never log, only src/log knows spdlog") {
     INFO(file);
     const std::string text = read_file(source_path(file));
     if (file.rfind("rules/", 0) == 0 || file.rfind("src/render/", 0) == 0)
-      CHECK(text.find("ropelens/log.hpp") == std::string::npos);
+      CHECK(text.find("ropelens/log/log.hpp") == std::string::npos);
     if (file.rfind("src/log/", 0) != 0) CHECK(text.find("spdlog/") == std::string::npos);
   }
 }

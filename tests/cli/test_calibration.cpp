@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "ropelens/audit.hpp"
-#include "ropelens/model_loader.hpp"
-#include "ropelens/rule.hpp"
-#include "ropelens/rule_docs.hpp"
+#include "ropelens/audit/audit.hpp"
+#include "ropelens/load/model_loader.hpp"
+#include "ropelens/rules/rule.hpp"
+#include "ropelens/rules/rule_docs.hpp"
 #include "support.hpp"
 
 using ropelens::test::compare_snapshot;

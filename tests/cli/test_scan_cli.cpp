@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "ropelens/git.hpp"
+#include "ropelens/input/git.hpp"
 #include "support.hpp"
 
 using nlohmann::json;

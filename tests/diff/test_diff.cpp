@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "gguf_writer.hpp"
-#include "ropelens/check.hpp"
-#include "ropelens/diff.hpp"
+#include "ropelens/check/check.hpp"
+#include "ropelens/diff/diff.hpp"
 #include "support.hpp"
 
 using namespace ropelens;

@@ -2,13 +2,13 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "ropelens/engine_report.hpp"
-#include "ropelens/method_override.hpp"
-#include "ropelens/render.hpp"
+#include "ropelens/rope/engines/engine_report.hpp"
+#include "ropelens/rope/engines/method_override.hpp"
+#include "ropelens/render/render.hpp"
 #include "rope/engines/llama_cpp_math.hpp"
-#include "ropelens/model_loader.hpp"
-#include "ropelens/normalize.hpp"
-#include "ropelens/rule.hpp"
+#include "ropelens/load/model_loader.hpp"
+#include "ropelens/normalize/normalize.hpp"
+#include "ropelens/rules/rule.hpp"
 #include "model_support.hpp"
 #include "support.hpp"
 

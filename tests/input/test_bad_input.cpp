@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "ropelens/input.hpp"
-#include "ropelens/normalize.hpp"
+#include "ropelens/input/input.hpp"
+#include "ropelens/normalize/normalize.hpp"
 #include <fmt/format.h>
 
 #include "support.hpp"

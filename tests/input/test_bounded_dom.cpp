@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "input/bounded_dom.hpp"
-#include "ropelens/input.hpp"
+#include "ropelens/input/input.hpp"
 #include "support.hpp"
 
 using nlohmann::json;

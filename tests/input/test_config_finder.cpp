@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "ropelens/input.hpp"
+#include "ropelens/input/input.hpp"
 #include "support.hpp"
 
 namespace fs = std::filesystem;

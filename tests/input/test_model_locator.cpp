@@ -7,9 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include "gguf_writer.hpp"
-#include "ropelens/input.hpp"
-#include "ropelens/model_loader.hpp"
-#include "ropelens/model_locator.hpp"
+#include "ropelens/input/input.hpp"
+#include "ropelens/load/model_loader.hpp"
+#include "ropelens/input/model_locator.hpp"
 #include "support.hpp"
 
 namespace fs = std::filesystem;

@@ -10,8 +10,8 @@
 #include <fstream>
 #include <string>
 
-#include "ropelens/input.hpp"
-#include "ropelens/normalize.hpp"
+#include "ropelens/input/input.hpp"
+#include "ropelens/normalize/normalize.hpp"
 #include "support.hpp"
 
 using namespace ropelens;

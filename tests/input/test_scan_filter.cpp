@@ -4,8 +4,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "ropelens/git.hpp"
-#include "ropelens/input.hpp"
+#include "ropelens/input/git.hpp"
+#include "ropelens/input/input.hpp"
 #include "support.hpp"
 
 namespace fs = std::filesystem;

@@ -4,9 +4,9 @@
 #include <nlohmann/json.hpp>
 
 #include "model_support.hpp"
-#include "ropelens/kv_cache.hpp"
-#include "ropelens/normalize.hpp"
-#include "ropelens/text.hpp"
+#include "ropelens/memory/kv_cache.hpp"
+#include "ropelens/normalize/normalize.hpp"
+#include "ropelens/model/text.hpp"
 
 using ropelens::KvCacheReport;
 using ropelens::KvCacheView;

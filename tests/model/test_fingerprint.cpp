@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "ropelens/diagnostic.hpp"
+#include "ropelens/model/diagnostic.hpp"
 
 using namespace ropelens;
 using nlohmann::json;

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "ropelens/note.hpp"
+#include "ropelens/model/note.hpp"
 
 using ropelens::Note;
 

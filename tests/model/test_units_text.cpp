@@ -1,9 +1,9 @@
 // Lengths and sizes as people write them, "did you mean", text made safe for a terminal, and JSON pointers.
 #include <catch2/catch.hpp>
 
-#include "ropelens/model.hpp"
-#include "ropelens/text.hpp"
-#include "ropelens/units.hpp"
+#include "ropelens/model/model.hpp"
+#include "ropelens/model/text.hpp"
+#include "ropelens/model/units.hpp"
 
 using namespace ropelens;
 using Catch::Matchers::Contains;

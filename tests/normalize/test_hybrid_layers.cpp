@@ -4,9 +4,9 @@
 #include <nlohmann/json.hpp>
 
 #include "model_support.hpp"
-#include "ropelens/check.hpp"
-#include "ropelens/engine_views.hpp"
-#include "ropelens/normalize.hpp"
+#include "ropelens/check/check.hpp"
+#include "ropelens/rope/engines/engine_views.hpp"
+#include "ropelens/normalize/normalize.hpp"
 
 using nlohmann::json;
 using ropelens::Model;

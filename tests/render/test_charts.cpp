@@ -6,7 +6,7 @@
 
 #include "model_support.hpp"
 #include "render/rope_charts.hpp"
-#include "ropelens/render.hpp"
+#include "ropelens/render/render.hpp"
 #include "support.hpp"
 
 using ropelens::TableReport;

@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ropelens/model_loader.hpp"
-#include "ropelens/rope.hpp"
+#include "ropelens/load/model_loader.hpp"
+#include "ropelens/rope/rope.hpp"
 #include "model_support.hpp"
 #include "support.hpp"
 

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "ropelens/rope.hpp"
+#include "ropelens/rope/rope.hpp"
 
 using namespace ropelens;
 

@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "ropelens/model_loader.hpp"
-#include "ropelens/table_report.hpp"
+#include "ropelens/load/model_loader.hpp"
+#include "ropelens/report/table_report.hpp"
 #include "support.hpp"
 #include "render/table_summary.hpp"
 

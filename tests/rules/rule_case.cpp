@@ -7,9 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ropelens/model_loader.hpp"
-#include "ropelens/render.hpp"
-#include "ropelens/units.hpp"
+#include "ropelens/load/model_loader.hpp"
+#include "ropelens/render/render.hpp"
+#include "ropelens/model/units.hpp"
 #include "support.hpp"
 
 namespace ropelens::test {

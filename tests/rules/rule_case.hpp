@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "ropelens/check.hpp"
+#include "ropelens/check/check.hpp"
 
 namespace ropelens::test {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "ropelens/render.hpp"
-#include "ropelens/rule.hpp"
-#include "ropelens/rule_docs.hpp"
+#include "ropelens/render/render.hpp"
+#include "ropelens/rules/rule.hpp"
+#include "ropelens/rules/rule_docs.hpp"
 #include "rules/rule_case.hpp"
 #include "support.hpp"
 

@@ -12,10 +12,10 @@
 
 #include <fmt/format.h>
 
-#include "ropelens/audit.hpp"
-#include "ropelens/check.hpp"
-#include "ropelens/model_loader.hpp"
-#include "ropelens/rule.hpp"
+#include "ropelens/audit/audit.hpp"
+#include "ropelens/check/check.hpp"
+#include "ropelens/load/model_loader.hpp"
+#include "ropelens/rules/rule.hpp"
 #include "rules/rule_case.hpp"
 #include "support.hpp"
 

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "ropelens/check.hpp"
-#include "ropelens/model_loader.hpp"
-#include "ropelens/rule.hpp"
+#include "ropelens/check/check.hpp"
+#include "ropelens/load/model_loader.hpp"
+#include "ropelens/rules/rule.hpp"
 #include "model_support.hpp"
 #include "support.hpp"
 

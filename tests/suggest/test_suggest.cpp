@@ -4,8 +4,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "ropelens/input.hpp"
-#include "ropelens/suggest.hpp"
+#include "ropelens/input/input.hpp"
+#include "ropelens/suggest/suggest.hpp"
 #include "support.hpp"
 
 using namespace ropelens;

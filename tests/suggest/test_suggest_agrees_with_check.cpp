@@ -6,8 +6,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "ropelens/check.hpp"
-#include "ropelens/suggest.hpp"
+#include "ropelens/check/check.hpp"
+#include "ropelens/suggest/suggest.hpp"
 #include "support.hpp"
 
 using namespace ropelens;

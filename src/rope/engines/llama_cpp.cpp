@@ -160,7 +160,7 @@ EngineSetupView runtime_view(const Model& model, const RopeSetup& setup, const G
   return view;
 }
 
-LengthLimit length_limit(const Model& model, std::int64_t target_tokens) {
+LengthLimit llama_cpp_length_limit(const Model& model, std::int64_t target_tokens) {
   LengthLimit limit;
   const auto trained = model.max_position_embeddings.value;
   limit.limit_tokens = trained;
@@ -190,7 +190,7 @@ EngineView llama_cpp_view(const Model& model, std::int64_t target_tokens) {
   view.follows = "convert_hf_to_gguf.py @a458664f, llama-context.cpp (PR #17945), ggml @d99724f2 (float32)";
   const GgufPlan plan = plan_gguf(model);
   view.gguf = plan.conversion;
-  view.length = length_limit(model, target_tokens);
+  view.length = llama_cpp_length_limit(model, target_tokens);
   const bool deepseek2 = plan.conversion.arch == "deepseek2";
   for (std::size_t i = 0; i < model.setups.size(); ++i)
     view.setups.push_back(

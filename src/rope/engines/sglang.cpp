@@ -97,7 +97,7 @@ const LengthKey* first_length_key(const Model& model) {
 
 // get_context_length: the first length key × factor, the factor forced to 1 when the dict has
 // original_max_position_embeddings (transformers fills it for yarn/longrope/llama3) or is llama3.
-LengthLimit length_limit(const Model& model, std::int64_t target_tokens) {
+LengthLimit sglang_length_limit(const Model& model, std::int64_t target_tokens) {
   LengthLimit limit;
   const LengthKey* first = first_length_key(model);
   const std::string key = first ? first->key : "max_position_embeddings";
@@ -137,7 +137,7 @@ EngineView sglang_view(const Model& model, std::int64_t target_tokens) {
   view.follows =
       "SGLang rotary_embedding/factory.py, yarn.py @0b1fd02d, hf_transformers/common.py get_context_length "
       "@00828e56";
-  view.length = length_limit(model, target_tokens);
+  view.length = sglang_length_limit(model, target_tokens);
   for (std::size_t i = 0; i < model.setups.size(); ++i)
     view.setups.push_back(setup_view(model, model.setups[i], static_cast<int>(i), target_tokens));
   return view;

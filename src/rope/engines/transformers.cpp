@@ -64,7 +64,7 @@ EngineSetupView setup_view(const Model& model, const RopeSetup& setup, int index
   return view;
 }
 
-std::string follows(EngineVersion version) {
+std::string transformers_follows(EngineVersion version) {
   switch (version) {
     case EngineVersion::transformers_4_5x:
       return "modeling_rope_utils.py 4.48–4.5x: _compute_yarn_parameters sets factor = max/original when original "
@@ -80,7 +80,7 @@ std::string follows(EngineVersion version) {
 
 EngineView transformers_view(const Model& model, EngineVersion version, std::int64_t target_tokens) {
   EngineView view = empty_view(model, version);
-  view.follows = follows(version);
+  view.follows = transformers_follows(version);
   view.length.derivation = fmt::format(
       "no limit: max_position_embeddings {} bounds nothing (RoPE is computed for "
       "each forward)",

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "llama_cpp_math.hpp"
-#include "ropelens/engine_report.hpp"
-#include "ropelens/engine_views.hpp"
-#include "ropelens/method_override.hpp"
+#include "ropelens/rope/engines/engine_report.hpp"
+#include "ropelens/rope/engines/engine_views.hpp"
+#include "ropelens/rope/engines/method_override.hpp"
 
 namespace ropelens::engine_detail {
 

@@ -186,7 +186,7 @@ std::pair<BaseLength, std::int64_t> derived_length(const Model& model, EngineVer
   return {base, whole_tokens(derived * scaling)};
 }
 
-LengthLimit length_limit(const Model& model, EngineVersion version, std::int64_t target_tokens) {
+LengthLimit vllm_length_limit(const Model& model, EngineVersion version, std::int64_t target_tokens) {
   LengthLimit limit;
   auto [base, derived] = derived_length(model, version);
   limit.limit_tokens = derived;
@@ -213,7 +213,7 @@ LengthLimit length_limit(const Model& model, EngineVersion version, std::int64_t
   return limit;
 }
 
-std::string follows(EngineVersion version) {
+std::string vllm_follows(EngineVersion version) {
   switch (version) {
     case EngineVersion::vllm_current:
       return "vLLM main, unreleased: YaRN aligned with transformers by PR #56446 (yarn_scaling_rope.py @0cd57848, "
@@ -230,8 +230,8 @@ std::string follows(EngineVersion version) {
 
 EngineView vllm_view(const Model& model, EngineVersion version, std::int64_t target_tokens) {
   EngineView view = empty_view(model, version);
-  view.follows = follows(version);
-  view.length = length_limit(model, version, target_tokens);
+  view.follows = vllm_follows(version);
+  view.length = vllm_length_limit(model, version, target_tokens);
   for (std::size_t i = 0; i < model.setups.size(); ++i)
     view.setups.push_back(setup_view(model, model.setups[i], static_cast<int>(i), version, target_tokens));
   return view;

@@ -1,0 +1,29 @@
+# Build time. The heavy library headers (nlohmann/json, fmt, CLI11, Catch2) are parsed once per target through a
+# precompiled header instead of once per source file, and a target's sources compile in unity batches, which saves
+# parsing the same ropelens headers again in every file. Both are on by default and change no object's behaviour;
+# ROPELENS_UNITY_BUILD=OFF builds file by file (as the fuzz build does, for per-file coverage edges), and
+# ROPELENS_PCH=OFF turns the precompiled headers off.
+option(ROPELENS_PCH "Precompile the heavy library headers" ON)
+option(ROPELENS_UNITY_BUILD "Compile each target's sources in unity batches" ON)
+set(ROPELENS_UNITY_BATCH_SIZE 12 CACHE STRING "Sources per unity batch")
+
+# ropelens_speed_up_build(target pch_header [NO_UNITY]): the target's precompiled header (a file under cmake/pch/
+# listing the library headers it includes) and, unless NO_UNITY, its unity batches. The command line is NO_UNITY:
+# each subcommand's file has its own `Options` struct, named alike on purpose, and test files share helper names.
+function(ropelens_speed_up_build target pch_header)
+  cmake_parse_arguments(PARSE_ARGV 2 arg "NO_UNITY" "" "")
+  if(ROPELENS_PCH)
+    target_precompile_headers(${target} PRIVATE ${CMAKE_SOURCE_DIR}/${pch_header})
+  endif()
+  if(ROPELENS_UNITY_BUILD AND NOT arg_NO_UNITY)
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE BATCH
+                                               UNITY_BUILD_BATCH_SIZE ${ROPELENS_UNITY_BATCH_SIZE})
+    # Every rule file defines its own `static void check` (one rule per file), so rules compile alone.
+    get_target_property(sources ${target} SOURCES)
+    foreach(source IN LISTS sources)
+      if(source MATCHES "/rules/[a-z]+/[A-Z]+[0-9]+_")
+        set_source_files_properties(${source} TARGET_DIRECTORY ${target} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
+      endif()
+    endforeach()
+  endif()
+endfunction()

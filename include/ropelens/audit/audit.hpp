@@ -1,0 +1,71 @@
+// The long-context audit: angles seen in training versus angles needed at a target length.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ropelens/model/model.hpp"
+#include "ropelens/rope/rope.hpp"
+
+namespace ropelens {
+
+// What the user says about training, over what the config implies (--trained-length, --extended-length).
+struct TrainingOverrides {
+  std::optional<std::int64_t> trained_length;   // L_P
+  std::optional<std::int64_t> extended_length;  // L_E; 0 means there was no extension phase
+};
+
+// Where the angles seen in training come from. An edit (--set, a suggestion) changes the configuration that
+// runs, never how the weights were trained, so the phases are read from the config as trained.
+struct TrainingHistory {
+  const Model* as_trained = nullptr;  // the config before any edit; null: the audited config is as trained
+  TrainingOverrides overrides;
+};
+
+struct PairAudit {
+  int pair = 0;
+  double seen_rad = 0.0;    // max over training phases of (L_p - 1) * theta_p,i
+  double needed_rad = 0.0;  // (min(T, W) - 1) * theta'_i(T)
+  double seen_deg = 0.0;
+  double needed_deg = 0.0;
+  bool out_of_range = false;
+  double unseen_arc_deg = 0.0;  // (min(needed, 2pi) - seen) * 180/pi when out of range
+};
+
+struct SetupAudit {
+  int setup = 0;                     // index into Model::setups
+  std::int64_t attended_tokens = 0;  // min(T, W): the longest distance these layers see
+  std::int64_t pretrain_tokens = 0;  // L_P
+  Provenance pretrain_from;
+  std::int64_t extension_tokens = 0;  // L_E, 0 when there was no extension phase
+  Provenance extension_from;
+  RopeTable at_target;  // effective frequencies at a sequence of T tokens
+  // What the pair figures need but the config does not give ("head_dim: no head_dim, and no hidden_size with
+  // num_attention_heads"). When set, `pairs` and `out_of_range_pairs` stay empty: no figure comes from a default.
+  std::optional<std::string> missing;
+  std::vector<PairAudit> pairs;
+  std::vector<int> out_of_range_pairs;
+  std::optional<int> worst_pair;  // the out-of-range pair with the largest unseen arc
+};
+
+struct Audit {
+  std::int64_t target_tokens = 1;
+  bool history_from_unedited = false;  // the training phases were read from the config before its edits
+  std::vector<SetupAudit> setups;
+
+  // Why the pair figures could not be computed (the first setup that lacks them), or none when every setup has
+  // them: rules that count or compare pairs stay silent, and table and the engine report refuse.
+  std::optional<std::string> pair_figures_missing() const;
+};
+
+// The length a model is audited at: the one asked for, else the declared length; never below 1 token.
+std::int64_t resolve_target(std::optional<std::int64_t> requested, const Model& model);
+
+// Audits every setup at `target_tokens` (from resolve_target).
+Audit audit_model(const Model& model, std::int64_t target_tokens, const TrainingHistory& history = {});
+
+constexpr double kOutOfRangeTolerance = 1.001;  // needed must exceed seen by more than 0.1%
+
+}  // namespace ropelens

@@ -1,0 +1,116 @@
+// Running the catalog: selection, severity overrides, ordering, and the check pipeline over files.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ropelens/rope/engines/engine_report.hpp"
+#include "ropelens/input/input.hpp"
+#include "ropelens/memory/kv_cache.hpp"
+#include "ropelens/load/model_loader.hpp"
+#include "ropelens/audit/audit.hpp"
+#include "ropelens/check/baseline.hpp"
+#include "ropelens/model/diagnostic.hpp"
+#include "ropelens/rules/rule.hpp"
+
+namespace ropelens {
+
+struct RuleSelection {
+  std::vector<std::string> select;         // codes, names, prefixes or ALL; empty = the default set
+  std::vector<std::string> extend_select;  // added to `select` (or to the default set)
+  std::vector<std::string> ignore;
+  std::map<std::string, Severity> severity;  // per code or name
+};
+
+bool rule_matches(const RuleMeta& meta, const std::string& selector);
+bool rule_selected(const RuleMeta& meta, const RuleSelection& selection);
+// "" when the selector names a rule (code or name), a prefix of a code, or ALL; else why not, with the
+// nearest code or name ("unknown rule code, name or prefix 'CTX2O1' (did you mean 'CTX201'?)").
+std::string selector_problem(const std::string& selector);
+
+// Runs every selected rule on one context; findings sorted by pointer then code.
+std::vector<Diagnostic> run_rules(const Context& context, const RuleSelection& selection);
+
+// One checked file: everything a check renderer needs.
+struct FileResult {
+  std::string path;
+  std::optional<std::string> error;    // the file could not be read; nothing else is filled
+  std::optional<std::string> skipped;  // a config.json a scan found that is no model's: why (nothing else is filled)
+  Model model;
+  std::vector<Diagnostic> diagnostics;  // without those a baseline holds
+  Audit audit;
+  std::shared_ptr<const EngineReport> engines;  // with --engine
+  std::optional<BaselineMatch> baseline;        // with a baseline
+};
+
+struct CheckCounts {
+  int files = 0;  // checked or unreadable; skipped files are not counted here
+  int errors = 0;
+  int warnings = 0;
+  int infos = 0;
+  int unreadable_files = 0;
+  int skipped_files = 0;
+  bool baseline_used = false;
+  int baseline_suppressed = 0;
+  std::vector<BaselineEntry> baseline_fixed;  // in path order
+  std::vector<std::string> scan_notes;        // e.g. a folder whose .gitignore could not be honoured
+  void add(const FileResult& file);
+  void add(const CheckCounts& other);
+};
+
+struct CheckReport {
+  std::int64_t target_tokens = 0;
+  std::vector<FileResult> files;  // skipped files are left out (their paths are in `skipped`)
+  std::vector<std::string> skipped;
+  CheckCounts totals;
+  CheckCounts counts() const { return totals; }
+};
+
+struct CheckOptions {
+  std::optional<std::int64_t> target_tokens;  // none: each model's declared length (resolve_target)
+  TrainingOverrides training;
+  RuleSelection selection;
+  std::vector<Edit> edits;                   // --set, applied to every file
+  std::optional<std::string> revision;       // --revision, for Hugging Face ids
+  std::vector<Engine> engines;               // --engine: add each file's engine views to the report
+  ScanFilter scan;                           // what directory scans leave out
+  bool force_exclude = false;                // filter named paths as a scan would (pre-commit names every changed file)
+  std::shared_ptr<const Baseline> baseline;  // suppress the findings it holds
+  bool keep_findings = false;                // RenderedFile::findings is filled (--write-baseline)
+  std::optional<std::int64_t> memory_budget;  // --memory: bytes for weights plus KV cache at the target (CTX210)
+  std::optional<KvDtype> kv_dtype;            // --kv-dtype: none: the config's dtype
+};
+
+// Checks one loaded file (load_model): the audit reads its training history from the file before its edits.
+FileResult check_model(LoadedModel loaded, const CheckOptions& options);
+// The findings about the config itself (the CFG and GGUF rules): what inspect lists as its problems.
+std::vector<Diagnostic> config_findings(const LoadedModel& loaded);
+// Checks every file under the paths in sorted order, handing each result to `on_file` as soon as it is
+// ready, so memory stays flat however many files there are.
+CheckCounts check_paths_streaming(const std::vector<std::string>& paths, const CheckOptions& options,
+                                  const std::function<void(FileResult&&)>& on_file);
+
+// A checked file reduced to its part of the output. The full result is freed by the worker that built it:
+// freeing it on the writing thread made glibc's allocator a tenth of a directory scan.
+struct RenderedFile {
+  std::string path;
+  std::optional<std::string> error;    // the file could not be read
+  std::optional<std::string> skipped;  // not a model config (a scan passed over it)
+  CheckCounts counts;                  // this file's findings
+  std::string part;
+  std::vector<Diagnostic> findings;  // with CheckOptions::keep_findings (e.g. to write a baseline)
+};
+// The same, with each file's output rendered by `render` on the worker thread that checked it (`render`
+// must not touch shared state); `on_file` still receives the files in sorted order.
+CheckCounts check_paths_streaming(const std::vector<std::string>& paths, const CheckOptions& options,
+                                  const std::function<std::string(const FileResult&)>& render,
+                                  const std::function<void(RenderedFile&&)>& on_file);
+// The same, collected (for tests and small inputs).
+CheckReport check_paths(const std::vector<std::string>& paths, const CheckOptions& options);
+
+}  // namespace ropelens

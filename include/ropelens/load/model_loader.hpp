@@ -1,0 +1,66 @@
+// One entry point from a path (config.json, model folder, "-", and later GGUF) to a normalized Model.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ropelens/input/gguf.hpp"
+#include "ropelens/input/input.hpp"
+#include "ropelens/model/model.hpp"
+
+namespace ropelens {
+
+struct LoadedModel {
+  Model model;                       // the configuration that runs: the file with the edits applied
+  std::optional<Model> as_trained;   // the same file before its edits (only when there are edits)
+  std::string text;                  // the source text, for line/column lookups ("" for binary inputs)
+  std::optional<GgufMetadata> gguf;  // the header facts of a GGUF input
+  // GGUF files: where each key-value pair (and RoPE tensor info) starts, by the pointer that names it ("gguf:KEY").
+  std::map<std::string, std::uint64_t, std::less<>> byte_offsets;
+
+  // The configuration the weights were trained with: what the training history is read from.
+  const Model& trained() const { return as_trained ? *as_trained : model; }
+};
+
+struct Edit {
+  std::string pointer;  // RFC 6901
+  nlohmann::json value;
+};
+
+// A JSON file that is some other program's settings (is_model_config is false): a directory scan passes
+// over it, and naming it is an error that says so.
+class NotAModelConfig : public InputError {
+ public:
+  explicit NotAModelConfig(const std::string& file);
+};
+
+// Reads the file once and normalizes it with the edits applied (and, when there are edits, without them).
+// Throws InputError for files that cannot be read as a model description (NotAModelConfig for JSON that
+// holds none of model_config_keys()).
+// `path` may also be a model id (locate_model); `revision` picks a Hugging Face revision. The weights' size comes
+// from the GGUF tensors or the model.safetensors.index.json beside a config.
+LoadedModel load_model(const std::string& path, const std::vector<Edit>& edits = {},
+                       const std::optional<std::string>& revision = std::nullopt);
+// The same for a file a directory scan found: a path known to exist and already shown as users see it, so no
+// model-id lookup. When the scan's listing showed no model.safetensors.index.json beside the file
+// (`weights_index_listed_absent`), the loader does not look for one.
+LoadedModel load_found_model(const std::string& path, const std::vector<Edit>& edits = {},
+                             bool weights_index_listed_absent = false);
+// The same for bytes already in memory (a file at a git revision), shown as `shown`: JSON or GGUF.
+LoadedModel load_model_bytes(std::string shown, std::string bytes, const std::vector<Edit>& edits = {});
+
+// The same for a file already read (read_input_file, read_stdin): GGUF by its magic, else JSON.
+LoadedModel load_input(InputFile input, const std::vector<Edit>& edits);
+// The same for a document already read (e.g. once from stdin, then loaded with several sets of edits).
+LoadedModel load_document(Document document, const std::vector<Edit>& edits);
+
+// Parses "POINTER=JSON" (the --set syntax); throws std::invalid_argument with a one-line reason.
+Edit parse_edit(const std::string& spec);
+
+}  // namespace ropelens
