@@ -46,14 +46,16 @@ deb: deps $(BUILD)/CMakeCache.txt
 	cd $(BUILD) && cpack -G DEB
 
 test-sanitize: deps deps-browser
-	cmake -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DROPELENS_WERROR=ON -DROPELENS_SANITIZE=ON
+	cmake -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" -DROPELENS_WERROR=ON \
+	  -DROPELENS_SANITIZE=ON
 	cmake --build $(SAN_BUILD) -j $(JOBS)
 	cd $(SAN_BUILD) && ctest --output-on-failure -j $(JOBS)
 
 golden: build
 	python3 ../shared/checks/golden-compare --bin $(BUILD)/ropelens
 
-fuzz: deps
+fuzz:
+	@bash cmake/install-deps.sh build fuzz
 	CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Release -DROPELENS_FUZZ=ON -DROPELENS_BUILD_TESTS=OFF
 	cmake --build $(FUZZ_BUILD) -j $(JOBS)
 	bash fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)

@@ -5,6 +5,7 @@
 #            it); for the tests, python3-jsonschema with python3-rfc3987 (SARIF validated against the official schema
 #            with URI format checks on) and python3-yaml (.pre-commit-hooks.yaml and the CI examples in docs/ci.md)
 #   browser  headless Chromium and a font, for the report's browser test (`make test` adds it)
+#   fuzz     clang and its runtimes (libFuzzer, the sanitizers), for `make fuzz`
 set -euo pipefail
 groups=("${@:-build}")
 packages=()
@@ -13,7 +14,8 @@ for group in "${groups[@]}"; do
     build) packages+=(cmake g++ make libcli11-dev nlohmann-json3-dev libfmt-dev libspdlog-dev catch2 python3 git
                       python3-jsonschema python3-rfc3987 python3-yaml) ;;
     browser) packages+=(chromium fonts-dejavu-core) ;;
-    *) echo "ropelens: unknown dependency group '$group' (expected build or browser)" >&2; exit 2 ;;
+    fuzz) packages+=(clang libclang-rt-dev) ;;
+    *) echo "ropelens: unknown dependency group '$group' (expected build, browser or fuzz)" >&2; exit 2 ;;
   esac
 done
 missing=()

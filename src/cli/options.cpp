@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "exit_codes.hpp"
+#include "ropelens/model/engine.hpp"
 #include "ropelens/model/units.hpp"
 
 namespace ropelens::cli {
@@ -24,10 +25,21 @@ void add_set_option(CLI::App& cmd, std::vector<std::string>& edits) {
       ->allow_extra_args(false);
 }
 
+std::string engine_names() {
+  std::vector<std::string_view> names;
+  for (const auto& id : engine_identities()) names.push_back(id.name);
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+CLI::Option* add_engine_option(CLI::App& cmd, std::string& engine, const std::string& help) {
+  const auto choices = engine_choices();
+  return cmd.add_option("--engine", engine, help)
+      ->check(CLI::IsMember(std::vector<std::string>(choices.begin(), choices.end())));
+}
+
 void add_engine_option(CLI::App& cmd, std::string& engine) {
-  cmd.add_option("--engine", engine,
-                 "show what an inference engine runs: transformers, vllm, sglang, llama.cpp, or all side by side")
-      ->check(CLI::IsMember({"transformers", "vllm", "sglang", "llama.cpp", "all"}));
+  add_engine_option(cmd, engine,
+                    fmt::format("show what an inference engine runs: {}, or all side by side", engine_names()));
 }
 
 void add_revision_option(CLI::App& cmd, std::optional<std::string>& revision) {

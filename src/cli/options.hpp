@@ -18,6 +18,10 @@ namespace ropelens::cli {
 void add_format_option(CLI::App& cmd, std::string& format, std::vector<std::string> choices);
 void add_set_option(CLI::App& cmd, std::vector<std::string>& edits);
 void add_engine_option(CLI::App& cmd, std::string& engine);
+// --engine with its choices (every engine and "all") and the given help.
+CLI::Option* add_engine_option(CLI::App& cmd, std::string& engine, const std::string& help);
+// The engines' names as --engine takes them, comma-separated.
+std::string engine_names();
 void add_revision_option(CLI::App& cmd, std::optional<std::string>& revision);
 void add_kv_dtype_option(CLI::App& cmd, std::string& dtype);
 std::vector<Edit> parse_edits(const std::vector<std::string>& specs);

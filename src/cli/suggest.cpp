@@ -1,6 +1,8 @@
 #include <iostream>
 #include <memory>
 
+#include <fmt/format.h>
+
 #include "commands.hpp"
 #include "options.hpp"
 #include "output.hpp"
@@ -27,8 +29,7 @@ void setup_suggest(CLI::App* cmd, Outcome& outcome) {
                     "the length the model was trained at (default: original_max_position_embeddings, else the "
                     "declared length)",
                     2);
-  cmd->add_option("--engine", options->engine, "snippets for: transformers, vllm, sglang, llama.cpp or all")
-      ->check(CLI::IsMember({"transformers", "vllm", "sglang", "llama.cpp", "all"}));
+  add_engine_option(*cmd, options->engine, fmt::format("snippets for: {} or all", engine_names()));
   add_format_option(*cmd, options->format, {"text", "json"});
   add_output_option(*cmd, options->output);
   add_revision_option(*cmd, options->revision);

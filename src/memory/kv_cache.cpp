@@ -82,9 +82,9 @@ std::int64_t round_up(std::int64_t value, std::int64_t multiple) {
   return (value + multiple - 1) / multiple * multiple;
 }
 
-KvCacheView make_view(std::string engine, std::string summary, const std::vector<CachingLayer>& layers,
+KvCacheView make_view(std::optional<Engine> engine, std::string summary, const std::vector<CachingLayer>& layers,
                       const std::vector<LayerTokens>& kept, KvDtype dtype) {
-  KvCacheView view{std::move(engine), std::move(summary), {}, 0, {}};
+  KvCacheView view{engine, std::move(summary), {}, 0, {}};
   std::map<std::tuple<std::string, std::int64_t, std::int64_t, std::int64_t, std::string>, std::size_t> index_of;
   for (std::size_t i = 0; i < layers.size(); ++i) {
     const LayerTokens& k = kept[i];
@@ -124,7 +124,7 @@ KvCacheView window_aware_view(const CachingLayers& model, std::int64_t tokens, K
                        *layer.window_tokens)});
     else kept.push_back({tokens, row, "every token"});
   }
-  return make_view("window-aware",
+  return make_view(std::nullopt,
                    "sliding and chunked layers keep their window, MLA layers their latent; the least an engine keeps",
                    model.layers, kept, dtype);
 }
@@ -145,10 +145,8 @@ KvCacheReport kv_cache_at(const Model& model, const KvRequest& request) {
     return report;
   }
   report.cache = kv_detail::window_aware_view(layers, request.tokens, report.dtype);
-  report.engines.push_back(kv_detail::transformers_view(layers, request.tokens, report.dtype));
-  report.engines.push_back(kv_detail::vllm_view(layers, request.tokens, report.dtype));
-  report.engines.push_back(kv_detail::sglang_view(layers, request.tokens, report.dtype));
-  report.engines.push_back(kv_detail::llama_cpp_view(layers, request.tokens, report.dtype));
+  for (Engine engine : all_engines())
+    report.engines.push_back(kv_detail::engine_view(engine, layers, request.tokens, report.dtype));
   return report;
 }
 

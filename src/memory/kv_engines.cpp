@@ -54,7 +54,7 @@ KvCacheView transformers_view(const CachingLayers& model, std::int64_t tokens, K
       kept.push_back({tokens, layer.heads, "DynamicLayer keeps every token"});
     }
   }
-  KvCacheView view = make_view("transformers",
+  KvCacheView view = make_view(Engine::transformers,
                                "DynamicCache: sliding and chunked layers keep their last window - 1 tokens; MLA caches "
                                "full K and V per head",
                                model.layers, kept, dtype);
@@ -86,7 +86,7 @@ KvCacheView vllm_view(const CachingLayers& model, std::int64_t tokens, KvDtype d
                            "chunked attention turns the hybrid KV cache manager off, so every layer keeps "
                            "every token");
   KvCacheView view = make_view(
-      "vllm",
+      Engine::vllm,
       fmt::format("v1 KV cache specs, per request: blocks of {}; {}; MLA keeps its latent", kVllmBlockTokens, windows),
       model.layers, kept, dtype);
   view.assumptions = {fmt::format("block_size {}", kVllmBlockTokens),
@@ -114,7 +114,7 @@ KvCacheView sglang_view(const CachingLayers& model, std::int64_t tokens, KvDtype
     }
   }
   KvCacheView view =
-      make_view("sglang",
+      make_view(Engine::sglang,
                 fmt::format("a token pool sized for N: sliding layers get swa_full_tokens_ratio {} of it; "
                             "MLA keeps its latent",
                             kSglangSwaRatio),
@@ -138,7 +138,7 @@ KvCacheView llama_cpp_view(const CachingLayers& model, std::int64_t tokens, KvDt
       kept.push_back({cells, row, fmt::format("n_ctx padded to {} cells", kLlamaCppPadding)});
     }
   }
-  KvCacheView view = make_view("llama.cpp",
+  KvCacheView view = make_view(Engine::llama_cpp,
                                fmt::format("llama_kv_cache: n_ctx padded to {} cells; SWA layers n_swa + n_ubatch {} "
                                            "(llama-server's swa_full false); MLA keeps its latent as K, no V",
                                            kLlamaCppPadding, kLlamaCppMicroBatch),
@@ -146,6 +146,16 @@ KvCacheView llama_cpp_view(const CachingLayers& model, std::int64_t tokens, KvDt
   view.assumptions = {fmt::format("n_ubatch {}", kLlamaCppMicroBatch), "one sequence",
                       "swa_full false (llama-server and llama-cli; the C API default true keeps n_ctx cells)"};
   return view;
+}
+
+KvCacheView engine_view(Engine engine, const CachingLayers& model, std::int64_t tokens, KvDtype dtype) {
+  switch (engine) {
+    case Engine::transformers: return transformers_view(model, tokens, dtype);
+    case Engine::vllm: return vllm_view(model, tokens, dtype);
+    case Engine::sglang: return sglang_view(model, tokens, dtype);
+    case Engine::llama_cpp: return llama_cpp_view(model, tokens, dtype);
+  }
+  return transformers_view(model, tokens, dtype);
 }
 
 }  // namespace ropelens::kv_detail

@@ -39,7 +39,7 @@ struct LayerTokens {
 };
 
 // Groups like layers in order of first appearance and adds up their bytes.
-KvCacheView make_view(std::string engine, std::string summary, const std::vector<CachingLayer>& layers,
+KvCacheView make_view(std::optional<Engine> engine, std::string summary, const std::vector<CachingLayer>& layers,
                       const std::vector<LayerTokens>& kept, KvDtype dtype);
 
 std::int64_t round_up(std::int64_t value, std::int64_t multiple);
@@ -48,5 +48,7 @@ KvCacheView transformers_view(const CachingLayers& model, std::int64_t tokens, K
 KvCacheView vllm_view(const CachingLayers& model, std::int64_t tokens, KvDtype dtype);
 KvCacheView sglang_view(const CachingLayers& model, std::int64_t tokens, KvDtype dtype);
 KvCacheView llama_cpp_view(const CachingLayers& model, std::int64_t tokens, KvDtype dtype);
+// The engine's layout (a switch over Engine: the compiler checks that every engine has one).
+KvCacheView engine_view(Engine engine, const CachingLayers& model, std::int64_t tokens, KvDtype dtype);
 
 }  // namespace ropelens::kv_detail

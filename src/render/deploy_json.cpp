@@ -35,10 +35,10 @@ json kv_cache_json(const KvCacheReport& kv) {
   out["by_setup"] = groups_json(kv.cache);
   json engines = json::object();
   for (const auto& e : kv.engines)
-    engines[e.engine] = {{"total_bytes", e.total_bytes},
-                         {"summary", e.summary},
-                         {"assumptions", e.assumptions},
-                         {"by_setup", groups_json(e)}};
+    engines[std::string(e.name())] = {{"total_bytes", e.total_bytes},
+                                      {"summary", e.summary},
+                                      {"assumptions", e.assumptions},
+                                      {"by_setup", groups_json(e)}};
   out["engines"] = engines;
   if (kv.weights_bytes) {
     out["weights_bytes"] = kv.weights_bytes->value;

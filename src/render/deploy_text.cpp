@@ -60,7 +60,7 @@ void render_kv_cache_text(const KvCacheReport& kv, std::ostream& out) {
   for (const auto& g : kv.cache.groups) group_line(g, out);
   out << "  by engine, one sequence:\n";
   for (const auto& engine : kv.engines) {
-    out << fmt::format("    {:<13} {:>10}  {}\n", engine.engine, bytes_text(engine.total_bytes), groups_text(engine));
+    out << fmt::format("    {:<13} {:>10}  {}\n", engine.name(), bytes_text(engine.total_bytes), groups_text(engine));
     out << fmt::format("    {:<13} {:>10}  {}\n", "", "", engine.summary);
   }
   weights_text(kv, out);

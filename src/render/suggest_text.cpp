@@ -14,16 +14,6 @@ namespace {
 
 using render_detail::fixed;
 
-std::string engine_name(Engine engine) {
-  switch (engine) {
-    case Engine::transformers: return "transformers";
-    case Engine::vllm: return "vLLM";
-    case Engine::sglang: return "SGLang";
-    case Engine::llama_cpp: return "llama.cpp";
-  }
-  return "";
-}
-
 std::string short_input_text(const Suggestion& s, std::int64_t original_tokens) {
   const ShortInputEffect& e = s.short_inputs;
   std::string text = fmt::format(
@@ -54,7 +44,7 @@ void render_suggestion(const SuggestReport& report, std::size_t index, std::ostr
   }
   out << fmt::format("   config.json: {}\n", s.config_fragment.dump());
   for (const auto& snippet : s.snippets) {
-    std::string name = engine_name(snippet.engine);
+    std::string name(display_name(snippet.engine));
     if (!snippet.versions.empty()) name += " " + snippet.versions;
     out << fmt::format("   {}:\n", name);
     if (!snippet.command.empty()) out << fmt::format("      {}\n", snippet.command);

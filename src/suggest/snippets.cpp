@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "ropelens/rope/engines/engine_descriptor.hpp"
 #include "suggesting.hpp"
 
 namespace ropelens::suggest_detail {
@@ -106,6 +107,25 @@ bool vllm_runs_something_else(const Model& model, const Suggestion& suggestion) 
   return model.uses_mla() && suggestion.method == SuggestMethod::linear;
 }
 
+// The edit as the engine's config override, once for each transformers generation, with its context length.
+std::vector<EngineSnippet> override_snippets(const Plan& plan, const Suggestion& suggestion, const Model& edited,
+                                             const std::vector<EngineView>& views, Engine engine) {
+  const ServeFlags& serve = describe(engine).serve;
+  const ShortLimit limits = short_limits(views, engine, plan.target_tokens);
+  std::vector<EngineSnippet> out;
+  for (const auto& [versions, json] : {std::pair<std::string, std::string>{kV5, v5_override(suggestion, edited)},
+                                       {kV4, suggestion.config_fragment.dump()}}) {
+    EngineSnippet snippet{engine,
+                          versions,
+                          fmt::format("{} {} '{}' {} {}", serve.launch, serve.config_override, json,
+                                      serve.context_length, plan.target_tokens),
+                          {}};
+    if (!limits.labels.empty()) snippet.notes.push_back(limit_note(limits, serve.allow_longer));
+    out.push_back(std::move(snippet));
+  }
+  return out;
+}
+
 std::vector<EngineSnippet> vllm_snippets(const Plan& plan, const Suggestion& suggestion, const Model& edited,
                                          const std::vector<EngineView>& views) {
   if (vllm_runs_something_else(edited, suggestion))
@@ -114,38 +134,7 @@ std::vector<EngineSnippet> vllm_snippets(const Plan& plan, const Suggestion& sug
              "",
              {"vLLM runs every rope_scaling of this MLA model as deepseek_yarn (DeepseekV2 model class), so it "
               "would not run this linear scaling; use the YaRN suggestion"}}};
-  const ShortLimit limits = short_limits(views, Engine::vllm, plan.target_tokens);
-  std::vector<EngineSnippet> out;
-  for (const auto& [versions, json] : {std::pair<std::string, std::string>{kV5, v5_override(suggestion, edited)},
-                                       {kV4, suggestion.config_fragment.dump()}}) {
-    EngineSnippet snippet{
-        Engine::vllm,
-        versions,
-        fmt::format("vllm serve <model> --hf-overrides '{}' --max-model-len {}", json, plan.target_tokens),
-        {}};
-    if (!limits.labels.empty()) snippet.notes.push_back(limit_note(limits, "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1"));
-    out.push_back(std::move(snippet));
-  }
-  return out;
-}
-
-std::vector<EngineSnippet> sglang_snippets(const Plan& plan, const Suggestion& suggestion, const Model& edited,
-                                           const std::vector<EngineView>& views) {
-  const ShortLimit limits = short_limits(views, Engine::sglang, plan.target_tokens);
-  std::vector<EngineSnippet> out;
-  for (const auto& [versions, json] : {std::pair<std::string, std::string>{kV5, v5_override(suggestion, edited)},
-                                       {kV4, suggestion.config_fragment.dump()}}) {
-    EngineSnippet snippet{Engine::sglang,
-                          versions,
-                          fmt::format("python -m sglang.launch_server --model-path <model> "
-                                      "--json-model-override-args '{}' --context-length {}",
-                                      json, plan.target_tokens),
-                          {}};
-    if (!limits.labels.empty())
-      snippet.notes.push_back(limit_note(limits, "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"));
-    out.push_back(std::move(snippet));
-  }
-  return out;
+  return override_snippets(plan, suggestion, edited, views, Engine::vllm);
 }
 
 std::string llama_cpp_flags(const Plan& plan, const Suggestion& suggestion) {
@@ -162,8 +151,9 @@ std::string llama_cpp_flags(const Plan& plan, const Suggestion& suggestion) {
 EngineSnippet llama_cpp_snippet(const Plan& plan, const Suggestion& suggestion, const std::vector<EngineView>& views) {
   EngineSnippet snippet;
   snippet.engine = Engine::llama_cpp;
-  snippet.command =
-      fmt::format("llama-server -m <model>.gguf -c {} {}", plan.target_tokens, llama_cpp_flags(plan, suggestion));
+  const ServeFlags& serve = describe(Engine::llama_cpp).serve;
+  snippet.command = fmt::format("{} {} {} {}", serve.launch, serve.context_length, plan.target_tokens,
+                                llama_cpp_flags(plan, suggestion));
   const ShortLimit limits = short_limits(views, Engine::llama_cpp, plan.target_tokens);
   if (!limits.labels.empty())
     snippet.notes.push_back(
@@ -183,7 +173,7 @@ std::vector<EngineSnippet> engine_snippets(const Plan& plan, const Suggestion& s
     std::move(more.begin(), more.end(), std::back_inserter(snippets));
   };
   if (wanted(Engine::vllm)) add(vllm_snippets(plan, suggestion, edited, edited_views));
-  if (wanted(Engine::sglang)) add(sglang_snippets(plan, suggestion, edited, edited_views));
+  if (wanted(Engine::sglang)) add(override_snippets(plan, suggestion, edited, edited_views, Engine::sglang));
   if (wanted(Engine::llama_cpp)) snippets.push_back(llama_cpp_snippet(plan, suggestion, edited_views));
   return snippets;
 }

@@ -24,7 +24,7 @@ KvCacheReport kv_of(const std::string& config, std::int64_t tokens, std::optiona
 
 const KvCacheView& engine(const KvCacheReport& report, const std::string& name) {
   for (const auto& view : report.engines)
-    if (view.engine == name) return view;
+    if (view.name() == name) return view;
   FAIL("no engine " << name);
   return report.cache;
 }
@@ -45,7 +45,7 @@ TEST_CASE("Llama-3.1-8B at 131072 tokens: 16 GiB in 16-bit, as llama.cpp's load 
   CHECK(bf16.cache.groups[0].row.k == 1024);
   CHECK(bf16.cache.groups[0].row.v == 1024);
   for (const auto& view : bf16.engines) {
-    INFO(view.engine);
+    INFO(view.name());
     CHECK(view.total_bytes == 17'179'869'184ULL);  // no window, no latent: every engine agrees
   }
   // The config says torch_dtype float16: the default dtype follows it, at the same size.

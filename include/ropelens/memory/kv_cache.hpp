@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ropelens/model/engine.hpp"
 #include "ropelens/model/model.hpp"
 
 namespace ropelens {
@@ -49,11 +50,13 @@ struct KvGroup {
 };
 
 struct KvCacheView {
-  std::string engine;   // "window-aware", "transformers", "vllm", "sglang", "llama.cpp"
-  std::string summary;  // what this cache keeps, in one sentence
+  std::optional<Engine> engine;  // none: the window-aware cache, the least any engine keeps
+  std::string summary;           // what this cache keeps, in one sentence
   std::vector<KvGroup> groups;
   std::uint64_t total_bytes = 0;
   std::vector<std::string> assumptions;  // deployment settings the figure depends on
+
+  std::string_view name() const { return engine ? to_string(*engine) : "window-aware"; }
 };
 
 struct KvCacheReport {
@@ -62,7 +65,7 @@ struct KvCacheReport {
   std::int64_t tokens = 0;
   std::optional<std::string> not_computed;  // why there is no figure (no head count, an encoder-decoder model)
   KvCacheView cache;                        // the window-aware cache: the least any engine keeps
-  std::vector<KvCacheView> engines;         // transformers, vLLM, SGLang, llama.cpp
+  std::vector<KvCacheView> engines;         // one per engine, in all_engines() order
   std::optional<Field<std::uint64_t>> weights_bytes;
   std::vector<std::string> notes;
 };

@@ -184,8 +184,8 @@ double llama_cpp_rope_magnitude(const GgufRope& rope, bool deepseek2) {
   return static_cast<double>(magnitude);
 }
 
-EngineView llama_cpp_view(const Model& model, std::int64_t target_tokens) {
-  EngineView view = empty_view(model, EngineVersion::llama_cpp);
+EngineView llama_cpp_view(const Model& model, EngineVersion version, std::int64_t target_tokens) {
+  EngineView view = empty_view(model, version);
   view.notes.clear();
   view.follows = "convert_hf_to_gguf.py @a458664f, llama-context.cpp (PR #17945), ggml @d99724f2 (float32)";
   const GgufPlan plan = plan_gguf(model);

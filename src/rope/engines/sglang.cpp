@@ -19,7 +19,7 @@ double yarn_magnitude(const RopeSetup& setup) {
   return yarn_mscale(factor);
 }
 
-EngineSetupView yarn_view(const Model& model, const RopeSetup& setup, int index) {
+EngineSetupView sglang_yarn_view(const Model& model, const RopeSetup& setup, int index) {
   if (is_mla(model) || is_deepseek_yarn(setup))
     return deepseek_yarn_view(model, setup, index,
                               Note("deepseek_yarn and MLA models run DeepseekScalingRotaryEmbedding: magnitude "
@@ -43,7 +43,7 @@ EngineSetupView yarn_view(const Model& model, const RopeSetup& setup, int index)
 }
 
 // DynamicNTKScalingRotaryEmbedding (rope_variant.py) is vLLM's class before PR #41277: one constant base.
-EngineSetupView dynamic_view(const RopeSetup& setup, int index) {
+EngineSetupView sglang_dynamic_view(const RopeSetup& setup, int index) {
   const double factor = stated_factor(setup);
   const double base = ntk_aware_base(setup.rope_theta.value, setup.rotary_dim, factor * factor - factor + 1.0);
   RopeTable table = compute_rope_table(setup);
@@ -57,7 +57,7 @@ EngineSetupView dynamic_view(const RopeSetup& setup, int index) {
   return view;
 }
 
-EngineSetupView longrope_view(const RopeSetup& setup, int index, std::int64_t target_tokens) {
+EngineSetupView sglang_longrope_view(const RopeSetup& setup, int index, std::int64_t target_tokens) {
   EngineSetupView view = from_table(index, compute_rope_table(setup, target_tokens));
   view.method = RopeType::longrope;
   const double original = static_cast<double>(original_or_declared(setup));
@@ -72,11 +72,11 @@ EngineSetupView longrope_view(const RopeSetup& setup, int index, std::int64_t ta
   return view;
 }
 
-EngineSetupView setup_view(const Model& model, const RopeSetup& setup, int index, std::int64_t target_tokens) {
+EngineSetupView sglang_setup_view(const Model& model, const RopeSetup& setup, int index, std::int64_t target_tokens) {
   switch (setup.type) {
-    case RopeType::dynamic: return dynamic_view(setup, index);
-    case RopeType::yarn: return yarn_view(model, setup, index);
-    case RopeType::longrope: return longrope_view(setup, index, target_tokens);
+    case RopeType::dynamic: return sglang_dynamic_view(setup, index);
+    case RopeType::yarn: return sglang_yarn_view(model, setup, index);
+    case RopeType::longrope: return sglang_longrope_view(setup, index, target_tokens);
     default: break;
   }
   EngineSetupView view = from_table(index, compute_rope_table(setup));
@@ -132,14 +132,14 @@ LengthLimit sglang_length_limit(const Model& model, std::int64_t target_tokens) 
 
 }  // namespace
 
-EngineView sglang_view(const Model& model, std::int64_t target_tokens) {
-  EngineView view = empty_view(model, EngineVersion::sglang);
+EngineView sglang_view(const Model& model, EngineVersion version, std::int64_t target_tokens) {
+  EngineView view = empty_view(model, version);
   view.follows =
       "SGLang rotary_embedding/factory.py, yarn.py @0b1fd02d, hf_transformers/common.py get_context_length "
       "@00828e56";
   view.length = sglang_length_limit(model, target_tokens);
   for (std::size_t i = 0; i < model.setups.size(); ++i)
-    view.setups.push_back(setup_view(model, model.setups[i], static_cast<int>(i), target_tokens));
+    view.setups.push_back(sglang_setup_view(model, model.setups[i], static_cast<int>(i), target_tokens));
   return view;
 }
 

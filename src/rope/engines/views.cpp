@@ -6,58 +6,56 @@
 
 #include <fmt/format.h>
 
+#include "ropelens/rope/engines/engine_descriptor.hpp"
 #include "views.hpp"
 
 namespace ropelens {
 
-std::string_view to_string(Engine engine) {
-  switch (engine) {
-    case Engine::transformers: return "transformers";
-    case Engine::vllm: return "vllm";
-    case Engine::sglang: return "sglang";
-    case Engine::llama_cpp: return "llama.cpp";
-  }
-  return "transformers";
+const std::vector<EngineDescriptor>& engine_descriptors() {
+  using namespace engine_detail;
+  static const std::vector<EngineDescriptor> descriptors = {
+      {Engine::transformers,
+       {EngineVersion::transformers_v5, EngineVersion::transformers_4_5x, EngineVersion::transformers_4_4x},
+       transformers_view,
+       {},
+       "src/transformers/models/auto/modeling_auto.py"},
+      // The legacy vLLM view comes before #41277 so that configs without dynamic NTK merge the two under the
+      // legacy label.
+      {Engine::vllm,
+       {EngineVersion::vllm_current, EngineVersion::vllm_legacy, EngineVersion::vllm_dynamic_41277},
+       vllm_view,
+       {"vllm serve <model>", "--max-model-len", "--kv-cache-dtype", "--gpu-memory-utilization", "--hf-overrides",
+        "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1"},
+       "vllm/model_executor/models/registry.py"},
+      {Engine::sglang,
+       {EngineVersion::sglang},
+       sglang_view,
+       {"python -m sglang.launch_server --model-path <model>", "--context-length", "--kv-cache-dtype",
+        "--mem-fraction-static", "--json-model-override-args", "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"},
+       "python/sglang/srt/models/registry.py"},
+      {Engine::llama_cpp,
+       {EngineVersion::llama_cpp},
+       llama_cpp_view,
+       {"llama-server -m <model>.gguf", "-c", "--cache-type-k", "", "--override-kv", ""},
+       "src/llama-arch.cpp"},
+  };
+  return descriptors;
 }
 
-std::optional<Engine> parse_engine(std::string_view name) {
-  for (Engine engine : all_engines())
-    if (name == to_string(engine)) return engine;
-  if (name == "hf") return Engine::transformers;
-  if (name == "llamacpp" || name == "llama_cpp" || name == "gguf") return Engine::llama_cpp;
-  return std::nullopt;
-}
-
-const std::vector<Engine>& all_engines() {
-  static const std::vector<Engine> engines = {Engine::transformers, Engine::vllm, Engine::sglang, Engine::llama_cpp};
-  return engines;
-}
-
-std::vector<Engine> parse_engine_selection(std::string_view text) {
-  if (text == "all") return all_engines();
-  if (auto engine = parse_engine(text)) return {*engine};
-  throw std::invalid_argument(
-      fmt::format("--engine '{}': expected transformers, vllm, sglang, llama.cpp or all", text));
+const EngineDescriptor& describe(Engine engine) {
+  for (const auto& descriptor : engine_descriptors())
+    if (descriptor.engine == engine) return descriptor;
+  return engine_descriptors().front();
 }
 
 Engine engine_of(EngineVersion version) {
-  switch (version) {
-    case EngineVersion::transformers_v5:
-    case EngineVersion::transformers_4_5x:
-    case EngineVersion::transformers_4_4x: return Engine::transformers;
-    case EngineVersion::vllm_current:
-    case EngineVersion::vllm_legacy:
-    case EngineVersion::vllm_dynamic_41277: return Engine::vllm;
-    case EngineVersion::sglang: return Engine::sglang;
-    case EngineVersion::llama_cpp: return Engine::llama_cpp;
-  }
+  for (const auto& descriptor : engine_descriptors())
+    if (std::find(descriptor.versions.begin(), descriptor.versions.end(), version) != descriptor.versions.end())
+      return descriptor.engine;
   return Engine::transformers;
 }
 
-bool is_current(EngineVersion version) {
-  return version == EngineVersion::transformers_v5 || version == EngineVersion::vllm_current ||
-         version == EngineVersion::sglang || version == EngineVersion::llama_cpp;
-}
+bool is_current(EngineVersion version) { return describe(engine_of(version)).versions.front() == version; }
 
 std::string_view label_of(EngineVersion version) {
   switch (version) {
@@ -73,23 +71,7 @@ std::string_view label_of(EngineVersion version) {
   return "transformers v5";
 }
 
-// Newest first; the legacy vLLM view comes before #41277 so that configs without dynamic NTK merge the two
-// under the legacy label.
-const std::vector<EngineVersion>& versions_of(Engine engine) {
-  static const std::vector<EngineVersion> transformers = {
-      EngineVersion::transformers_v5, EngineVersion::transformers_4_5x, EngineVersion::transformers_4_4x};
-  static const std::vector<EngineVersion> vllm = {EngineVersion::vllm_current, EngineVersion::vllm_legacy,
-                                                  EngineVersion::vllm_dynamic_41277};
-  static const std::vector<EngineVersion> sglang = {EngineVersion::sglang};
-  static const std::vector<EngineVersion> llama_cpp = {EngineVersion::llama_cpp};
-  switch (engine) {
-    case Engine::transformers: return transformers;
-    case Engine::vllm: return vllm;
-    case Engine::sglang: return sglang;
-    case Engine::llama_cpp: return llama_cpp;
-  }
-  return transformers;
-}
+const std::vector<EngineVersion>& versions_of(Engine engine) { return describe(engine).versions; }
 
 std::string_view to_string(LimitAction action) {
   switch (action) {
@@ -114,14 +96,7 @@ std::string_view to_string(FactorSwitch when) {
 bool from_gguf_file(const Model& model) { return engine_detail::read_from_gguf(model); }
 
 EngineView engine_view(const Model& model, EngineVersion version, std::int64_t target_tokens) {
-  using namespace engine_detail;
-  switch (engine_of(version)) {
-    case Engine::transformers: return transformers_view(model, version, target_tokens);
-    case Engine::vllm: return vllm_view(model, version, target_tokens);
-    case Engine::sglang: return sglang_view(model, target_tokens);
-    case Engine::llama_cpp: return llama_cpp_view(model, target_tokens);
-  }
-  return transformers_view(model, EngineVersion::transformers_v5, target_tokens);
+  return describe(engine_of(version)).view(model, version, target_tokens);
 }
 
 namespace {

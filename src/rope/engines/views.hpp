@@ -16,8 +16,8 @@ namespace ropelens::engine_detail {
 // One engine per file: transformers.cpp, vllm.cpp, sglang.cpp, llama_cpp.cpp.
 EngineView transformers_view(const Model& model, EngineVersion version, std::int64_t target_tokens);
 EngineView vllm_view(const Model& model, EngineVersion version, std::int64_t target_tokens);
-EngineView sglang_view(const Model& model, std::int64_t target_tokens);
-EngineView llama_cpp_view(const Model& model, std::int64_t target_tokens);
+EngineView sglang_view(const Model& model, EngineVersion version, std::int64_t target_tokens);
+EngineView llama_cpp_view(const Model& model, EngineVersion version, std::int64_t target_tokens);
 
 // What convert_hf_to_gguf.py writes for one setup, as llama.cpp's loader then holds it (llama_cpp_convert.cpp).
 struct GgufRope {

@@ -25,7 +25,7 @@ double longrope_mscale(const RopeSetup& setup) {
   return scale <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(scale) / std::log(original));
 }
 
-EngineSetupView dynamic_view(const RopeSetup& setup, int index, EngineVersion version) {
+EngineSetupView vllm_dynamic_view(const RopeSetup& setup, int index, EngineVersion version) {
   const double factor = stated_factor(setup);
   const int dim = setup.rotary_dim;
   // #41277: θ·(f·M/M_trained − (f−1))^(d/(d−2)) with M_trained = max_trained_positions, absent here, so = M.
@@ -75,7 +75,7 @@ EngineSetupView mrope_yarn_view(const RopeSetup& setup, int index) {
   return view;
 }
 
-EngineSetupView yarn_view(const Model& model, const RopeSetup& setup, int index, EngineVersion version) {
+EngineSetupView vllm_yarn_view(const Model& model, const RopeSetup& setup, int index, EngineVersion version) {
   if (is_mla(model)) return mla_yarn_view(model, setup, index);
   if (is_deepseek_yarn(setup))
     return deepseek_yarn_view(
@@ -96,7 +96,7 @@ EngineSetupView yarn_view(const Model& model, const RopeSetup& setup, int index,
   return view;
 }
 
-EngineSetupView longrope_view(const RopeSetup& setup, int index, std::int64_t target_tokens) {
+EngineSetupView vllm_longrope_view(const RopeSetup& setup, int index, std::int64_t target_tokens) {
   EngineSetupView view = from_table(index, compute_rope_table(setup, target_tokens));
   view.method = RopeType::longrope;
   view.rope_magnitude = longrope_mscale(setup);
@@ -109,12 +109,12 @@ EngineSetupView longrope_view(const RopeSetup& setup, int index, std::int64_t ta
   return view;
 }
 
-EngineSetupView setup_view(const Model& model, const RopeSetup& setup, int index, EngineVersion version,
+EngineSetupView vllm_setup_view(const Model& model, const RopeSetup& setup, int index, EngineVersion version,
                            std::int64_t target_tokens) {
   switch (setup.type) {
-    case RopeType::dynamic: return dynamic_view(setup, index, version);
-    case RopeType::yarn: return yarn_view(model, setup, index, version);
-    case RopeType::longrope: return longrope_view(setup, index, target_tokens);
+    case RopeType::dynamic: return vllm_dynamic_view(setup, index, version);
+    case RopeType::yarn: return vllm_yarn_view(model, setup, index, version);
+    case RopeType::longrope: return vllm_longrope_view(setup, index, target_tokens);
     default: break;
   }
   EngineSetupView view = from_table(index, compute_rope_table(setup));
@@ -233,7 +233,7 @@ EngineView vllm_view(const Model& model, EngineVersion version, std::int64_t tar
   view.follows = vllm_follows(version);
   view.length = vllm_length_limit(model, version, target_tokens);
   for (std::size_t i = 0; i < model.setups.size(); ++i)
-    view.setups.push_back(setup_view(model, model.setups[i], static_cast<int>(i), version, target_tokens));
+    view.setups.push_back(vllm_setup_view(model, model.setups[i], static_cast<int>(i), version, target_tokens));
   return view;
 }
 

@@ -11,18 +11,12 @@
 #include <utility>
 #include <vector>
 
+#include "ropelens/model/engine.hpp"
 #include "ropelens/model/model.hpp"
 #include "ropelens/model/note.hpp"
 #include "ropelens/rope/rope.hpp"
 
 namespace ropelens {
-
-enum class Engine { transformers, vllm, sglang, llama_cpp };
-std::string_view to_string(Engine engine);  // transformers, vllm, sglang, llama.cpp
-std::optional<Engine> parse_engine(std::string_view name);
-const std::vector<Engine>& all_engines();
-// "all" or one engine name (as --engine takes it); throws std::invalid_argument naming the choices.
-std::vector<Engine> parse_engine_selection(std::string_view text);
 
 // Every engine version whose behaviour differs somewhere.
 enum class EngineVersion {
