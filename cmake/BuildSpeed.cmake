@@ -18,10 +18,12 @@ function(ropelens_speed_up_build target pch_header)
   if(ROPELENS_UNITY_BUILD AND NOT arg_NO_UNITY)
     set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE BATCH
                                                UNITY_BUILD_BATCH_SIZE ${ROPELENS_UNITY_BATCH_SIZE})
-    # Every rule file defines its own `static void check` (one rule per file), so rules compile alone.
+    # Every rule file defines its own `static void check` (one rule per file), and each engine file its own
+    # helpers named after what they build (setup_view, longrope_view), so rules and engines compile alone: a
+    # source added anywhere shifts the batches, and must not bring two of them together.
     get_target_property(sources ${target} SOURCES)
     foreach(source IN LISTS sources)
-      if(source MATCHES "/rules/[a-z]+/[A-Z]+[0-9]+_")
+      if(source MATCHES "/rules/[a-z]+/[A-Z]+[0-9]+_" OR source MATCHES "/src/rope/engines/[a-z_]+\\.cpp$")
         set_source_files_properties(${source} TARGET_DIRECTORY ${target} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
       endif()
     endforeach()
