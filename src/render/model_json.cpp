@@ -3,6 +3,7 @@
 
 #include "json_writer.hpp"
 
+#include "ropelens/model/model_fields.hpp"
 #include "ropelens/render/render.hpp"
 
 namespace ropelens {
@@ -23,46 +24,31 @@ json provenance_json(const Provenance& from) {
   return out;
 }
 
+template <class T> json value_json(const T& value) { return json(value); }
+json value_json(Pairing value) { return to_string(value); }
+json value_json(PositionScheme value) { return to_string(value); }
+
 template <class T> json field_json(const Field<T>& field) {
-  return {{"value", field.value}, {"from", provenance_json(field.from)}};
+  return {{"value", value_json(field.value)}, {"from", provenance_json(field.from)}};
 }
 
-template <class T> json optional_field(const std::optional<Field<T>>& field) {
+template <class T> json field_json(const std::optional<Field<T>>& field) {
   return field ? field_json(*field) : json(nullptr);
 }
+
+// A method's parameters sit under its name ("yarn": {…}).
+json& member_for(json& out, std::string_view group) { return group.empty() ? out : out[std::string(group)]; }
 
 json setup_json(const RopeSetup& s) {
   json out = {{"name", s.name},
               {"pointer", s.pointer},
               {"layers", s.layers},
               {"attention", to_string(s.attention)},
-              {"window_tokens", optional_field(s.window_tokens)},
-              {"rope_type", field_json(s.rope_type_name)},
-              {"rope_theta", field_json(s.rope_theta)},
-              {"head_dim", field_json(s.head_dim)},
-              {"partial_rotary_factor", field_json(s.partial_rotary_factor)},
               {"rotary_dim", s.rotary_dim},
-              {"unrotated_dims", s.head_dim.value - s.rotary_dim},
-              {"factor", optional_field(s.factor)},
-              {"max_position_embeddings", field_json(s.max_position_embeddings)},
-              {"original_max_position_embeddings", optional_field(s.original_max_position_embeddings)}};
-  if (s.type == RopeType::yarn) {
-    out["yarn"] = {{"beta_fast", field_json(s.yarn.beta_fast)},
-                   {"beta_slow", field_json(s.yarn.beta_slow)},
-                   {"mscale", optional_field(s.yarn.mscale)},
-                   {"mscale_all_dim", optional_field(s.yarn.mscale_all_dim)},
-                   {"attention_factor", optional_field(s.yarn.attention_factor)},
-                   {"truncate", field_json(s.yarn.truncate)}};
-  }
-  if (s.type == RopeType::longrope) {
-    out["longrope"] = {{"short_factor", field_json(s.longrope.short_factor)},
-                       {"long_factor", field_json(s.longrope.long_factor)},
-                       {"attention_factor", optional_field(s.longrope.attention_factor)}};
-  }
-  if (s.type == RopeType::llama3) {
-    out["llama3"] = {{"low_freq_factor", field_json(s.llama3.low_freq_factor)},
-                     {"high_freq_factor", field_json(s.llama3.high_freq_factor)}};
-  }
+              {"unrotated_dims", s.head_dim.value - s.rotary_dim}};
+  for_each_setup_field(s, in_json, [&](const auto& row, const auto& value) {
+    member_for(out, row.group)[std::string(row.name)] = field_json(value);
+  });
   if (!s.mrope_section.empty()) out["mrope"] = {{"section", s.mrope_section}, {"interleaved", s.mrope_interleaved}};
   return out;
 }
@@ -85,18 +71,12 @@ json layers_json(const Model& model) {
 
 json model_to_json(const Model& model) {
   json out = {{"source", model.source},
-              {"model_type", field_json(model.model_type)},
               {"text_pointer", model.text_pointer},
-              {"scheme", {{"value", to_string(model.scheme)}, {"from", provenance_json(model.scheme_from)}}},
               {"transformers_native", model.transformers_native},
-              {"pairing", {{"value", to_string(model.pairing.value)}, {"from", provenance_json(model.pairing.from)}}},
-              {"num_layers", field_json(model.num_layers)},
-              {"max_position_embeddings", field_json(model.max_position_embeddings)},
-              {"original_max_position_embeddings", optional_field(model.original_max_position_embeddings)},
-              {"sliding_window", optional_field(model.sliding_window)},
-              {"attention_chunk_size", optional_field(model.attention_chunk_size)},
               {"schedule", model.schedule_summary()},
               {"layers", layers_json(model)}};
+  for_each_field(kModelFields, model, in_json,
+                 [&](const auto& row, const auto& value) { out[std::string(row.name)] = field_json(value); });
   if (model.reference)
     out["reference"] = {{"id", model.reference->id},
                         {"revision", model.reference->revision},
