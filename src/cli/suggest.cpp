@@ -5,7 +5,7 @@
 #include "options.hpp"
 #include "output.hpp"
 #include "exit_codes.hpp"
-#include "ropelens/render/render.hpp"
+#include "ropelens/render/formats.hpp"
 #include "ropelens/suggest/suggest.hpp"
 
 namespace ropelens::cli {
@@ -29,7 +29,7 @@ void setup_suggest(CLI::App* cmd, Outcome& outcome) {
                     2);
   cmd->add_option("--engine", options->engine, "snippets for: transformers, vllm, sglang, llama.cpp or all")
       ->check(CLI::IsMember({"transformers", "vllm", "sglang", "llama.cpp", "all"}));
-  add_format_option(*cmd, options->format, {"text", "json"});
+  add_format_option(*cmd, options->format, format_names(suggest_formats()));
   add_output_option(*cmd, options->output);
   add_revision_option(*cmd, options->revision);
   cmd->callback([options, &outcome] {
@@ -40,8 +40,7 @@ void setup_suggest(CLI::App* cmd, Outcome& outcome) {
     request.engines = parse_engine_selection(options->engine);
     const SuggestReport report = suggest_changes(options->path, request);
     Output output(options->output.path);
-    if (options->format == "json") render_suggest_json(report, output.stream());
-    else render_suggest_text(report, output.stream());
+    find_format(suggest_formats(), options->format, "suggest")(report, output.stream());
     output.close();
     outcome.exit_code = kExitClean;
   });

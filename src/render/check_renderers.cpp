@@ -2,16 +2,13 @@
 
 #include <stdexcept>
 
+#include "ropelens/render/formats.hpp"
+
 namespace ropelens {
 
 std::unique_ptr<CheckRenderer> make_check_renderer(std::string_view format, std::ostream& out,
                                                    const TextOptions& text) {
-  using namespace render_detail;
-  if (format == "text") return make_text_check_renderer(out, text);
-  if (format == "json") return make_json_check_renderer(out);
-  if (format == "sarif") return make_sarif_check_renderer(out);
-  if (format == "github") return make_github_check_renderer(out);
-  throw std::invalid_argument("unknown check format " + std::string(format));
+  return find_format(check_formats(), format, "check")(out, text);
 }
 
 namespace {

@@ -51,4 +51,16 @@ void render_rules_markdown(std::ostream& out) {
   }
 }
 
+void render_explain_text(const Rule& rule, std::ostream& out) { out << rule_doc(rule.meta.code); }
+
+void render_explain_json(const Rule& rule, std::ostream& out) {
+  const nlohmann::json doc = {{"code", rule.meta.code},
+                              {"name", rule.meta.name},
+                              {"severity", to_string(rule.meta.default_severity)},
+                              {"on_by_default", on_by_default(rule)},
+                              {"summary", rule.meta.summary},
+                              {"doc", rule_doc(rule.meta.code)}};
+  out << doc.dump(2) << "\n";
+}
+
 }  // namespace ropelens
