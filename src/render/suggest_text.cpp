@@ -33,15 +33,16 @@ std::string short_input_text(const Suggestion& s, std::int64_t original_tokens) 
   if (e.magnitude_after != e.magnitude_before)
     text += fmt::format(" and magnitude {} instead of {} (logits ×{})", fixed(e.magnitude_after, 5),
                         fixed(e.magnitude_before, 5), fixed(e.magnitude_after * e.magnitude_after, 5));
-  return text + fmt::format("; enable it only where inputs need more than {} tokens (ROPE103)", original_tokens);
+  return text + fmt::format("; enable it only where inputs need more than {} tokens", original_tokens);
 }
 
 void render_suggestion(const SuggestReport& report, std::size_t index, std::ostream& out) {
   const Suggestion& s = report.suggestions[index];
   out << fmt::format("\n{}. {}\n", index + 1, s.change);
   if (s.verified) {
-    out << fmt::format("   verified: check reports no error, no CTX201 and no CTX202 at {} tokens:\n      {}\n",
-                       report.target_tokens, s.check_command);
+    out << fmt::format(
+        "   verified: check reports no error and no finding that puts {} tokens out of reach:\n      {}\n",
+        report.target_tokens, s.check_command);
   } else {
     out << fmt::format("   NOT verified: {}\n", s.check_command);
     for (const auto& reason : s.not_verified_because) out << fmt::format("      {}\n", reason);
