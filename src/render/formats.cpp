@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "check_renderers.hpp"
+#include "render/check/check_renderers.hpp"
 
 namespace ropelens {
 namespace {
