@@ -87,8 +87,7 @@ TEST_CASE("every command renders each format of its map and refuses every other 
       if (available) {
         CHECK(result.exit_code != 2);
         CHECK(result.err.empty());
-        // An explanation's text is its Markdown page.
-        CHECK(format_of(result.out) == (command.name == "explain" && format == "text" ? "markdown" : format));
+        CHECK(format_of(result.out) == format);
       } else {
         CHECK(result.exit_code == 2);
         CHECK(result.out.empty());
