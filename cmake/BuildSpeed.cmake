@@ -19,10 +19,12 @@ function(ropelens_speed_up_build target pch_header)
     set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE BATCH
                                                UNITY_BUILD_BATCH_SIZE ${ROPELENS_UNITY_BATCH_SIZE})
     # Every rule file defines its own `static void check` (one rule per file), so rules compile alone; so does the
-    # registry, which tools/new-rule's test replaces with a scratch copy at link time (an object of its own).
+    # registry, which tools/new-rule's test replaces with a scratch copy at link time (an object of its own). Each
+    # engine file has helpers named after what they build (setup_view, longrope_view), so engines compile alone too:
+    # a source added anywhere shifts the batches, and must not bring two of them together.
     get_target_property(sources ${target} SOURCES)
     foreach(source IN LISTS sources)
-      if(source MATCHES "/rules/")
+      if(source MATCHES "/rules/" OR source MATCHES "/src/rope/engines/[a-z_]+\.cpp$")
         set_source_files_properties(${source} TARGET_DIRECTORY ${target} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
       endif()
     endforeach()

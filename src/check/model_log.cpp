@@ -3,15 +3,10 @@
 #include <string_view>
 
 #include "ropelens/log/log.hpp"
+#include "ropelens/model/model_fields.hpp"
 
 namespace ropelens {
 namespace {
-
-std::string show(const std::string& value) { return value; }
-std::string show(Pairing value) { return std::string(to_string(value)); }
-std::string show(bool value) { return value ? "true" : "false"; }
-std::string show(const std::vector<double>& values) { return fmt::format("{} values", values.size()); }
-template <class T> std::string show(const T& value) { return fmt::format("{}", value); }
 
 // One line per value that the config did not spell out.
 class ProvenanceLog {
@@ -21,7 +16,9 @@ class ProvenanceLog {
   void note(std::string_view name, const std::string& value, const Provenance& from) const {
     if (from.origin != Origin::config) logging::info("{}: {} = {} ({})", file_, name, value, from.describe());
   }
-  template <class T> void field(std::string_view name, const Field<T>& f) const { note(name, show(f.value), f.from); }
+  template <class T> void field(std::string_view name, const Field<T>& f) const {
+    note(name, field_text(f.value), f.from);
+  }
   template <class T> void field(std::string_view name, const std::optional<Field<T>>& f) const {
     if (f) field(name, *f);
   }
@@ -30,34 +27,20 @@ class ProvenanceLog {
   const std::string& file_;
 };
 
+bool uses_rope(const Model& model) {
+  return model.scheme == PositionScheme::rope || model.scheme == PositionScheme::rope_2d;
+}
+
+void log_fields(const ProvenanceLog& log, const Model& model) {
+  for_each_field(kModelFields, model, in_log, [&](const auto& row, const auto& value) {
+    if (!row.rope_only || uses_rope(model)) log.field(row.label, value);
+  });
+}
+
 void log_setup(const ProvenanceLog& log, const RopeSetup& s) {
   const std::string prefix = "setup " + s.name + ": ";
-  auto field = [&](std::string_view name, const auto& f) { log.field(prefix + std::string(name), f); };
-  field("rope_type", s.rope_type_name);
-  field("rope_theta", s.rope_theta);
-  field("head_dim", s.head_dim);
-  field("partial_rotary_factor", s.partial_rotary_factor);
-  field("factor", s.factor);
-  field("max_position_embeddings", s.max_position_embeddings);
-  field("original_max_position_embeddings", s.original_max_position_embeddings);
-  field("window_tokens", s.window_tokens);
-  if (s.type == RopeType::yarn) {
-    field("beta_fast", s.yarn.beta_fast);
-    field("beta_slow", s.yarn.beta_slow);
-    field("mscale", s.yarn.mscale);
-    field("mscale_all_dim", s.yarn.mscale_all_dim);
-    field("attention_factor", s.yarn.attention_factor);
-    field("truncate", s.yarn.truncate);
-  }
-  if (s.type == RopeType::longrope) {
-    field("short_factor", s.longrope.short_factor);
-    field("long_factor", s.longrope.long_factor);
-    field("attention_factor", s.longrope.attention_factor);
-  }
-  if (s.type == RopeType::llama3) {
-    field("low_freq_factor", s.llama3.low_freq_factor);
-    field("high_freq_factor", s.llama3.high_freq_factor);
-  }
+  for_each_setup_field(s, in_log,
+                       [&](const auto& row, const auto& value) { log.field(prefix + std::string(row.label), value); });
 }
 
 void log_schemes(const ProvenanceLog& log, const Model& model) {
@@ -68,7 +51,7 @@ void log_schemes(const ProvenanceLog& log, const Model& model) {
   }
   if (model.nope_temperature) {
     const NopeTemperature& t = *model.nope_temperature;
-    log.note("attn_temperature_tuning", show(t.enabled), t.enabled_from);
+    log.note("attn_temperature_tuning", field_text(t.enabled), t.enabled_from);
     log.field("floor_scale", t.floor_scale);
     log.field("attn_scale", t.attn_scale);
   }
@@ -83,16 +66,7 @@ void log_loaded_model(const LoadedModel& loaded) {
                 to_string(model.scheme), model.num_layers.value, model.setups.size(),
                 loaded.as_trained ? ", --set edits applied" : "");
   const ProvenanceLog log(model.source);
-  log.note("positional scheme", std::string(to_string(model.scheme)), model.scheme_from);
-  log.field("model_type", model.model_type);
-  if (!model.setups.empty()) log.field("pairing", model.pairing);  // which dimensions pair up only matters to RoPE
-  log.field("num_layers", model.num_layers);
-  log.field("num_attention_heads", model.num_attention_heads);
-  log.field("max_position_embeddings", model.max_position_embeddings);
-  log.field("original_max_position_embeddings", model.original_max_position_embeddings);
-  log.field("sliding_window", model.sliding_window);
-  log.field("attention_chunk_size", model.attention_chunk_size);
-  log.field("qk_nope_head_dim", model.qk_nope_head_dim);
+  log_fields(log, model);
   for (const auto& setup : model.setups) log_setup(log, setup);
   log_schemes(log, model);
   for (const auto& note : model.notes) logging::info("{}: note: {}", model.source, note);

@@ -12,7 +12,7 @@
 #include "ropelens/check/baseline.hpp"
 #include "ropelens/check/check.hpp"
 #include "ropelens/check/project_settings.hpp"
-#include "ropelens/render/render.hpp"
+#include "ropelens/render/formats.hpp"
 
 namespace ropelens::cli {
 namespace {
@@ -91,7 +91,7 @@ void setup_check(CLI::App* cmd, Outcome& outcome) {
                   "files (config.json or .gguf), model folders, directories (searched for both), -, Hugging Face ids "
                   "(Org/Name[@REV]) in the local cache, or ollama:NAME[:TAG]")
       ->required();
-  add_format_option(*cmd, options->format, {"text", "json", "sarif", "github"});
+  add_format_option(*cmd, options->format, format_names(check_formats()));
   add_rule_options(*cmd, options->rules);
   cmd->add_flag("--exit-zero", options->exit_zero, "exit 0 even when there are findings");
   cmd->add_flag("--force-exclude", options->force_exclude,

@@ -9,7 +9,7 @@
 #include "options.hpp"
 #include "ropelens/diff/diff.hpp"
 #include "ropelens/check/project_settings.hpp"
-#include "ropelens/render/render.hpp"
+#include "ropelens/render/formats.hpp"
 
 namespace ropelens::cli {
 namespace {
@@ -43,14 +43,6 @@ GitDiffRequest git_request(const std::string& range, const std::vector<std::stri
   return request;
 }
 
-void render(const DiffReport& report, const std::string& format) {
-  if (format == "json") render_diff_json(report, std::cout);
-  else if (format == "markdown") render_diff_markdown(report, std::cout);
-  else if (format == "sarif") render_diff_sarif(report, std::cout);
-  else if (format == "github") render_diff_github(report, std::cout);
-  else render_diff_text(report, std::cout);
-}
-
 void run_diff(const Options& options, Outcome& outcome) {
   const ProjectSettings settings = load_project_settings(std::filesystem::current_path().string());
   const ResolvedRuleOptions resolved = resolve_rule_options(options.rules, settings);
@@ -63,7 +55,7 @@ void run_diff(const Options& options, Outcome& outcome) {
                                               options.paths.size(), options.paths.size() == 1 ? "" : "s"));
     report = diff_files(options.paths[0], options.paths[1], resolved.check);
   }
-  render(report, options.format);
+  find_format(diff_formats(), options.format, "diff")(report, std::cout);
   for (const auto& model : report.models)
     if (model.error) print_error(*model.error);
   const DiffCounts& c = report.counts;
@@ -81,7 +73,7 @@ void setup_diff(CLI::App* cmd, Outcome& outcome) {
   cmd->add_option("--git", options->git,
                   "REV or REV1..REV2: compare every changed config.json and GGUF file between REV and the working tree "
                   "(or REV2), reading old contents from git");
-  add_format_option(*cmd, options->format, {"text", "json", "markdown", "sarif", "github"});
+  add_format_option(*cmd, options->format, format_names(diff_formats()));
   add_rule_options(*cmd, options->rules);
   cmd->add_flag("--exit-zero", options->exit_zero, "exit 0 even when the change introduces findings");
   cmd->callback([options, &outcome] { run_diff(*options, outcome); });

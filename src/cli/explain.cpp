@@ -2,14 +2,13 @@
 #include <memory>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "options.hpp"
 #include "output.hpp"
 #include "exit_codes.hpp"
 #include "ropelens/rules/rule.hpp"
-#include "ropelens/rules/rule_docs.hpp"
+#include "ropelens/render/formats.hpp"
 
 namespace ropelens::cli {
 
@@ -20,8 +19,10 @@ void setup_explain(CLI::App* cmd, Outcome& outcome) {
     OutputOptions output;
   };
   auto options = std::make_shared<Options>();
-  cmd->add_option("CODE", options->code, "a rule code or name, e.g. CTX201 or unseen-angles")->required();
-  add_format_option(*cmd, options->format, {"text", "json"});
+  cmd->add_option("CODE", options->code,
+                  fmt::format("a rule code or name, e.g. {} or unseen-angles", rule_code("unseen-angles")))
+      ->required();
+  add_format_option(*cmd, options->format, format_names(explain_formats()));
   add_output_option(*cmd, options->output);
   cmd->callback([options, &outcome] {
     const Rule* rule = find_rule(options->code);
@@ -30,19 +31,8 @@ void setup_explain(CLI::App* cmd, Outcome& outcome) {
       outcome.exit_code = kExitError;
       return;
     }
-    auto doc = rule_doc(rule->meta.code);
     Output output(options->output.path);
-    if (options->format == "json") {
-      nlohmann::json out = {{"code", rule->meta.code},
-                            {"name", rule->meta.name},
-                            {"severity", to_string(rule->meta.default_severity)},
-                            {"on_by_default", rule->meta.default_set == DefaultSet::included},
-                            {"summary", rule->meta.summary},
-                            {"doc", doc}};
-      output.stream() << out.dump(2) << "\n";
-    } else {
-      output.stream() << doc;
-    }
+    find_format(explain_formats(), options->format, "explain")(*rule, output.stream());
     output.close();
     outcome.exit_code = 0;
   });

@@ -8,7 +8,7 @@
 #include "ropelens/check/check.hpp"
 #include "ropelens/load/model_loader.hpp"
 #include "ropelens/check/model_log.hpp"
-#include "ropelens/render/render.hpp"
+#include "ropelens/render/formats.hpp"
 
 namespace ropelens::cli {
 
@@ -24,7 +24,7 @@ void setup_inspect(CLI::App* cmd, Outcome& outcome) {
   };
   auto options = std::make_shared<Options>();
   cmd->add_option("PATH", options->path, kPathHelp)->required();
-  add_format_option(*cmd, options->format, {"text", "json"});
+  add_format_option(*cmd, options->format, format_names(inspect_formats()));
   add_tokens_option(*cmd, "--target", options->target, "also report the KV cache a sequence of N tokens needs");
   add_kv_dtype_option(*cmd, options->kv_dtype);
   add_revision_option(*cmd, options->revision);
@@ -36,8 +36,7 @@ void setup_inspect(CLI::App* cmd, Outcome& outcome) {
     InspectReport report = build_inspect_report(loaded, {options->target, parse_kv_dtype_option(options->kv_dtype)});
     report.problems = config_findings(loaded);
     Output output(options->output.path);
-    if (options->format == "json") render_inspect_json(report, output.stream());
-    else render_inspect_text(report, output.stream());
+    find_format(inspect_formats(), options->format, "inspect")(report, output.stream());
     output.close();
     outcome.exit_code = 0;
   });

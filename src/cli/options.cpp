@@ -9,8 +9,15 @@
 #include "exit_codes.hpp"
 #include "ropelens/model/engine.hpp"
 #include "ropelens/model/units.hpp"
+#include "ropelens/rules/rule.hpp"
 
 namespace ropelens::cli {
+
+std::string rule_code(std::string_view name) {
+  const Rule* rule = find_rule(name);
+  if (rule == nullptr) throw std::logic_error("no rule named " + std::string(name));
+  return std::string(rule->meta.code);
+}
 
 void add_format_option(CLI::App& cmd, std::string& format, std::vector<std::string> choices) {
   std::string help = "output format: " + fmt::format("{}", fmt::join(choices, ", "));
@@ -112,7 +119,8 @@ void add_rule_options(CLI::App& cmd, RuleOptions& options) {
                  "default set)")
       ->delimiter(',');
   cmd.add_option("--extend-select", options.extend_select,
-                 "also run these codes, names or prefixes (e.g. CTX205) on top of the selection")
+                 fmt::format("also run these codes, names or prefixes (e.g. {}) on top of the selection",
+                             rule_code("low-coverage-pairs")))
       ->delimiter(',');
   cmd.add_option("--ignore", options.ignore, "skip these codes, names or prefixes")->delimiter(',');
   cmd.add_option("--severity", options.severity, "CODE=error|warning|info: override a rule's severity")->delimiter(',');
@@ -121,7 +129,8 @@ void add_rule_options(CLI::App& cmd, RuleOptions& options) {
       ->take_all()
       ->allow_extra_args(false);
   cmd.add_option("--memory", options.memory,
-                 "SIZE (e.g. 80GiB): CTX210 checks that weights plus the KV cache at the target fit in it");
+                 fmt::format("SIZE (e.g. 80GiB): {} checks that weights plus the KV cache at the target fit in it",
+                             rule_code("memory-over-budget")));
   add_kv_dtype_option(cmd, options.kv_dtype);
 }
 

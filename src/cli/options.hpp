@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -14,6 +15,9 @@
 #include "ropelens/check/project_settings.hpp"
 
 namespace ropelens::cli {
+
+// A rule's code by its name, for examples in help text: codes are spelled only in the catalog.
+std::string rule_code(std::string_view name);
 
 void add_format_option(CLI::App& cmd, std::string& format, std::vector<std::string> choices);
 void add_set_option(CLI::App& cmd, std::vector<std::string>& edits);

@@ -7,7 +7,7 @@
 #include "options.hpp"
 #include "output.hpp"
 #include "exit_codes.hpp"
-#include "ropelens/render/render.hpp"
+#include "ropelens/render/formats.hpp"
 #include "ropelens/suggest/suggest.hpp"
 
 namespace ropelens::cli {
@@ -30,7 +30,7 @@ void setup_suggest(CLI::App* cmd, Outcome& outcome) {
                     "declared length)",
                     2);
   add_engine_option(*cmd, options->engine, fmt::format("snippets for: {} or all", engine_names()));
-  add_format_option(*cmd, options->format, {"text", "json"});
+  add_format_option(*cmd, options->format, format_names(suggest_formats()));
   add_output_option(*cmd, options->output);
   add_revision_option(*cmd, options->revision);
   cmd->callback([options, &outcome] {
@@ -41,8 +41,7 @@ void setup_suggest(CLI::App* cmd, Outcome& outcome) {
     request.engines = parse_engine_selection(options->engine);
     const SuggestReport report = suggest_changes(options->path, request);
     Output output(options->output.path);
-    if (options->format == "json") render_suggest_json(report, output.stream());
-    else render_suggest_text(report, output.stream());
+    find_format(suggest_formats(), options->format, "suggest")(report, output.stream());
     output.close();
     outcome.exit_code = kExitClean;
   });

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -12,7 +13,7 @@
 #include "ropelens/audit/audit.hpp"
 #include "ropelens/rope/engines/engine_report.hpp"
 #include "ropelens/check/model_log.hpp"
-#include "ropelens/render/render.hpp"
+#include "ropelens/render/formats.hpp"
 #include "ropelens/report/table_report.hpp"
 
 namespace ropelens::cli {
@@ -22,6 +23,14 @@ namespace {
 // A table of a model whose head_dim had to be made up would be a table of nothing: say what is missing instead.
 std::optional<std::string> missing_for_pairs(const Model& model) {
   return audit_model(model, 1).pair_figures_missing();
+}
+
+// The formats of the table and of the engine views (--engine), each once.
+std::vector<std::string> table_format_names() {
+  std::vector<std::string> names = format_names(table_formats());
+  for (auto& name : format_names(engine_formats()))
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(std::move(name));
+  return names;
 }
 
 }  // namespace
@@ -43,7 +52,7 @@ void setup_table(CLI::App* cmd, Outcome& outcome) {
   };
   auto options = std::make_shared<Options>();
   cmd->add_option("PATH", options->path, kPathHelp)->required();
-  add_format_option(*cmd, options->format, {"text", "json", "csv", "markdown", "svg"});
+  add_format_option(*cmd, options->format, table_format_names());
   add_tokens_option(*cmd, "--target", options->target, "audit every pair at a sequence of N tokens", 1);
   add_tokens_option(*cmd, "--seq-len", options->seq_len,
                     "evaluate length-dependent methods (dynamic, longrope) at N tokens", 1);
@@ -59,6 +68,7 @@ void setup_table(CLI::App* cmd, Outcome& outcome) {
   add_color_option(*cmd, options->output);
   add_wide_option(*cmd, options->output);
   cmd->callback([options, &outcome] {
+    if (!options->engine.empty()) find_format(engine_formats(), options->format, "table --engine");
     LoadedModel loaded = load_model(options->path, parse_edits(options->edits), options->revision);
     log_loaded_model(loaded);
     if (auto missing = missing_for_pairs(loaded.model)) {
@@ -71,8 +81,7 @@ void setup_table(CLI::App* cmd, Outcome& outcome) {
     if (!options->engine.empty()) {
       auto target = resolve_target(options->target, loaded.model);
       auto report = build_engine_report(loaded.model, parse_engine_selection(options->engine), target);
-      if (options->format == "json") render_engines_json(loaded.model, report, out);
-      else render_engines_text(loaded.model, report, out);
+      find_format(engine_formats(), options->format, "table --engine")(loaded.model, report, out);
       output.close();
       outcome.exit_code = 0;
       return;
@@ -85,11 +94,7 @@ void setup_table(CLI::App* cmd, Outcome& outcome) {
     if (!options->pairs.empty()) request.pairs = parse_pair_list(options->pairs);
     request.kv_dtype = parse_kv_dtype_option(options->kv_dtype);
     TableReport report = build_table_report(loaded.model, request);
-    if (options->format == "json") render_table_json(report, out);
-    else if (options->format == "csv") render_table_csv(report, out);
-    else if (options->format == "markdown") render_table_markdown(report, out);
-    else if (options->format == "svg") render_table_svg(report, out);
-    else render_table_text(report, out, text_options(options->output, output));
+    find_format(table_formats(), options->format, "table")(report, out, text_options(options->output, output));
     output.close();
     outcome.exit_code = 0;
   });

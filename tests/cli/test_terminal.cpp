@@ -5,7 +5,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "render/terminal_text.hpp"
+#include "render/writers/terminal_text.hpp"
 #include "support.hpp"
 
 using ropelens::render_detail::display_width;

@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "model_support.hpp"
-#include "render/rope_charts.hpp"
+#include "render/table/rope_charts.hpp"
 #include "ropelens/render/render.hpp"
 #include "support.hpp"
 

@@ -1,8 +1,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "render/check_renderers.hpp"
-#include "render/json_writer.hpp"
+#include "render/check/check_renderers.hpp"
+#include "render/writers/json_writer.hpp"
 
 using nlohmann::json;
 using ropelens::render_detail::indent_json;

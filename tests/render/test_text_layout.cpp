@@ -2,10 +2,10 @@
 // labels and the Markdown subset of the rule docs.
 #include <catch2/catch.hpp>
 
-#include "render/markdown_html.hpp"
-#include "render/svg_writer.hpp"
-#include "render/terminal_text.hpp"
-#include "render/xml_text.hpp"
+#include "render/writers/markdown_html.hpp"
+#include "render/writers/svg_writer.hpp"
+#include "render/writers/terminal_text.hpp"
+#include "render/writers/xml_text.hpp"
 
 using namespace ropelens::render_detail;
 

@@ -6,7 +6,7 @@
 #include "ropelens/load/model_loader.hpp"
 #include "ropelens/report/table_report.hpp"
 #include "support.hpp"
-#include "render/table_summary.hpp"
+#include "render/table/table_summary.hpp"
 
 using namespace ropelens;
 

@@ -3,8 +3,10 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <regex>
 #include <set>
 #include <string>
@@ -24,18 +26,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// "(CFG|CTX|…)" from the families of the registered codes.
-std::string family_alternatives() {
-  std::set<std::string> families;
-  for (const Rule* rule : rule_registry()) {
-    const std::string_view code = rule->meta.code;
-    families.insert(std::string(code.substr(0, code.size() - 3)));
-  }
-  std::string alternatives;
-  for (const auto& family : families) alternatives += (alternatives.empty() ? "" : "|") + family;
-  return "(" + alternatives + ")";
-}
-
 std::vector<fs::path> sources_under(const std::string& relative) {
   std::vector<fs::path> files;
   for (const auto& entry : fs::recursive_directory_iterator(test::source_path(relative))) {
@@ -44,6 +34,62 @@ std::vector<fs::path> sources_under(const std::string& relative) {
   }
   std::sort(files.begin(), files.end());
   return files;
+}
+
+// A rule-code-shaped token inside a string literal: letters then three digits, as a whole word.
+struct CodeLiteral {
+  int line = 0;
+  std::string text;  // the literal's contents
+};
+
+std::string read_text(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Walks C++ source: comments are prose and skipped; string literals (plain and raw) are collected with the line
+// they start on when one holds a rule-code-shaped token.
+std::vector<CodeLiteral> code_shaped_literals(const std::string& source) {
+  static const std::regex code_shape(R"(\b[A-Z]+[0-9]{3}\b)");
+  std::vector<CodeLiteral> found;
+  const auto keep = [&](int line, std::string text) {
+    if (std::regex_search(text, code_shape)) found.push_back({line, std::move(text)});
+  };
+  int line = 1;
+  const auto count_lines = [&](std::size_t from, std::size_t to) {
+    line += static_cast<int>(
+        std::count(source.begin() + static_cast<long>(from), source.begin() + static_cast<long>(to), '\n'));
+  };
+  std::size_t i = 0;
+  while (i < source.size()) {
+    const char c = source[i];
+    const char next = i + 1 < source.size() ? source[i + 1] : '\0';
+    if (c == '\n') {
+      ++line;
+      ++i;
+    } else if (c == '/' && next == '/') {
+      i = std::min(source.find('\n', i), source.size());
+    } else if (c == '/' && next == '*') {
+      const std::size_t end = std::min(source.find("*/", i + 2), source.size());
+      count_lines(i, end);
+      i = end + 2;
+    } else if (c == 'R' && next == '"' && (i == 0 || !std::isalnum(static_cast<unsigned char>(source[i - 1])))) {
+      const std::size_t open = source.find('(', i + 2);
+      const std::string close = ")" + source.substr(i + 2, open - i - 2) + "\"";
+      const std::size_t end = std::min(source.find(close, open), source.size());
+      keep(line, source.substr(open + 1, end - open - 1));
+      count_lines(i, end);
+      i = end + close.size();
+    } else if (c == '"' || c == '\'') {
+      std::size_t end = i + 1;
+      while (end < source.size() && source[end] != c && source[end] != '\n') end += source[end] == '\\' ? 2 : 1;
+      if (c == '"') keep(line, source.substr(i + 1, end - i - 1));
+      i = end + 1;
+    } else {
+      ++i;
+    }
+  }
+  return found;
 }
 
 // A model to check, as `check` would see it.
@@ -90,21 +136,30 @@ std::vector<std::pair<const Rule*, std::vector<Diagnostic>>> findings_per_rule(c
 }  // namespace
 
 TEST_CASE("no rule code is written as a string literal outside rules/ and the tests", "[catalog]") {
-  const std::regex code_literal("\"" + family_alternatives() + "[0-9]{3}\"");
   std::string found;
   for (const char* folder : {"src", "include"})
-    for (const auto& file : sources_under(folder)) {
-      std::ifstream in(file);
-      int number = 0;
-      for (std::string line; std::getline(in, line);) {
-        ++number;
-        const bool comment = line.find_first_not_of(' ') == line.find("//");  // examples in comments are prose
-        if (!comment && std::regex_search(line, code_literal))
-          found += fmt::format("{}:{}: {}\n", fs::relative(file, test::source_path("")).string(), number, line);
-      }
-    }
+    for (const auto& file : sources_under(folder))
+      for (const auto& literal : code_shaped_literals(read_text(file)))
+        found +=
+            fmt::format("{}:{}: {}\n", fs::relative(file, test::source_path("")).string(), literal.line, literal.text);
   INFO("record a typed fact (a ConfigIssue, a Model field) and let the rule word it:\n" << found);
   CHECK(found.empty());
+}
+
+TEST_CASE("the rule-code scan finds a code anywhere inside a string literal, and only there", "[catalog]") {
+  const auto lines_of = [](const std::string& source) {
+    std::vector<int> lines;
+    for (const auto& literal : code_shaped_literals(source)) lines.push_back(literal.line);
+    return lines;
+  };
+  CHECK(lines_of("f(\"CFG012\");") == std::vector<int>{1});
+  CHECK(lines_of("x;\nf(\"no CTX201 and no CTX202 at {} tokens\");") == std::vector<int>{2});
+  CHECK(lines_of("f(\"(ROPE103)\");\ng(R\"(a \"XYZ999\" b)\");") == std::vector<int>{1, 2});
+  CHECK(lines_of("f(\"a \\\" CTX201\");") == std::vector<int>{1});  // after an escaped quote
+  CHECK(lines_of("// \"CFG012\" in a comment\nf(); /* \"CTX201\" */ g(\"ok\"); // \"ROPE103\"").empty());
+  CHECK(lines_of("int CTX201 = 1; f(\"#F0E442\", \"SIZE 80GiB\", \"ROPE1\", \"x'CFG012'\"[0]);") ==
+        std::vector<int>{1});
+  CHECK(lines_of("f('\"'); g(\"fine\");").empty());  // a quote in a character literal opens no string
 }
 
 TEST_CASE("every finding of a check carries a registered code", "[catalog]") {

@@ -96,5 +96,9 @@ void render_suggest_json(const SuggestReport& report, std::ostream& out);
 void render_rules_text(std::ostream& out);
 void render_rules_json(std::ostream& out);
 void render_rules_markdown(std::ostream& out);
+// `explain CODE`: the rule's page, or its metadata with the page as JSON.
+struct Rule;
+void render_explain_text(const Rule& rule, std::ostream& out);
+void render_explain_json(const Rule& rule, std::ostream& out);
 
 }  // namespace ropelens

@@ -1,0 +1,215 @@
+// ruff-like text: per file, one block per finding and the audit table of out-of-range pairs; then a summary.
+#include <algorithm>
+#include <cstdint>
+#include <sstream>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "render/check/check_renderers.hpp"
+#include "render/writers/format.hpp"
+#include "ropelens/rope/engines/engine_report.hpp"
+#include "ropelens/render/render.hpp"
+#include "render/writers/terminal_text.hpp"
+
+namespace ropelens {
+namespace {
+
+std::string position(const std::string& path, const Diagnostic& d) {
+  if (d.where.line) return fmt::format("{}:{}:{}", terminal_safe(path), *d.where.line, d.where.column.value_or(1));
+  return terminal_safe(path);
+}
+
+std::string pointer_text(const std::string& pointer) { return pointer.empty() ? "(document)" : terminal_safe(pointer); }
+
+fmt::text_style severity_style(Severity severity) {
+  using namespace render_detail;
+  return severity == Severity::error ? error_style() : severity == Severity::warning ? warning_style() : info_style();
+}
+
+// On a terminal the message and help wrap to its width; the path and code stay on the first line.
+std::string fitted(const std::string& line, std::size_t unbreakable_prefix, int indent, const TextOptions& options) {
+  return options.width ? render_detail::wrapped(line, *options.width, indent, unbreakable_prefix) : line;
+}
+
+}  // namespace
+
+void render_detail::append_finding_text(const std::string& path, const Diagnostic& d, std::string& out,
+                                        const TextOptions& options) {
+  using render_detail::styled;
+  auto to = std::back_inserter(out);
+  const std::string head =
+      fmt::format("{}: {} {} [{}]", styled(position(path, d), fmt::emphasis::bold, options.color),
+                  styled(d.code, fmt::emphasis::bold, options.color),
+                  styled(to_string(d.severity), severity_style(d.severity), options.color), terminal_safe(d.name));
+  fmt::format_to(to, "{}\n", fitted(head + " " + terminal_safe(d.message), head.size(), 4, options));
+  fmt::format_to(to, "  at {}{}\n", pointer_text(d.where.pointer),
+                 d.where.byte_offset ? fmt::format(" (byte {})", *d.where.byte_offset) : "");
+  for (const auto& r : d.related) fmt::format_to(to, "  see {}\n", pointer_text(r.pointer));
+  if (!d.help.empty()) fmt::format_to(to, "{}\n", fitted("  help: " + terminal_safe(d.help), 0, 8, options));
+}
+
+namespace {
+
+// The audit could not run: one line saying what it lacks, rather than figures from a made-up value.
+bool render_missing_audit(const FileResult& file, const TextOptions& options, std::string& out) {
+  for (const auto& a : file.audit.setups)
+    if (a.missing) {
+      fmt::format_to(std::back_inserter(out), "{}\n",
+                     render_detail::styled(fmt::format("audit of {} not computed: {}", file.path, *a.missing),
+                                           render_detail::heading_style(), options.color));
+      return true;
+    }
+  return false;
+}
+
+// The trained length came from a length key that states less than max_position_embeddings (Qwen-1's seq_length).
+void render_shorter_length_key(const FileResult& file, std::string& out) {
+  for (const auto& a : file.audit.setups) {
+    const std::string& pointer = a.pretrain_from.pointer;
+    const std::string key = a.pretrain_from.key();
+    const bool transformers_key = pointer == file.model.max_position_embeddings.from.pointer;
+    if (a.extension_tokens > 0 || transformers_key || !file.model.length_key(key)) continue;
+    fmt::format_to(
+        std::back_inserter(out),
+        "  trained length {} read from {}, the shortest of the config's length keys (max_position_embeddings "
+        "states {})\n",
+        a.pretrain_tokens, terminal_safe(key), file.model.max_position_embeddings.value);
+    return;
+  }
+}
+
+// One row of the audit table, each cell as printed.
+struct AuditRow {
+  std::string setup, layers;
+  std::int64_t trained = 0, attended = 0;
+  std::string pairs, worst;
+};
+
+std::vector<AuditRow> audit_rows(const FileResult& file) {
+  std::vector<AuditRow> rows;
+  for (const auto& a : file.audit.setups) {
+    if (a.out_of_range_pairs.empty()) continue;
+    const RopeSetup& s = file.model.setups[static_cast<std::size_t>(a.setup)];
+    const PairAudit& worst = a.pairs[static_cast<std::size_t>(*a.worst_pair)];
+    rows.push_back({terminal_safe(s.name), index_ranges(s.layers),
+                    a.extension_tokens > 0 ? a.extension_tokens : a.pretrain_tokens, a.attended_tokens,
+                    fmt::format("{} ({})", index_ranges(a.out_of_range_pairs), a.out_of_range_pairs.size()),
+                    fmt::format("pair {}: {} → {}", worst.pair, render_detail::fixed(worst.seen_deg, 4),
+                                render_detail::fixed(worst.needed_deg, 4))});
+  }
+  return rows;
+}
+
+struct AuditColumns {
+  int setup = 20, layers = 12, pairs = 22;
+};
+
+// Fixed widths, so that files line up one after the other; on a terminal, as wide as the cells need, so that the
+// table fits an 80-column window.
+AuditColumns audit_columns(const std::vector<AuditRow>& rows, const TextOptions& options) {
+  AuditColumns columns;
+  if (!options.width) return columns;
+  columns = {render_detail::display_width("setup"), render_detail::display_width("layers"),
+             render_detail::display_width("pairs out of range")};
+  for (const auto& row : rows) {
+    columns.setup = std::max(columns.setup, render_detail::display_width(row.setup));
+    columns.layers = std::max(columns.layers, render_detail::display_width(row.layers));
+    columns.pairs = std::max(columns.pairs, render_detail::display_width(row.pairs));
+  }
+  return columns;
+}
+
+// `text` and spaces up to `width` columns (fmt pads by code points, not by what a terminal shows).
+std::string padded(const std::string& text, int width) {
+  return text + std::string(static_cast<std::size_t>(std::max(0, width - render_detail::display_width(text))), ' ');
+}
+
+bool render_audit(const FileResult& file, const TextOptions& options, std::string& out) {
+  if (render_missing_audit(file, options, out)) return true;
+  bool any = false;
+  for (const auto& a : file.audit.setups) any = any || !a.out_of_range_pairs.empty();
+  if (!any) return false;
+  auto to = std::back_inserter(out);
+  fmt::format_to(to, "{}\n",
+                 render_detail::styled(fmt::format("audit of {} at {} tokens (pairs out of range):",
+                                                   terminal_safe(file.path), file.audit.target_tokens),
+                                       render_detail::heading_style(), options.color));
+  if (file.audit.history_from_unedited)
+    fmt::format_to(to, "  trained lengths read from {} as written, before its --set edits\n", terminal_safe(file.path));
+  const std::vector<AuditRow> rows = audit_rows(file);
+  const AuditColumns columns = audit_columns(rows, options);
+  fmt::format_to(to, "  {} {} {:>9} {:>9}  {} {}\n", padded("setup", columns.setup), padded("layers", columns.layers),
+                 "trained", "attended", padded("pairs out of range", columns.pairs), "worst (seen° → needed°)");
+  for (const auto& row : rows)
+    fmt::format_to(to, "  {} {} {:>9} {:>9}  {} {}\n", padded(row.setup, columns.setup),
+                   padded(row.layers, columns.layers), row.trained, row.attended, padded(row.pairs, columns.pairs),
+                   row.worst);
+  render_shorter_length_key(file, out);
+  return true;
+}
+
+class TextCheckRenderer : public CheckRenderer {
+ public:
+  TextCheckRenderer(std::ostream& out, const TextOptions& options) : out_(out), options_(options) {}
+
+  std::string render_file(const FileResult& file) const override {
+    std::string part;
+    if (file.error) return part;
+    for (const auto& d : file.diagnostics) render_detail::append_finding_text(file.path, d, part, options_);
+    if (options_.quiet) return part;
+    bool audited = render_audit(file, options_, part);
+    if (file.engines) {
+      std::ostringstream engines;
+      render_engines_text(file.model, *file.engines, engines);
+      part += terminal_safe_lines(engines.str());
+      audited = true;
+    }
+    if (!file.diagnostics.empty() || audited) part += '\n';
+    return part;
+  }
+
+  void write_file(const std::string& part) override { out_ << part; }
+
+  void end(const CheckCounts& c) override {
+    render_fixed(c.baseline_fixed);
+    const int findings = c.errors + c.warnings + c.infos;
+    std::string summary = fmt::format("{} finding{} ({} error{}, {} warning{}, {} info) in {} file{}", findings,
+                                      findings == 1 ? "" : "s", c.errors, c.errors == 1 ? "" : "s", c.warnings,
+                                      c.warnings == 1 ? "" : "s", c.infos, c.files, c.files == 1 ? "" : "s");
+    if (c.unreadable_files > 0) summary += fmt::format("; {} could not be read", c.unreadable_files);
+    const auto style = c.errors > 0     ? render_detail::error_style()
+                       : c.warnings > 0 ? render_detail::warning_style()
+                                        : render_detail::heading_style();
+    if (c.skipped_files > 0)
+      summary += fmt::format("; {} config.json file{} skipped (not model configs)", c.skipped_files,
+                             c.skipped_files == 1 ? "" : "s");
+    if (c.baseline_used)
+      summary += fmt::format("; {} suppressed by the baseline, {} fixed since it", c.baseline_suppressed,
+                             c.baseline_fixed.size());
+    out_ << render_detail::styled(summary, style, options_.color) << "\n";
+  }
+
+ private:
+  void render_fixed(const std::vector<BaselineEntry>& fixed) {
+    if (fixed.empty()) return;
+    out_ << "fixed since the baseline:\n";
+    for (const auto& e : fixed)
+      out_ << fmt::format("  {}: {} at {}: {}\n", terminal_safe(e.path), terminal_safe(e.code), pointer_text(e.pointer),
+                          terminal_safe(e.message));
+    out_ << "\n";
+  }
+
+  std::ostream& out_;
+  TextOptions options_;
+};
+
+}  // namespace
+
+namespace render_detail {
+std::unique_ptr<CheckRenderer> make_text_check_renderer(std::ostream& out, const TextOptions& options) {
+  return std::make_unique<TextCheckRenderer>(out, options);
+}
+}  // namespace render_detail
+
+}  // namespace ropelens

@@ -1,0 +1,64 @@
+#include "render/inspect/model_settings.hpp"
+
+#include <fmt/format.h>
+
+#include "ropelens/model/model_fields.hpp"
+
+namespace ropelens::render_detail {
+namespace {
+
+bool uses_rope(const Model& model) {
+  return model.scheme == PositionScheme::rope || model.scheme == PositionScheme::rope_2d;
+}
+
+class SettingRows {
+ public:
+  template <class T> void add(std::string_view label, const Field<T>& field, std::string suffix = {}) {
+    rows_.push_back({std::string(label), field_text(field.value) + suffix, field.from});
+  }
+  template <class T> void add(std::string_view label, const std::optional<Field<T>>& field, std::string suffix = {}) {
+    if (field) add(label, *field, std::move(suffix));
+  }
+  void add(SettingRow row) { rows_.push_back(std::move(row)); }
+  std::vector<SettingRow> take() { return std::move(rows_); }
+
+ private:
+  std::vector<SettingRow> rows_;
+};
+
+// What follows a value in its row: code beyond transformers, the pairs a rotary width makes, mrope's layout.
+std::string model_suffix(const Model& model, std::string_view field) {
+  return field == "model_type" && !model.transformers_native ? " (remote code)" : "";
+}
+
+std::string setup_suffix(const RopeSetup& s, std::string_view field) {
+  if (field == "rotary_dim")
+    return fmt::format(
+        " ({} pairs{})", s.rotary_dim / 2,
+        s.head_dim.value > s.rotary_dim ? fmt::format(", {} dims unrotated", s.head_dim.value - s.rotary_dim) : "");
+  if (field == "mrope_section" && s.mrope_interleaved) return " interleaved";
+  return "";
+}
+
+}  // namespace
+
+std::vector<SettingRow> model_settings(const Model& model) {
+  SettingRows rows;
+  for_each_field(kModelFields, model, in_settings, [&](const auto& row, const auto& value) {
+    if (row.rope_only && !uses_rope(model)) return;
+    rows.add(row.label, value, model_suffix(model, row.name));
+    if (row.name == "model_type" && !model.text_pointer.empty())
+      rows.add({"language model", model.text_pointer, Provenance::at(model.text_pointer)});
+  });
+  return rows.take();
+}
+
+std::vector<SettingRow> setup_settings(const RopeSetup& s) {
+  SettingRows rows;
+  for_each_setup_field(s, in_settings, [&](const auto& row, const auto& value) {
+    rows.add(row.label, value, setup_suffix(s, row.name));
+  });
+  return rows.take();
+}
+
+}  // namespace ropelens::render_detail
