@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "options.hpp"
+#include "output.hpp"
 #include "ropelens/diff/diff.hpp"
 #include "ropelens/check/project_settings.hpp"
 #include "ropelens/render/render.hpp"
@@ -20,6 +21,7 @@ struct Options {
   std::string format = "text";
   RuleOptions rules;
   bool exit_zero = false;
+  OutputOptions output;
 };
 
 // "REV" or "REV1..REV2".
@@ -43,12 +45,12 @@ GitDiffRequest git_request(const std::string& range, const std::vector<std::stri
   return request;
 }
 
-void render(const DiffReport& report, const std::string& format) {
-  if (format == "json") render_diff_json(report, std::cout);
-  else if (format == "markdown") render_diff_markdown(report, std::cout);
-  else if (format == "sarif") render_diff_sarif(report, std::cout);
-  else if (format == "github") render_diff_github(report, std::cout);
-  else render_diff_text(report, std::cout);
+void render(const DiffReport& report, const std::string& format, std::ostream& out) {
+  if (format == "json") render_diff_json(report, out);
+  else if (format == "markdown") render_diff_markdown(report, out);
+  else if (format == "sarif") render_diff_sarif(report, out);
+  else if (format == "github") render_diff_github(report, out);
+  else render_diff_text(report, out);
 }
 
 void run_diff(const Options& options, Outcome& outcome) {
@@ -63,7 +65,11 @@ void run_diff(const Options& options, Outcome& outcome) {
                                               options.paths.size(), options.paths.size() == 1 ? "" : "s"));
     report = diff_files(options.paths[0], options.paths[1], resolved.check);
   }
-  render(report, options.format);
+  if (!options.output.quiet) {
+    Output output(options.output.path);
+    render(report, options.format, output.stream());
+    output.close();
+  }
   for (const auto& model : report.models)
     if (model.error) print_error(*model.error);
   const DiffCounts& c = report.counts;
@@ -84,6 +90,8 @@ void setup_diff(CLI::App* cmd, Outcome& outcome) {
   add_format_option(*cmd, options->format, {"text", "json", "markdown", "sarif", "github"});
   add_rule_options(*cmd, options->rules);
   cmd->add_flag("--exit-zero", options->exit_zero, "exit 0 even when the change introduces findings");
+  add_output_option(*cmd, options->output);
+  add_quiet_option(*cmd, options->output, "print nothing: answer by the exit code alone");
   cmd->callback([options, &outcome] { run_diff(*options, outcome); });
 }
 

@@ -15,6 +15,13 @@
 
 namespace ropelens::cli {
 
+// A choice among `choices`; an unknown value names them and the nearest one. Shown in help as CLI11's IsMember
+// is ({a,b,c}), which the man page and the completions read.
+CLI::Validator one_of(std::vector<std::string> choices);
+// A list option: one value per occurrence (a following path stays a path), commas separating several
+// (--select CTX201,CTX202 --select ROPE), as ruff takes them.
+CLI::Option* add_list_option(CLI::App& cmd, const std::string& name, std::vector<std::string>& values,
+                             const std::string& help);
 void add_format_option(CLI::App& cmd, std::string& format, std::vector<std::string> choices);
 void add_set_option(CLI::App& cmd, std::vector<std::string>& edits);
 void add_engine_option(CLI::App& cmd, std::string& engine);

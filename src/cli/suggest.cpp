@@ -28,7 +28,7 @@ void setup_suggest(CLI::App* cmd, Outcome& outcome) {
                     "declared length)",
                     2);
   cmd->add_option("--engine", options->engine, "snippets for: transformers, vllm, sglang, llama.cpp or all")
-      ->check(CLI::IsMember({"transformers", "vllm", "sglang", "llama.cpp", "all"}));
+      ->check(one_of({"transformers", "vllm", "sglang", "llama.cpp", "all"}));
   add_format_option(*cmd, options->format, {"text", "json"});
   add_output_option(*cmd, options->output);
   add_revision_option(*cmd, options->revision);

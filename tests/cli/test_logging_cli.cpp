@@ -50,7 +50,7 @@ TEST_CASE("verbose: -v after the subcommand, -vv and --log-level choose the leve
   CHECK(run_cli("-v --log-level warn check " + kQwen3).err.empty());  // --log-level wins over -v
   const auto bad = run_cli("--log-level loud check " + kQwen3);
   CHECK(bad.exit_code == 2);
-  CHECK(contains(bad.err, "--log-level: loud not in {trace,debug,info,warn,error,off}"));
+  CHECK(contains(bad.err, "--log-level: 'loud' is not one of trace, debug, info, warn, error, off"));
 }
 
 TEST_CASE("verbose: -v on a scan says which entries it skipped and why, stdout is unchanged", "[cli][logging]") {
