@@ -35,7 +35,7 @@ inline constexpr const char* kPathHelp =
     "config.json, a model folder, a .gguf file, - for stdin, a Hugging Face id (Org/Name[@REV]) in the local cache, "
     "or ollama:NAME[:TAG]";
 
-// A length in tokens: 131072, 128k or 1M (powers of 1024). A value that is not one says "not an integer",
+// A length in tokens: 131072, 128k, 1M or 1.5M (powers of 1024). A value that is not one says "not a number",
 // one out of range says so.
 CLI::Validator tokens_validator(std::int64_t min);
 template <class T> CLI::Option* add_tokens_option(CLI::App& cmd, const std::string& name, T& value,

@@ -100,7 +100,7 @@ TEST_CASE("lengths take 128k, 1M and 1.5M, and a word says 'not a number'") {
         std::string::npos);
 }
 
-TEST_CASE("--memory takes decimal sizes; zero and negative budgets are usage errors naming the flag") {
+TEST_CASE("memory budgets take decimal sizes, and zero or negative ones are usage errors naming --memory") {
   const auto budget_check = [](const std::string& memory) {
     return run_cli("check " + kQwen3 + " --target 128k --select CTX210 --memory " + memory + " --format json");
   };

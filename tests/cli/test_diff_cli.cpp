@@ -257,14 +257,14 @@ TEST_CASE("diff -o writes the document to FILE, -q prints nothing and answers by
   TempDir dir;
   const std::string pair = "'" + source_path("testdata/configs/qwen/qwen2.5-coder-32b-instruct.json") + "' '" +
                            source_path("testdata/configs/qwen/qwen2.5-coder-32b-instruct-historical-yarn.json") + "'";
-  const auto printed = run_cli("diff " + pair + " --format markdown");
+  const auto printed = run_cli_in(dir.path(), "diff " + pair + " --format markdown");
   REQUIRE(!printed.out.empty());
 
   const auto written = run_cli_in(dir.path(), "diff -o diff.md " + pair + " --format markdown");
   CHECK(written.out.empty());
   CHECK(written.exit_code == printed.exit_code);
   CHECK(ropelens::test::read_file(dir.file("diff.md")) == printed.out);
-  CHECK(run_cli("diff --output - " + pair + " --format markdown").out == printed.out);
+  CHECK(run_cli_in(dir.path(), "diff --output - " + pair + " --format markdown").out == printed.out);
 
   const auto quiet = run_cli("diff -q " + pair);
   CHECK(quiet.out.empty());

@@ -123,8 +123,8 @@ TEST_CASE("a model or revision the cache lacks is an error naming what was searc
   make_hub(dir);
   ScopedEnv cache("HF_HUB_CACHE", dir.file("hub"));
   CHECK(error_of("Qwen/Qwen9-1T") ==
-        "Qwen/Qwen9-1T: no such file, and no model 'Qwen/Qwen9-1T' in the Hugging Face "
-        "cache: searched " +
+        "Qwen/Qwen9-1T: no such file, and no model 'Qwen/Qwen9-1T' in the Hugging Face cache (did you mean "
+        "'Qwen/Qwen3-8B'?): searched " +
             dir.file("hub") + "/models--Qwen--Qwen9-1T (from HF_HUB_CACHE)");
   CHECK(error_of("Qwen/Qwen3-8B@v2") == "Qwen/Qwen3-8B@v2: revision 'v2' is not in the Hugging Face cache " +
                                             dir.file("hub") +
@@ -235,13 +235,6 @@ TEST_CASE("a short commit, as suggest prints it, resolves to the one cached snap
   CHECK_THAT(error_of("Qwen/Qwen3-8B@fedcba"), Contains("revision 'fedcba' is not in the Hugging Face cache"));
   CHECK_THAT(error_of("Qwen/Qwen3-8B@fedcba0"), Contains("revision 'fedcba0' is not in the Hugging Face cache"));
 
-  const std::string sibling = "0123456789abcdef0000000000000000000000ff";
-  cache_file(repo, sibling, "config.json", read_file(source_path(kQwen3)));
-  CHECK_THAT(error_of("Qwen/Qwen3-8B@0123456789"),
-             Contains("revision '0123456789' is ambiguous: 2 cached snapshots begin with it (" + sibling + ", " +
-                      kMain + ")"));
-  CHECK(locate_model("Qwen/Qwen3-8B@0123456789abcdef01").reference->resolved == kMain);
-
   // What suggest prints, check takes back.
   const auto suggested = run_cli("suggest Qwen/Qwen3-8B --target 128k");
   REQUIRE(suggested.exit_code == 0);
@@ -254,6 +247,13 @@ TEST_CASE("a short commit, as suggest prints it, resolves to the one cached snap
   INFO(checked.err);
   CHECK(checked.exit_code != 2);
   CHECK_THAT(checked.out, Contains("Qwen/Qwen3-8B@0123456789ab"));
+
+  const std::string sibling = "0123456789abcdef0000000000000000000000ff";
+  cache_file(repo, sibling, "config.json", read_file(source_path(kQwen3)));
+  CHECK_THAT(error_of("Qwen/Qwen3-8B@0123456789"),
+             Contains("revision '0123456789' is ambiguous: 2 cached snapshots begin with it (" + sibling + ", " +
+                      kMain + ")"));
+  CHECK(locate_model("Qwen/Qwen3-8B@0123456789abcdef01").reference->resolved == kMain);
 }
 
 TEST_CASE("a model id that Ollama or the hub cache has under another spelling gets that spelling", "[locator][cli]") {
