@@ -24,7 +24,7 @@ function(ropelens_speed_up_build target pch_header)
     # a source added anywhere shifts the batches, and must not bring two of them together.
     get_target_property(sources ${target} SOURCES)
     foreach(source IN LISTS sources)
-      if(source MATCHES "/rules/" OR source MATCHES "/src/rope/engines/[a-z_]+\.cpp$")
+      if(source MATCHES "/rules/" OR source MATCHES "/src/rope/engines/[a-z_]+\\.cpp$")
         set_source_files_properties(${source} TARGET_DIRECTORY ${target} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
       endif()
     endforeach()

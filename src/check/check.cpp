@@ -95,6 +95,13 @@ LoadedModel load_scanned(const ScannedFile& file, const CheckOptions& options) {
   return load_found_model(file.path, options.edits, file.weights_index_listed_absent);
 }
 
+// An InputError's message without the file it starts with, for a line that names the file itself.
+std::string message_without_file(const InputError& error) {
+  const std::string_view what = error.what();
+  const std::string prefix = error.file() + ": ";
+  return std::string(what.substr(what.rfind(prefix, 0) == 0 ? prefix.size() : 0));
+}
+
 FileResult check_file(const ScannedFile& file, const CheckOptions& options, PhaseTimes* times) {
   try {
     LoadedModel loaded = timed(times, PhaseTimes::load, [&] { return load_scanned(file, options); });
@@ -104,7 +111,7 @@ FileResult check_file(const ScannedFile& file, const CheckOptions& options, Phas
     return result;
   } catch (const NotAModelConfig& e) {
     if (file.named && !options.force_exclude) return unreadable(e);
-    logging::info("skipped {}: {}", e.file(), e.what());
+    logging::info("skipped {}: {}", e.file(), message_without_file(e));
     FileResult skipped;
     skipped.path = e.file();
     skipped.skipped = e.what();
@@ -315,12 +322,15 @@ std::vector<ScannedFile> files_under(const std::vector<std::string>& paths, cons
   return files;
 }
 
-void log_phase_times(const PhaseTimes* times, std::size_t files, const logging::Stopwatch& check_time) {
+// `files` were read, `skipped` of them were not model configs and were not checked.
+void log_phase_times(const PhaseTimes* times, std::size_t files, std::size_t skipped,
+                     const logging::Stopwatch& check_time) {
   if (times == nullptr) return;
   logging::info(
-      "checked {} file(s) in {:.1f} ms on {} thread(s); summed over threads: read+normalize {:.1f} ms, "
+      "checked {} file(s){} in {:.1f} ms on {} thread(s); summed over threads: read+normalize {:.1f} ms, "
       "audit+rules {:.1f} ms, render {:.1f} ms",
-      files, check_time.elapsed_ms(), std::max(1u, worker_count_for(files)), times->ms(PhaseTimes::load),
+      files - skipped, skipped > 0 ? fmt::format(" ({} skipped: not model configs)", skipped) : "",
+      check_time.elapsed_ms(), std::max(1u, worker_count_for(files)), times->ms(PhaseTimes::load),
       times->ms(PhaseTimes::check), times->ms(PhaseTimes::render));
 }
 
@@ -358,7 +368,7 @@ template <class Item> CheckCounts check_all(const std::vector<std::string>& path
   check_in_order<Item>(
       files, [&](const ScannedFile& file) { return make_item(check_file(file, options, times.get()), times.get()); },
       emit);
-  log_phase_times(times.get(), files.size(), check_time);
+  log_phase_times(times.get(), files.size(), static_cast<std::size_t>(counts.skipped_files), check_time);
   if (options.baseline) {
     counts.baseline_used = true;
     auto gone = options.baseline->entries_of_missing_files();

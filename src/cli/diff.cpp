@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "options.hpp"
+#include "output.hpp"
 #include "ropelens/diff/diff.hpp"
 #include "ropelens/check/project_settings.hpp"
 #include "ropelens/render/formats.hpp"
@@ -20,6 +21,7 @@ struct Options {
   std::string format = "text";
   RuleOptions rules;
   bool exit_zero = false;
+  OutputOptions output;
 };
 
 // "REV" or "REV1..REV2".
@@ -55,7 +57,11 @@ void run_diff(const Options& options, Outcome& outcome) {
                                               options.paths.size(), options.paths.size() == 1 ? "" : "s"));
     report = diff_files(options.paths[0], options.paths[1], resolved.check);
   }
-  find_format(diff_formats(), options.format, "diff")(report, std::cout);
+  if (!options.output.quiet) {
+    Output output(options.output.path);
+    find_format(diff_formats(), options.format, "diff")(report, output.stream());
+    output.close();
+  }
   for (const auto& model : report.models)
     if (model.error) print_error(*model.error);
   const DiffCounts& c = report.counts;
@@ -76,6 +82,8 @@ void setup_diff(CLI::App* cmd, Outcome& outcome) {
   add_format_option(*cmd, options->format, format_names(diff_formats()));
   add_rule_options(*cmd, options->rules);
   cmd->add_flag("--exit-zero", options->exit_zero, "exit 0 even when the change introduces findings");
+  add_output_option(*cmd, options->output);
+  add_quiet_option(*cmd, options->output, "print nothing: answer by the exit code alone");
   cmd->callback([options, &outcome] { run_diff(*options, outcome); });
 }
 

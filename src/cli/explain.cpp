@@ -7,10 +7,23 @@
 #include "options.hpp"
 #include "output.hpp"
 #include "exit_codes.hpp"
+#include "ropelens/model/text.hpp"
 #include "ropelens/rules/rule.hpp"
 #include "ropelens/render/formats.hpp"
 
 namespace ropelens::cli {
+namespace {
+
+std::vector<std::string> rule_codes_and_names() {
+  std::vector<std::string> known;
+  for (const Rule* rule : rule_registry()) {
+    known.emplace_back(rule->meta.code);
+    known.emplace_back(rule->meta.name);
+  }
+  return known;
+}
+
+}  // namespace
 
 void setup_explain(CLI::App* cmd, Outcome& outcome) {
   struct Options {
@@ -27,7 +40,8 @@ void setup_explain(CLI::App* cmd, Outcome& outcome) {
   cmd->callback([options, &outcome] {
     const Rule* rule = find_rule(options->code);
     if (rule == nullptr) {
-      print_error(fmt::format("no rule '{}'; `ropelens rules` lists them", options->code));
+      print_error(fmt::format("no rule '{}'{}; `ropelens rules` lists them", options->code,
+                              did_you_mean(options->code, rule_codes_and_names())));
       outcome.exit_code = kExitError;
       return;
     }

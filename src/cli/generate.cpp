@@ -2,6 +2,7 @@
 
 #include "commands.hpp"
 #include "generate.hpp"
+#include "options.hpp"
 #include "version.hpp"
 
 namespace ropelens::cli {
@@ -19,7 +20,7 @@ void add_generate_option(CLI::App& app, Subcommands& subcommands) {
            throw CLI::Success();
          },
          "print the man page or a shell completion script")
-      ->check(CLI::IsMember({"man", "bash", "zsh", "fish"}))
+      ->check(one_of({"man", "bash", "zsh", "fish"}))
       ->trigger_on_parse()
       ->group("");  // hidden: for the build and packagers
 }

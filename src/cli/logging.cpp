@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "options.hpp"
 #include "ropelens/log/log.hpp"
 #include "ropelens/model/text.hpp"
 
@@ -42,7 +43,7 @@ void add_logging_options(CLI::App& app) {
            start();
          },
          "log at this level and above (default off; wins over -v)")
-      ->check(CLI::IsMember(std::vector<std::string>(logging::kLevelNames.begin(), logging::kLevelNames.end())));
+      ->check(one_of(std::vector<std::string>(logging::kLevelNames.begin(), logging::kLevelNames.end())));
 }
 
 }  // namespace ropelens::cli

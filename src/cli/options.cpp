@@ -8,6 +8,7 @@
 
 #include "exit_codes.hpp"
 #include "ropelens/model/engine.hpp"
+#include "ropelens/model/text.hpp"
 #include "ropelens/model/units.hpp"
 #include "ropelens/rules/rule.hpp"
 
@@ -19,9 +20,19 @@ std::string rule_code(std::string_view name) {
   return std::string(rule->meta.code);
 }
 
+CLI::Validator one_of(std::vector<std::string> choices) {
+  std::string description = fmt::format("{{{}}}", fmt::join(choices, ","));  // CLI11's IsMember spelling
+  return CLI::Validator(
+      [choices = std::move(choices)](std::string& value) {
+        if (std::find(choices.begin(), choices.end(), value) != choices.end()) return std::string();
+        return fmt::format("'{}' is not one of {}{}", value, fmt::join(choices, ", "), did_you_mean(value, choices));
+      },
+      std::move(description));
+}
+
 void add_format_option(CLI::App& cmd, std::string& format, std::vector<std::string> choices) {
   std::string help = "output format: " + fmt::format("{}", fmt::join(choices, ", "));
-  cmd.add_option("--format", format, help)->check(CLI::IsMember(std::move(choices)));
+  cmd.add_option("--format", format, help)->check(one_of(std::move(choices)));
 }
 
 void add_set_option(CLI::App& cmd, std::vector<std::string>& edits) {
@@ -41,7 +52,7 @@ std::string engine_names() {
 CLI::Option* add_engine_option(CLI::App& cmd, std::string& engine, const std::string& help) {
   const auto choices = engine_choices();
   return cmd.add_option("--engine", engine, help)
-      ->check(CLI::IsMember(std::vector<std::string>(choices.begin(), choices.end())));
+      ->check(one_of(std::vector<std::string>(choices.begin(), choices.end())));
 }
 
 void add_engine_option(CLI::App& cmd, std::string& engine) {
@@ -57,7 +68,7 @@ void add_kv_dtype_option(CLI::App& cmd, std::string& dtype) {
   cmd.add_option("--kv-dtype", dtype,
                  "KV-cache dtype for the memory figures: bf16, f16, f32, fp8, q8_0 or q4_0 (default: the config's "
                  "torch_dtype, else bf16)")
-      ->check(CLI::IsMember({"bf16", "f16", "f32", "fp8", "q8_0", "q4_0"}));
+      ->check(one_of({"bf16", "f16", "f32", "fp8", "q8_0", "q4_0"}));
 }
 
 std::optional<KvDtype> parse_kv_dtype_option(const std::string& dtype) {
@@ -82,6 +93,14 @@ CLI::Validator tokens_validator(std::int64_t min) {
         }
       },
       "TOKENS");
+}
+
+CLI::Option* add_list_option(CLI::App& cmd, const std::string& name, std::vector<std::string>& values,
+                             const std::string& help) {
+  return cmd.add_option(name, values, help + " (comma-separated, repeatable)")
+      ->delimiter(',')
+      ->take_all()
+      ->allow_extra_args(false);
 }
 
 namespace {
@@ -113,17 +132,15 @@ void add_rule_options(CLI::App& cmd, RuleOptions& options) {
   add_tokens_option(cmd, "--extended-length", options.extended_length, "override the extension length L_E (0: none)",
                     0);
   cmd.add_option("--fail-on", options.fail_on, "lowest severity that fails the run (default warning)")
-      ->check(CLI::IsMember({"error", "warning", "info"}));
-  cmd.add_option("--select", options.select,
-                 "only these codes, names or prefixes (e.g. CTX, ROPE1, unseen-angles; ALL: every rule; default: the "
-                 "default set)")
-      ->delimiter(',');
-  cmd.add_option("--extend-select", options.extend_select,
-                 fmt::format("also run these codes, names or prefixes (e.g. {}) on top of the selection",
-                             rule_code("low-coverage-pairs")))
-      ->delimiter(',');
-  cmd.add_option("--ignore", options.ignore, "skip these codes, names or prefixes")->delimiter(',');
-  cmd.add_option("--severity", options.severity, "CODE=error|warning|info: override a rule's severity")->delimiter(',');
+      ->check(one_of({"error", "warning", "info"}));
+  add_list_option(cmd, "--select", options.select,
+                  "only these codes, names or prefixes (e.g. CTX, ROPE1, unseen-angles; ALL: every rule; default: the "
+                  "default set)");
+  add_list_option(cmd, "--extend-select", options.extend_select,
+                  fmt::format("also run these codes, names or prefixes (e.g. {}) on top of the selection",
+                              rule_code("low-coverage-pairs")));
+  add_list_option(cmd, "--ignore", options.ignore, "skip these codes, names or prefixes");
+  add_list_option(cmd, "--severity", options.severity, "CODE=error|warning|info: override a rule's severity");
   cmd.add_option("--exclude", options.exclude,
                  "GLOB: also leave out matching files and folders when searching directories (repeatable)")
       ->take_all()
@@ -152,7 +169,7 @@ ResolvedRuleOptions resolve_rule_options(const RuleOptions& options, const Proje
     try {
       check.memory_budget = parse_byte_size(options.memory);
     } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(fmt::format("--memory {}: {}", options.memory, e.what()));
+      throw std::invalid_argument(fmt::format("--memory: {}", e.what()));
     }
   }
   check.kv_dtype = parse_kv_dtype_option(options.kv_dtype);

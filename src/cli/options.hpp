@@ -19,6 +19,13 @@ namespace ropelens::cli {
 // A rule's code by its name, for examples in help text: codes are spelled only in the catalog.
 std::string rule_code(std::string_view name);
 
+// A choice among `choices`; an unknown value names them and the nearest one. Shown in help as CLI11's IsMember
+// is ({a,b,c}), which the man page and the completions read.
+CLI::Validator one_of(std::vector<std::string> choices);
+// A list option: one value per occurrence (a following path stays a path), commas separating several
+// (--select CTX201,CTX202 --select ROPE), as ruff takes them.
+CLI::Option* add_list_option(CLI::App& cmd, const std::string& name, std::vector<std::string>& values,
+                             const std::string& help);
 void add_format_option(CLI::App& cmd, std::string& format, std::vector<std::string> choices);
 void add_set_option(CLI::App& cmd, std::vector<std::string>& edits);
 void add_engine_option(CLI::App& cmd, std::string& engine);
@@ -36,7 +43,7 @@ inline constexpr const char* kPathHelp =
     "config.json, a model folder, a .gguf file, - for stdin, a Hugging Face id (Org/Name[@REV]) in the local cache, "
     "or ollama:NAME[:TAG]";
 
-// A length in tokens: 131072, 128k or 1M (powers of 1024). A value that is not one says "not an integer",
+// A length in tokens: 131072, 128k, 1M or 1.5M (powers of 1024). A value that is not one says "not a number",
 // one out of range says so.
 CLI::Validator tokens_validator(std::int64_t min);
 template <class T> CLI::Option* add_tokens_option(CLI::App& cmd, const std::string& name, T& value,

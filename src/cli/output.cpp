@@ -11,6 +11,7 @@
 #include <iostream>
 #include <string_view>
 
+#include "options.hpp"
 #include "ropelens/input/input.hpp"
 
 namespace ropelens::cli {
@@ -60,7 +61,7 @@ void add_color_option(CLI::App& cmd, OutputOptions& options) {
   cmd.add_option("--color", options.color,
                  "colour text output: auto (on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it), always, "
                  "never")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
+      ->check(one_of({"auto", "always", "never"}));
 }
 
 void add_wide_option(CLI::App& cmd, OutputOptions& options) {

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cctype>
 #include <iostream>
 #include <new>
 #include <string_view>
@@ -85,6 +86,39 @@ std::optional<std::string> unknown_command(const CLI::App& app, int argc, char**
   return std::nullopt;
 }
 
+// Every spelling of an option of `command`: "--target", "-o".
+std::vector<std::string> option_spellings(const CLI::App& command) {
+  std::vector<std::string> names;
+  for (const CLI::Option* option : command.get_options()) {
+    for (const auto& name : option->get_lnames()) names.push_back("--" + name);
+    for (const auto& name : option->get_snames()) names.push_back("-" + name);
+  }
+  return names;
+}
+
+// The first word CLI11 left over that is written as an option and names none, with the nearest option of the
+// command (or a global one): "unknown option '--taget' (did you mean '--target'?)".
+std::optional<std::string> unknown_option_message(const CLI::App& app, const CLI::ExtrasError& error, int argc,
+                                                  char** argv) {
+  const std::vector<CLI::App*> chosen = app.get_subcommands();
+  const CLI::App& command = chosen.empty() ? app : *chosen.front();
+  const std::string left_over = error.what();
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    const std::string name = word.substr(0, word.find('='));
+    const bool option_like = name.size() > 1 && name[0] == '-' && !std::isdigit(static_cast<unsigned char>(name[1]));
+    if (!option_like || left_over.find(word) == std::string::npos) continue;
+    if (command.get_option_no_throw(name) != nullptr || app.get_option_no_throw(name) != nullptr) continue;
+    std::vector<std::string> known = option_spellings(command);
+    if (&command != &app) {
+      const auto global = option_spellings(app);
+      known.insert(known.end(), global.begin(), global.end());
+    }
+    return fmt::format("unknown option '{}'{}", name, did_you_mean(name, known));
+  }
+  return std::nullopt;
+}
+
 int parse_and_run(CLI::App& app, Outcome& outcome, int argc, char** argv) {
   if (argc < 2) {
     std::cerr << app.help();
@@ -111,6 +145,9 @@ int parse_and_run(CLI::App& app, Outcome& outcome, int argc, char** argv) {
       return kExitError;
     }
     print_error(e.what());
+    return kExitError;
+  } catch (const CLI::ExtrasError& e) {
+    print_error(unknown_option_message(app, e, argc, argv).value_or(e.what()));
     return kExitError;
   } catch (const CLI::ParseError& e) {
     print_error(e.what());

@@ -11,6 +11,7 @@
 
 #include "model_caches.hpp"
 #include "ropelens/input/input.hpp"
+#include "ropelens/model/text.hpp"
 
 namespace ropelens::input_detail {
 namespace {
@@ -103,7 +104,41 @@ fs::path model_file_in(const fs::path& snapshot, const std::string& shown) {
                                snapshot.string(), gguf.size(), fmt::join(gguf, ", ")));
 }
 
+// The snapshot a short commit (7 to 39 hex digits, as `suggest` and git print them) abbreviates: the one snapshot
+// folder it begins. None: the revision as given; several: an error listing them.
+std::string expand_short_commit(const fs::path& repo, const std::string& revision, const std::string& asked) {
+  static const std::regex short_hex("[0-9a-fA-F]{7,39}");
+  if (!std::regex_match(revision, short_hex)) return revision;
+  std::string prefix = revision;
+  for (char& c : prefix) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::vector<std::string> matches;
+  for (const auto& name : folder_entries((repo / "snapshots").string()))
+    if (name.rfind(prefix, 0) == 0) matches.push_back(name);
+  if (matches.size() > 1)
+    throw InputError(asked, fmt::format("revision '{}' is ambiguous: {} cached snapshots begin with it ({})", revision,
+                                        matches.size(), fmt::join(matches, ", ")));
+  return matches.empty() ? revision : matches.front();
+}
+
+// Every model id in the cache ("models--Org--Name" folders), for a did-you-mean.
+std::vector<std::string> cached_ids(const std::string& cache) {
+  constexpr std::string_view kPrefix = "models--";
+  std::vector<std::string> ids;
+  for (const auto& name : folder_entries(cache)) {
+    if (name.rfind(kPrefix, 0) != 0) continue;
+    std::string id = name.substr(kPrefix.size());
+    if (const auto dashes = id.find("--"); dashes != std::string::npos) id.replace(dashes, 2, "/");
+    ids.push_back(id);
+  }
+  return ids;
+}
+
 }  // namespace
+
+bool hub_has_model(const std::string& repo_id) {
+  std::error_code ec;
+  return fs::is_directory(fs::path(hub_cache().folder) / repo_folder(repo_id) / "snapshots", ec);
+}
 
 bool looks_like_repo_id(const std::string& text) {
   static const std::regex id(R"([A-Za-z0-9_][A-Za-z0-9_.\-]{0,95}(/[A-Za-z0-9_][A-Za-z0-9_.\-]{0,95})?)");
@@ -116,9 +151,10 @@ LocatedModel locate_in_hub(const std::string& repo_id, const std::string& revisi
   const fs::path repo = fs::path(cache.folder) / repo_folder(repo_id);
   std::error_code ec;
   if (!fs::is_directory(repo, ec))
-    throw InputError(asked, fmt::format("no such file, and no model '{}' in the Hugging Face cache: searched {} (from "
-                                        "{})",
-                                        repo_id, repo.string(), cache.from));
+    throw InputError(asked,
+                     fmt::format("no such file, and no model '{}' in the Hugging Face cache{}: searched {} (from "
+                                 "{})",
+                                 repo_id, did_you_mean(repo_id, cached_ids(cache.folder)), repo.string(), cache.from));
   if (!is_safe_revision(revision))
     throw InputError(asked, fmt::format("revision '{}' is not a branch, tag or commit name", revision));
   std::string commit = revision;
@@ -126,6 +162,8 @@ LocatedModel locate_in_hub(const std::string& repo_id, const std::string& revisi
     std::ifstream in(repo / "refs" / revision);
     std::getline(in, commit);
     commit = trimmed(commit);
+  } else {
+    commit = expand_short_commit(repo, revision, asked);
   }
   const fs::path snapshot = repo / "snapshots" / commit;
   if (!is_safe_revision(commit) || !fs::is_directory(snapshot, ec))
@@ -137,7 +175,7 @@ LocatedModel locate_in_hub(const std::string& repo_id, const std::string& revisi
   LocatedModel located;
   located.path = model_file_in(snapshot, asked).string();
   located.shown = fmt::format("{}@{}", repo_id, short_commit(commit));
-  located.reference = ModelReference{repo_id, revision, commit, located.path, cache.folder};
+  located.reference = ModelReference{repo_id, revision, commit, shown_path(located.path), cache.folder};
   return located;
 }
 

@@ -51,7 +51,12 @@ LocatedModel locate_model(const std::string& spec, const std::optional<std::stri
   }
   const auto at = spec.find('@');
   const std::string id = spec.substr(0, at);
-  if (!input_detail::looks_like_repo_id(id)) return {spec, spec, std::nullopt};
+  const bool repo_id = input_detail::looks_like_repo_id(id);
+  if (!repo_id || !input_detail::hub_has_model(id))
+    if (auto spelling = input_detail::ollama_spelling(spec))
+      throw InputError(
+          spec, fmt::format("no such file or Hugging Face model; Ollama has one (did you mean '{}'?)", *spelling));
+  if (!repo_id) return {spec, spec, std::nullopt};
   if (at != std::string::npos && revision)
     throw InputError(spec, fmt::format("two revisions: @{} and --revision {}", spec.substr(at + 1), *revision));
   const std::string rev = at != std::string::npos ? spec.substr(at + 1) : revision.value_or("main");

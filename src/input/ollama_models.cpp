@@ -102,6 +102,17 @@ std::string tags_of(const fs::path& model_folder) {
 
 }  // namespace
 
+std::optional<std::string> ollama_spelling(const std::string& text) {
+  const auto name = parse_name(text);
+  if (!name) return std::nullopt;
+  for (const auto& [folder, from] : model_folders()) {
+    std::error_code ec;
+    if (fs::is_regular_file(fs::path(folder) / "manifests" / name->host / name->ns / name->model / name->tag, ec))
+      return name->display();
+  }
+  return std::nullopt;
+}
+
 LocatedModel locate_in_ollama(const std::string& text) {
   const std::string asked = "ollama:" + text;
   const auto name = parse_name(text);
@@ -125,7 +136,7 @@ LocatedModel locate_in_ollama(const std::string& text) {
     LocatedModel located;
     located.path = blob;
     located.shown = fmt::format("{}@{}", name->display(), digest.substr(0, 12));
-    located.reference = ModelReference{name->display(), name->tag, "sha256:" + digest, blob, folder};
+    located.reference = ModelReference{name->display(), name->tag, "sha256:" + digest, shown_path(blob), folder};
     return located;
   }
   throw InputError(asked, fmt::format("no such Ollama model; searched {}", fmt::join(searched, "; ")));

@@ -98,7 +98,7 @@ TEST_CASE(".ropelens.json sets the default target and severities for its tree", 
   write_file(dir.file(".ropelens.json"), R"({"target": "long"})");
   auto bad = run_cli_in(dir.path(), "check config.json");
   CHECK(bad.exit_code == 2);
-  CHECK_THAT(bad.err, Catch::Contains(".ropelens.json: /target: 'long' is not an integer"));
+  CHECK_THAT(bad.err, Catch::Contains(".ropelens.json: /target: 'long' is not a number"));
 }
 
 TEST_CASE("check snapshots: Qwen3-8B at 131072 tokens in every format", "[cli][check]") {

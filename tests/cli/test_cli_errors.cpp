@@ -79,17 +79,64 @@ TEST_CASE(".ropelens.json: an unknown key or rule selector is an error naming th
   CHECK_THAT(r.err, Contains(".ropelens.json: /memory:"));
 }
 
-TEST_CASE("lengths take 128k and 1M, and a word says 'not an integer'") {
+TEST_CASE("lengths take 128k, 1M and 1.5M, and a word says 'not a number'") {
   auto r = run_cli("check " + kQwen3 + " --target abc");
   CHECK(r.exit_code == 2);
-  CHECK_THAT(r.err, Contains("--target: 'abc' is not an integer"));
+  CHECK_THAT(r.err, Contains("--target: 'abc' is not a number: expected a token count such as 131072, 128k or 1.5M"));
   r = run_cli("check " + kQwen3 + " --target 0");
   CHECK(r.exit_code == 2);
-  CHECK_THAT(r.err, Contains("out of range"));
+  CHECK_THAT(r.err, Contains("--target: '0' is out of range: expected 1 to"));
+  r = run_cli("check " + kQwen3 + " --target -128k");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("--target: '-128k' is out of range"));
+  r = run_cli("check " + kQwen3 + " --target 1.1k");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("--target: '1.1k' is 1126.4 tokens: a length is a whole number of tokens"));
   CHECK(run_cli("check " + kQwen3 + " --target 128k --select CTX201 --format json").out.find("\"target\": 131072") !=
+        std::string::npos);
+  CHECK(run_cli("check " + kQwen3 + " --target 1.5M --select CTX201 --format json").out.find("\"target\": 1572864") !=
         std::string::npos);
   CHECK(run_cli("table " + kQwen3 + " --target 1M --pairs 63 --format json").out.find("\"target_tokens\": 1048576") !=
         std::string::npos);
+}
+
+TEST_CASE("memory budgets take decimal sizes, and zero or negative ones are usage errors naming --memory") {
+  const auto budget_check = [](const std::string& memory) {
+    return run_cli("check " + kQwen3 + " --target 128k --select CTX210 --memory " + memory + " --format json");
+  };
+  auto r = budget_check("32.5GiB");
+  CHECK(r.exit_code == 0);  // 15.26 GiB of weights unknown here: the KV cache alone fits
+  CHECK(budget_check("24GB").exit_code == 0);
+  CHECK(budget_check("1.5GB").exit_code == 1);  // 18 GiB of KV cache at 131072 tokens is above 1.5 GB
+  for (const std::string bad : {"0", "0GiB", "-1GiB", "-0.5GB"}) {
+    r = budget_check(bad);
+    INFO(bad);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("ropelens: error: --memory: '" + bad + "': expected a size above zero such as 80GiB"));
+    CHECK(lines(r.err) == 1);
+  }
+}
+
+TEST_CASE("an unknown option, choice or rule names the nearest one") {
+  auto r = run_cli("check --taget 128k " + kQwen3);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("unknown option '--taget' (did you mean '--target'?)"));
+  CHECK(lines(r.err) == 1);
+  CHECK_THAT(run_cli("check " + kQwen3 + " --fail-on=warnign").err,
+             Contains("--fail-on: 'warnign' is not one of error, warning, info (did you mean 'warning'?)"));
+  CHECK_THAT(run_cli("table " + kQwen3 + " --wdie").err, Contains("unknown option '--wdie' (did you mean '--wide'?)"));
+  CHECK_THAT(run_cli("check " + kQwen3 + " --verbsoe").err, Contains("(did you mean '--verbose'?)"));  // a global one
+  r = run_cli("check " + kQwen3 + " --format sarf");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("--format: 'sarf' is not one of text, json, sarif, github (did you mean 'sarif'?)"));
+  CHECK_THAT(run_cli("table " + kQwen3 + " --engine vlln").err, Contains("(did you mean 'vllm'?)"));
+  r = run_cli("explain CTX2O1");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("no rule 'CTX2O1' (did you mean 'CTX201'?)"));
+  CHECK_THAT(run_cli("explain unseen-angels").err, Contains("(did you mean 'unseen-angles'?)"));
+  CHECK(run_cli("explain unseen-angles").exit_code == 0);
+  CHECK_THAT(run_cli("check " + kQwen3 + " --select CTX201,CTX2O2").err,
+             Contains("--select: unknown rule code, name or prefix 'CTX2O2' (did you mean 'CTX202'?)"));
 }
 
 TEST_CASE("table: pairs outside the model's pairs are an error, not an empty table") {

@@ -252,3 +252,30 @@ TEST_CASE("diff formats: markdown for a comment, SARIF and annotations with the 
   CHECK_THAT(github.out, Catch::StartsWith("::error file=config.json,line=14,col=30,title=CTX201 unseen-angles::"));
   CHECK(std::count(github.out.begin(), github.out.end(), '\n') == static_cast<long>(results.size()));
 }
+
+TEST_CASE("diff -o writes the document to FILE, -q prints nothing and answers by the exit code", "[cli][diff]") {
+  TempDir dir;
+  const std::string pair = "'" + source_path("testdata/configs/qwen/qwen2.5-coder-32b-instruct.json") + "' '" +
+                           source_path("testdata/configs/qwen/qwen2.5-coder-32b-instruct-historical-yarn.json") + "'";
+  const auto printed = run_cli_in(dir.path(), "diff " + pair + " --format markdown");
+  REQUIRE(!printed.out.empty());
+
+  const auto written = run_cli_in(dir.path(), "diff -o diff.md " + pair + " --format markdown");
+  CHECK(written.out.empty());
+  CHECK(written.exit_code == printed.exit_code);
+  CHECK(ropelens::test::read_file(dir.file("diff.md")) == printed.out);
+  CHECK(run_cli_in(dir.path(), "diff --output - " + pair + " --format markdown").out == printed.out);
+
+  const auto quiet = run_cli("diff -q " + pair);
+  CHECK(quiet.out.empty());
+  CHECK(quiet.err.empty());
+  CHECK(quiet.exit_code == printed.exit_code);
+  CHECK(run_cli("diff -q " + pair + " --exit-zero").exit_code == 0);
+  const std::string same = "'" + source_path(kQwen3) + "' '" + source_path(kQwen3) + "'";
+  CHECK(run_cli("diff -q " + same).exit_code == 0);
+  CHECK(run_cli("diff -q " + same).out.empty());
+
+  const auto unwritable = run_cli("diff -o " + dir.file("no/such/folder/diff.md") + " " + pair);
+  CHECK(unwritable.exit_code == 2);
+  CHECK_THAT(unwritable.err, Catch::Contains("diff.md: cannot write"));
+}

@@ -50,7 +50,7 @@ TEST_CASE("verbose: -v after the subcommand, -vv and --log-level choose the leve
   CHECK(run_cli("-v --log-level warn check " + kQwen3).err.empty());  // --log-level wins over -v
   const auto bad = run_cli("--log-level loud check " + kQwen3);
   CHECK(bad.exit_code == 2);
-  CHECK(contains(bad.err, "--log-level: loud not in {trace,debug,info,warn,error,off}"));
+  CHECK(contains(bad.err, "--log-level: 'loud' is not one of trace, debug, info, warn, error, off"));
 }
 
 TEST_CASE("verbose: -v on a scan says which entries it skipped and why, stdout is unchanged", "[cli][logging]") {
@@ -60,6 +60,7 @@ TEST_CASE("verbose: -v on a scan says which entries it skipped and why, stdout i
   write_file((root / "a/config.json").string(), config);
   write_file((root / "b/config.json").string(), config);
   write_file((root / "b/tokenizer.json").string(), "{}");
+  write_file((root / "c/config.json").string(), R"({"port": 8080})");  // an app's config, not a model's
   fs::create_directory_symlink(root / "a", root / "link");
   const std::string r = root.string();
 
@@ -68,7 +69,10 @@ TEST_CASE("verbose: -v on a scan says which entries it skipped and why, stdout i
   CHECK(verbose.out == quiet.out);
   CHECK(contains(verbose.err, "[info] skipped " + r + "/link: link to a directory, not followed"));
   CHECK(contains(verbose.err, "[debug] skipped " + r + "/b/tokenizer.json: not named config.json or *.gguf"));
-  CHECK(contains(verbose.err, "[info] found 2 file(s) under 1 path(s)"));
+  CHECK(contains(verbose.err, "[info] found 3 file(s) under 1 path(s)"));
+  CHECK(contains(verbose.err, "[info] checked 2 file(s) (1 skipped: not model configs) in "));
+  CHECK(contains(verbose.err, "[info] skipped " + r + "/c/config.json: not a model config: it sets none of "));
+  CHECK(ropelens::test::occurrences(verbose.err, r + "/c/config.json") == 1);
   CHECK(contains(verbose.err, "[info] read " + r + "/a/config.json"));
   CHECK(contains(verbose.err, "[info] read " + r + "/b/config.json"));
   CHECK(contains(run_cli("-v check " + r + " --exit-zero").err, "[info] skipped " + r + "/link"));

@@ -123,8 +123,8 @@ TEST_CASE("a model or revision the cache lacks is an error naming what was searc
   make_hub(dir);
   ScopedEnv cache("HF_HUB_CACHE", dir.file("hub"));
   CHECK(error_of("Qwen/Qwen9-1T") ==
-        "Qwen/Qwen9-1T: no such file, and no model 'Qwen/Qwen9-1T' in the Hugging Face "
-        "cache: searched " +
+        "Qwen/Qwen9-1T: no such file, and no model 'Qwen/Qwen9-1T' in the Hugging Face cache (did you mean "
+        "'Qwen/Qwen3-8B'?): searched " +
             dir.file("hub") + "/models--Qwen--Qwen9-1T (from HF_HUB_CACHE)");
   CHECK(error_of("Qwen/Qwen3-8B@v2") == "Qwen/Qwen3-8B@v2: revision 'v2' is not in the Hugging Face cache " +
                                             dir.file("hub") +
@@ -222,4 +222,66 @@ TEST_CASE("ollama:NAME[:TAG] resolves the model layer's GGUF blob", "[locator][c
                                                   (models / "manifests/registry.ollama.ai/library/tiny/q4").string() +
                                                   " (OLLAMA_MODELS; tags there: latest)"));
   CHECK_THAT(error_of("ollama:a/b/c/d"), Contains("not an Ollama model name"));
+}
+
+TEST_CASE("a short commit, as suggest prints it, resolves to the one cached snapshot it begins", "[locator][cli]") {
+  TempDir dir;
+  const fs::path repo = make_hub(dir);
+  ScopedEnv cache("HF_HUB_CACHE", dir.file("hub"));
+  CHECK(locate_model("Qwen/Qwen3-8B@0123456789ab").reference->resolved == kMain);
+  CHECK(locate_model("Qwen/Qwen3-8B@fedcba9").reference->resolved == kV1);
+  CHECK(locate_model("Qwen/Qwen3-8B", "FEDCBA98").reference->resolved == kV1);
+  CHECK(locate_model("Qwen/Qwen3-8B@fedcba9").shown == "Qwen/Qwen3-8B@fedcba987654");
+  CHECK_THAT(error_of("Qwen/Qwen3-8B@fedcba"), Contains("revision 'fedcba' is not in the Hugging Face cache"));
+  CHECK_THAT(error_of("Qwen/Qwen3-8B@fedcba0"), Contains("revision 'fedcba0' is not in the Hugging Face cache"));
+
+  // What suggest prints, check takes back.
+  const auto suggested = run_cli("suggest Qwen/Qwen3-8B --target 128k");
+  REQUIRE(suggested.exit_code == 0);
+  const auto at = suggested.out.find("ropelens check 'Qwen/Qwen3-8B@");
+  REQUIRE(at != std::string::npos);
+  const auto start = suggested.out.find('\'', at);
+  const std::string spec = suggested.out.substr(start + 1, suggested.out.find('\'', start + 1) - start - 1);
+  CHECK(spec == "Qwen/Qwen3-8B@0123456789ab");
+  const auto checked = run_cli("check '" + spec + "' --target 128k");
+  INFO(checked.err);
+  CHECK(checked.exit_code != 2);
+  CHECK_THAT(checked.out, Contains("Qwen/Qwen3-8B@0123456789ab"));
+
+  const std::string sibling = "0123456789abcdef0000000000000000000000ff";
+  cache_file(repo, sibling, "config.json", read_file(source_path(kQwen3)));
+  CHECK_THAT(error_of("Qwen/Qwen3-8B@0123456789"),
+             Contains("revision '0123456789' is ambiguous: 2 cached snapshots begin with it (" + sibling + ", " +
+                      kMain + ")"));
+  CHECK(locate_model("Qwen/Qwen3-8B@0123456789abcdef01").reference->resolved == kMain);
+}
+
+TEST_CASE("a model id that Ollama or the hub cache has under another spelling gets that spelling", "[locator][cli]") {
+  TempDir dir;
+  make_hub(dir);
+  ScopedEnv cache("HF_HUB_CACHE", dir.file("hub"));
+  const fs::path models = dir.file("ollama");
+  write_file((models / "manifests/registry.ollama.ai/library/llama3.1/8b").string(), R"({"layers": []})");
+  ScopedEnv ollama("OLLAMA_MODELS", models.string());
+
+  auto r = run_cli("check llama3.1:8b");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("llama3.1:8b: no such file or Hugging Face model; Ollama has one (did you mean "
+                             "'ollama:llama3.1:8b'?)"));
+  CHECK_THAT(run_cli("inspect llama3.1:70b").err, !Contains("did you mean"));
+  CHECK_THAT(run_cli("inspect Qwen/qwen3-8b").err,
+             Contains("no model 'Qwen/qwen3-8b' in the Hugging Face cache (did you mean 'Qwen/Qwen3-8B'?)"));
+}
+
+TEST_CASE("inspect of a model id shows the file read and the weights' index the same way", "[locator][cli]") {
+  TempDir dir;
+  make_hub(dir);
+  ScopedEnv cache("HF_HUB_CACHE", dir.file("hub"));
+  const std::string snapshot = "hub/models--Qwen--Qwen3-8B/snapshots/" + kMain;
+  const auto inside = run_cli_in(dir.path(), "inspect Qwen/Qwen3-8B --target 128k");
+  CHECK_THAT(inside.out, Contains("file                               " + snapshot + "/config.json\n"));
+  CHECK_THAT(inside.out, Contains("metadata.total_size of " + snapshot + "/model.safetensors.index.json"));
+  const auto outside = run_cli("inspect Qwen/Qwen3-8B --target 128k");  // the working directory is the source tree
+  CHECK_THAT(outside.out, Contains("file                               " + dir.file(snapshot) + "/config.json\n"));
+  CHECK_THAT(outside.out, Contains("metadata.total_size of " + dir.file(snapshot) + "/model.safetensors.index.json"));
 }

@@ -17,24 +17,52 @@ TEST_CASE("token counts take k, M and G as powers of 1024") {
   CHECK(parse_token_count("0", 0) == 0);
 }
 
+TEST_CASE("token counts take decimals that come out whole") {
+  CHECK(parse_token_count("1.5M") == 1'572'864);
+  CHECK(parse_token_count("0.5k") == 512);
+  CHECK(parse_token_count("1.25k") == 1280);
+  CHECK(parse_token_count("131072.0") == 131072);
+  CHECK(parse_token_count(".5k") == 512);
+  CHECK_THROWS_WITH(parse_token_count("1.1k"), Contains("'1.1k' is 1126.4 tokens: a length is a whole number"));
+  CHECK_THROWS_WITH(parse_token_count("12.5"), Contains("is 12.5 tokens"));
+  CHECK_THROWS_WITH(parse_token_count("1.0000001M"), Contains("more than 6 decimals"));
+}
+
 TEST_CASE("a token count that is not a number says so, one out of range says that") {
-  CHECK_THROWS_WITH(parse_token_count("abc"), Contains("not an integer"));
-  CHECK_THROWS_WITH(parse_token_count("12.5"), Contains("not an integer"));
-  CHECK_THROWS_WITH(parse_token_count("-5"), Contains("not an integer"));
-  CHECK_THROWS_WITH(parse_token_count("128q"), Contains("not an integer"));
+  CHECK_THROWS_WITH(parse_token_count("abc"), Contains("'abc' is not a number: expected a token count such as 131072"));
+  CHECK_THROWS_WITH(parse_token_count("."), Contains("not a number"));
+  CHECK_THROWS_WITH(parse_token_count("-5"), Contains("'-5' is out of range: expected 1 to"));
+  CHECK_THROWS_WITH(parse_token_count("128q"), Contains("unknown unit 'q'"));
   CHECK_THROWS_WITH(parse_token_count("0"), Contains("out of range"));
   CHECK_THROWS_WITH(parse_token_count("99999999999999999999"), Contains("out of range"));
   CHECK_THROWS_WITH(parse_token_count("2000000000M"), Contains("out of range"));
+  CHECK_THROWS_WITH(parse_token_count("9007199254740991G"), Contains("out of range"));
 }
 
-TEST_CASE("byte sizes: binary and decimal units") {
+TEST_CASE("byte sizes: binary and decimal units, with decimals") {
   CHECK(parse_byte_size("80GiB") == 85'899'345'920LL);
   CHECK(parse_byte_size("80G") == 85'899'345'920LL);
   CHECK(parse_byte_size("512MB") == 512'000'000LL);
+  CHECK(parse_byte_size("24GB") == 24'000'000'000LL);
   CHECK(parse_byte_size("1TB") == 1'000'000'000'000LL);
   CHECK(parse_byte_size("1024") == 1024);
-  CHECK_THROWS_WITH(parse_byte_size("80 parsecs"), Contains("unknown unit"));
-  CHECK_THROWS_WITH(parse_byte_size("GiB"), Contains("not an integer"));
+  CHECK(parse_byte_size("32.5GiB") == 34'896'609'280LL);  // 32.5 · 2^30
+  CHECK(parse_byte_size("1.5TB") == 1'500'000'000'000LL);
+  CHECK(parse_byte_size("0.1KiB") == 102);  // 102.4 bytes, to the nearest byte
+  CHECK(parse_byte_size("0.6B") == 1);
+  CHECK_THROWS_WITH(parse_byte_size("80 parsecs"), Contains("unknown unit ' parsecs'"));
+  CHECK_THROWS_WITH(parse_byte_size("GiB"), Contains("'GiB' is not a number"));
+}
+
+TEST_CASE("a byte size of zero or below is refused, saying what is expected") {
+  CHECK_THROWS_WITH(parse_byte_size("0"), Contains("'0': expected a size above zero such as 80GiB"));
+  CHECK_THROWS_WITH(parse_byte_size("0GiB"), Contains("above zero"));
+  CHECK_THROWS_WITH(parse_byte_size("-1GiB"), Contains("'-1GiB': expected a size above zero"));
+  CHECK_THROWS_WITH(parse_byte_size("0.4B"), Contains("above zero"));
+  CHECK_THROWS_WITH(parse_byte_size("99999999999TiB"), Contains("out of range"));
+}
+
+TEST_CASE("byte sizes print in binary units") {
   CHECK(format_bytes(17'179'869'184LL) == "16.00 GiB");
   CHECK(format_bytes(512) == "512 B");
   CHECK(format_bytes(1536) == "1.50 KiB");

@@ -54,8 +54,9 @@ void render_kv_cache_text(const KvCacheReport& kv, std::ostream& out) {
     out << fmt::format("KV cache at {} tokens: not computed: {}\n", kv.tokens, *kv.not_computed);
     return;
   }
-  out << fmt::format("KV cache at {} tokens, {} ({} bytes per value; {}): {} ({} bytes)\n", kv.tokens,
-                     to_string(kv.dtype), number(bytes_per_element(kv.dtype)), kv.dtype_from.describe(),
+  const double value_bytes = bytes_per_element(kv.dtype);
+  out << fmt::format("KV cache at {} tokens, {} ({} byte{} per value; {}): {} ({} bytes)\n", kv.tokens,
+                     to_string(kv.dtype), number(value_bytes), value_bytes == 1.0 ? "" : "s", kv.dtype_from.describe(),
                      bytes_text(kv.cache.total_bytes), group_thousands(kv.cache.total_bytes));
   for (const auto& g : kv.cache.groups) group_line(g, out);
   out << "  by engine, one sequence:\n";

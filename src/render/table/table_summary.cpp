@@ -46,7 +46,8 @@ std::string setup_heading(const Model& model, const SetupTable& st) {
     head += fmt::format(", original {}", s.original_max_position_embeddings->value);
   head += fmt::format(", declared {}", s.max_position_embeddings.value);
   if (st.table.correction_low)
-    head += fmt::format(", yarn ramp pairs {}–{}", number(*st.table.correction_low), number(*st.table.correction_high));
+    head +=
+        fmt::format(", yarn ramp pairs {}–{}", fixed(*st.table.correction_low, 4), fixed(*st.table.correction_high, 4));
   if (s.type == RopeType::longrope) head += st.table.long_factors ? ", long factors" : ", short factors";
   return head;
 }
