@@ -221,23 +221,27 @@ class GgufWriter {
   std::vector<TensorSpec> tensors_;
 };
 
-// llama.cpp's converter (LlamaModel.generate_extra_tensors): per-pair divisors for llama3 scaling.
+// llama.cpp's converter (conversion/llama.py LlamaModel.generate_extra_tensors): per-pair divisors for llama3
+// scaling, in float32 as torch computes them there (freqs, wavelengths and the band blend are float32 tensors).
 inline std::vector<float> llama3_rope_freqs(double theta, int head_dim, double factor, double low_freq_factor,
                                             double high_freq_factor, double original_context) {
-  const double low_freq_wavelen = original_context / low_freq_factor;
-  const double high_freq_wavelen = original_context / high_freq_factor;
+  const auto low_freq_wavelen = static_cast<float>(original_context / low_freq_factor);
+  const auto high_freq_wavelen = static_cast<float>(original_context / high_freq_factor);
+  const auto two_pi = static_cast<float>(2.0 * 3.14159265358979323846);
   std::vector<float> divisors;
   for (int i = 0; i < head_dim; i += 2) {
-    const double inv_freq = 1.0 / std::pow(theta, static_cast<double>(i) / head_dim);
-    const double wavelen = 2.0 * 3.14159265358979323846 / inv_freq;
-    double divisor = 1.0;
-    if (wavelen > low_freq_wavelen) {
-      divisor = factor;
-    } else if (wavelen >= high_freq_wavelen) {
-      const double smooth = (original_context / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor);
-      divisor = 1.0 / ((1.0 - smooth) / factor + smooth);
+    const float exponent = static_cast<float>(i) / static_cast<float>(head_dim);
+    const float freq = 1.0f / std::pow(static_cast<float>(theta), exponent);
+    const float wavelen = two_pi / freq;
+    if (wavelen < high_freq_wavelen) {
+      divisors.push_back(1.0f);
+    } else if (wavelen > low_freq_wavelen) {
+      divisors.push_back(static_cast<float>(factor));
+    } else {
+      const float smooth = (static_cast<float>(original_context) / wavelen - static_cast<float>(low_freq_factor)) /
+                           static_cast<float>(high_freq_factor - low_freq_factor);
+      divisors.push_back(1.0f / ((1.0f - smooth) / static_cast<float>(factor) + smooth));
     }
-    divisors.push_back(static_cast<float>(divisor));
   }
   return divisors;
 }

@@ -1,10 +1,12 @@
 // GGUF: the header reader against valid and hostile files, and the mapping into the Model against the goldens.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -13,8 +15,10 @@
 #include "gguf_writer.hpp"
 #include "support.hpp"
 #include "ropelens/check/check.hpp"
+#include "ropelens/diff/diff.hpp"
 #include "ropelens/input/gguf.hpp"
 #include "ropelens/input/input.hpp"
+#include "ropelens/load/model_loader.hpp"
 #include "ropelens/memory/kv_cache.hpp"
 #include "ropelens/normalize/normalize.hpp"
 #include "ropelens/rope/rope.hpp"
@@ -201,28 +205,241 @@ TEST_CASE("gguf: Llama-3.1 file with rope_freqs matches the llama3 golden", "[gg
   CHECK(model.layers.size() == 32);
   CHECK(model.max_position_embeddings.value == 131072);
   CHECK(model.max_position_embeddings.from.pointer == "gguf:llama.context_length");
-  CHECK(model.pairing.value == ropelens::Pairing::interleaved);
+  CHECK(model.pairing.value == ropelens::Pairing::rotate_half);  // NORM on Q/K rows the converter permuted
   CHECK(has_note(model, "NORM"));
-  CHECK(has_note(model, "rope_freqs"));
+  CHECK(has_note(model, "rope_freqs.weight holds llama3 divisors"));
   REQUIRE(model.setups.size() == 1);
 
   const auto& setup = model.setups[0];
-  CHECK(setup.type == ropelens::RopeType::longrope);
+  CHECK(setup.type == ropelens::RopeType::llama3);
+  CHECK(setup.rope_type_name.value == "llama3");
   CHECK(setup.rotary_dim == 128);
   CHECK(setup.rope_theta.value == 500000.0);
-  CHECK(setup.longrope.short_factor.value == setup.longrope.long_factor.value);
-  CHECK(setup.longrope.short_factor.from.pointer == "gguf:rope_freqs.weight");
-  REQUIRE(setup.longrope.attention_factor);
-  CHECK(setup.longrope.attention_factor->value == 1.0);
+  REQUIRE(setup.factor);
+  CHECK(setup.factor->value == 8.0);
+  CHECK(setup.factor->from.pointer == "gguf:rope_freqs.weight");
+  CHECK(setup.llama3.low_freq_factor.value == 1.0);
+  CHECK(setup.llama3.high_freq_factor.value == 4.0);
   REQUIRE(setup.original_max_position_embeddings);
-  CHECK(setup.original_max_position_embeddings->value == 131072);
+  CHECK(setup.original_max_position_embeddings->value == 8192);
+  CHECK(setup.original_max_position_embeddings->from.pointer == "gguf:rope_freqs.weight");
 
+  // The recovered parameters are the config's, so the frequencies are transformers' float64 ones exactly.
   const auto expected = golden("llama-3.1-8b-instruct-bnb8bit-finetune");
   const auto table = ropelens::compute_rope_table(setup);
-  require_close(table.inv_freq, expected["inv_freq_f64"]);
-  CHECK(table.attention_factor == Approx(expected["attention_factor"].get<double>()));
-  // No length switches the divisors: they are the same beyond context_length.
-  require_close(ropelens::compute_rope_table(setup, 1 << 20).inv_freq, expected["inv_freq_f64"]);
+  const auto& want = expected["inv_freq_f64"];
+  REQUIRE(table.inv_freq.size() == want.size());
+  for (std::size_t i = 0; i < want.size(); ++i)
+    CHECK(std::abs(table.inv_freq[i] - want[i].get<double>()) <= 1e-12 * want[i].get<double>());
+  CHECK(table.attention_factor == 1.0);
+}
+
+namespace {
+
+std::string llama31_config() {
+  return std::string(ROPELENS_SOURCE_DIR) + "/testdata/configs/llama/llama-3.1-8b-instruct-bnb8bit-finetune.json";
+}
+
+ropelens::FileResult checked_at(const std::string& path, std::int64_t target) {
+  ropelens::CheckOptions options;
+  options.target_tokens = target;
+  return ropelens::check_model(ropelens::load_model(path), options);
+}
+
+std::vector<const ropelens::Diagnostic*> with_code(const ropelens::FileResult& result, const std::string& code) {
+  std::vector<const ropelens::Diagnostic*> out;
+  for (const auto& d : result.diagnostics)
+    if (d.code == code) out.push_back(&d);
+  return out;
+}
+
+// llama31_fixture with `divisors` in place of the converter's rope_freqs.
+GgufWriter llama31_with_rope_freqs(const std::vector<float>& divisors) {
+  GgufWriter w = llama_like("llama", 131072, 32, 4096, 32);
+  w.u32("llama.attention.head_count_kv", 8)
+      .u32("llama.rope.dimension_count", 128)
+      .f32("llama.rope.freq_base", 500000.0f)
+      .f32_tensor("rope_freqs.weight", divisors);
+  return w;
+}
+
+std::vector<float> converter_llama31_divisors() {
+  return ropelens::test::llama3_rope_freqs(500000.0, 128, 8.0, 1.0, 4.0, 8192.0);
+}
+
+}  // namespace
+
+TEST_CASE("gguf: a Llama-3.1 GGUF audits like its config.json at 262144 and 1M tokens", "[gguf][llama3]") {
+  TempDir dir;
+  const std::string gguf = dir.file("llama31.gguf");
+  llama31_fixture().write(gguf);
+  for (const std::int64_t target : {std::int64_t{262144}, std::int64_t{1} << 20, std::int64_t{1000000}}) {
+    INFO("target " << target);
+    const auto from_config = checked_at(llama31_config(), target);
+    const auto from_gguf = checked_at(gguf, target);
+    REQUIRE(from_gguf.audit.setups.size() == 1);
+    REQUIRE(from_config.audit.setups.size() == 1);
+    const auto& config_audit = from_config.audit.setups[0];
+    const auto& gguf_audit = from_gguf.audit.setups[0];
+    CHECK_FALSE(gguf_audit.missing);
+    CHECK(gguf_audit.pretrain_tokens == 8192);
+    CHECK(gguf_audit.extension_tokens == 131072);
+    CHECK(gguf_audit.out_of_range_pairs == config_audit.out_of_range_pairs);
+    CHECK(gguf_audit.out_of_range_pairs.front() == 39);
+    CHECK(gguf_audit.out_of_range_pairs.back() == 63);
+
+    const auto config_ctx201 = with_code(from_config, "CTX201");
+    const auto gguf_ctx201 = with_code(from_gguf, "CTX201");
+    REQUIRE(config_ctx201.size() == 1);
+    REQUIRE(gguf_ctx201.size() == 1);
+    CHECK_THAT(gguf_ctx201[0]->message, Contains("pairs 39–63 (25 of 64)"));
+    CHECK(ropelens::finding_fingerprint(*gguf_ctx201[0]) == ropelens::finding_fingerprint(*config_ctx201[0]));
+  }
+}
+
+TEST_CASE("gguf: diff of a Llama-3.1 config.json and its GGUF finds nothing fixed or new", "[gguf][llama3][diff]") {
+  TempDir dir;
+  const std::string gguf = dir.file("llama31.gguf");
+  llama31_fixture().write(gguf);
+  for (const std::int64_t target : {std::int64_t{262144}, std::int64_t{1000000}}) {
+    INFO("target " << target);
+    ropelens::CheckOptions options;
+    options.target_tokens = target;
+    const auto report = ropelens::diff_files(llama31_config(), gguf, options);
+    REQUIRE(report.models.size() == 1);
+    const auto& findings = report.models[0].findings;
+    std::string changed;
+    for (const auto& d : findings.introduced) changed += "new " + d.code + ": " + d.message + "\n";
+    for (const auto& d : findings.fixed) changed += "fixed " + d.code + ": " + d.message + "\n";
+    INFO(changed);
+    CHECK(findings.introduced.empty());
+    CHECK(findings.fixed.empty());
+    bool ctx201_unchanged = false;
+    for (const auto& d : findings.unchanged) ctx201_unchanged = ctx201_unchanged || d.code == "CTX201";
+    CHECK(ctx201_unchanged);
+  }
+}
+
+TEST_CASE("gguf: llama3 parameters are recovered for other heads, bases and lengths", "[gguf][llama3]") {
+  struct Case {
+    double theta;
+    std::uint32_t head;
+    double factor, low, high, original;
+  };
+  // Llama 3.2 (factor 32), a 4096-token original with a narrower band, and a head of 64 dims.
+  for (const Case c : {Case{500000.0, 128, 32.0, 1.0, 4.0, 8192.0}, Case{500000.0, 64, 32.0, 1.0, 4.0, 8192.0},
+                       Case{10000.0, 128, 4.0, 1.0, 2.5, 4096.0}}) {
+    INFO("theta " << c.theta << " head " << c.head << " factor " << c.factor << " high " << c.high);
+    GgufWriter w = llama_like("llama", 131072, 2, c.head * 8, 8);
+    w.f32("llama.rope.freq_base", static_cast<float>(c.theta))
+        .f32_tensor("rope_freqs.weight", ropelens::test::llama3_rope_freqs(c.theta, static_cast<int>(c.head), c.factor,
+                                                                           c.low, c.high, c.original));
+    const Model model = model_of(w);
+    REQUIRE(model.setups.size() == 1);
+    const auto& setup = model.setups[0];
+    CHECK(setup.type == ropelens::RopeType::llama3);
+    REQUIRE(setup.factor);
+    CHECK(setup.factor->value == c.factor);
+    CHECK(setup.llama3.low_freq_factor.value == c.low);
+    CHECK(setup.llama3.high_freq_factor.value == c.high);
+    REQUIRE(setup.original_max_position_embeddings);
+    CHECK(setup.original_max_position_embeddings->value == static_cast<std::int64_t>(c.original));
+    CHECK(model.issues.empty());
+  }
+}
+
+TEST_CASE("gguf: rope_freqs that fit no llama3 closed form make no angle claim", "[gguf][llama3][GGUF004]") {
+  std::vector<float> nudged = converter_llama31_divisors();
+  nudged[31] *= 1.001f;  // one band divisor off by 0.1%
+  std::vector<float> ramp(64);
+  for (std::size_t i = 0; i < ramp.size(); ++i) ramp[i] = 1.0f + static_cast<float>(i) / 8.0f;
+  std::vector<float> step(64, 1.0f);  // a hard step: no band pair places the original length
+  std::fill(step.begin() + 40, step.end(), 8.0f);
+  std::vector<float> linear(64, 4.0f);  // linear scaling carried as rope_freqs
+
+  const std::vector<std::pair<std::string, std::vector<float>>> cases = {
+      {"where the nearest llama3 closed form gives", nudged},
+      {"no llama3 scaling", ramp},
+      {"0 pairs lie between 1 and the factor", step},
+      {"0 pairs lie between 1 and the factor", linear}};
+  for (const auto& [fragment, divisors] : cases) {
+    INFO(fragment);
+    TempDir dir;
+    const std::string path = dir.file("odd.gguf");
+    llama31_with_rope_freqs(divisors).write(path);
+    const auto result = checked_at(path, 262144);
+    REQUIRE(result.audit.setups.size() == 1);
+    REQUIRE(result.audit.setups[0].missing);
+    CHECK_THAT(*result.audit.setups[0].missing, Contains("no llama3 closed form"));
+    CHECK(result.audit.setups[0].pairs.empty());
+    CHECK(with_code(result, "CTX201").empty());
+    const auto gguf004 = with_code(result, "GGUF004");
+    REQUIRE(gguf004.size() == 1);
+    CHECK_THAT(gguf004[0]->message, Contains(fragment));
+    CHECK(gguf004[0]->where.pointer == "gguf:rope_freqs.weight");
+    CHECK(result.model.setups[0].type == ropelens::RopeType::longrope);  // the divisors still give the frequencies
+
+    // With the trained length given, the audit runs on the divisors.
+    ropelens::CheckOptions options;
+    options.target_tokens = 262144;
+    options.training.trained_length = 8192;
+    const auto with_length = ropelens::check_model(ropelens::load_model(path), options);
+    CHECK_FALSE(with_length.audit.setups[0].missing);
+    CHECK(with_length.audit.setups[0].pretrain_tokens == 8192);
+  }
+}
+
+TEST_CASE("gguf: rope_freqs of only 1s is no scaling and no issue", "[gguf][llama3]") {
+  const Model model = model_of(llama31_with_rope_freqs(std::vector<float>(64, 1.0f)));
+  CHECK(model.issues.empty());
+  CHECK(has_note(model, "holds only 1s"));
+  CHECK_FALSE(has_finding(model, "GGUF004"));
+}
+
+TEST_CASE("gguf: hostile rope_freqs stay an issue, never a crash", "[gguf][llama3][hostile]") {
+  std::vector<float> with_nan = converter_llama31_divisors();
+  with_nan[30] = std::nanf("");
+  std::vector<float> with_inf = converter_llama31_divisors();
+  with_inf[63] = std::numeric_limits<float>::infinity();
+  std::vector<float> zeros(64, 0.0f);
+  std::vector<float> negative = converter_llama31_divisors();
+  negative[10] = -1.0f;
+  std::vector<float> tiny(64, std::numeric_limits<float>::denorm_min());
+  std::vector<float> huge = converter_llama31_divisors();
+  huge[63] = std::numeric_limits<float>::max();
+  const std::vector<std::pair<std::string, std::vector<float>>> cases = {
+      {"entry 30 is nan", with_nan},
+      {"entry 63 is inf", with_inf},
+      {"entry 0 is 0", zeros},
+      {"entry 10 is -1", negative},
+      {"slowest pair", tiny},
+      {"rope_freqs.weight is no llama3 scaling", huge},
+      {"it has 32 values for 64 rotary pairs",
+       [] {
+         auto shorter = converter_llama31_divisors();
+         shorter.resize(32);
+         return shorter;
+       }()},
+      {"it has 65 values for 64 rotary pairs",
+       [] {
+         auto longer = converter_llama31_divisors();
+         longer.push_back(8.0f);
+         return longer;
+       }()},
+  };
+  for (const auto& [fragment, divisors] : cases) {
+    INFO(fragment);
+    TempDir dir;
+    const std::string path = dir.file("hostile.gguf");
+    llama31_with_rope_freqs(divisors).write(path);
+    ropelens::FileResult result;
+    REQUIRE_NOTHROW(result = checked_at(path, 1000000));
+    REQUIRE(result.audit.setups.size() == 1);
+    CHECK(result.audit.setups[0].missing);
+    const auto gguf004 = with_code(result, "GGUF004");
+    REQUIRE(gguf004.size() == 1);
+    CHECK_THAT(gguf004[0]->message, Contains(fragment));
+  }
 }
 
 TEST_CASE("gguf: Phi-3 file with long/short factors matches the longrope golden", "[gguf]") {
@@ -809,7 +1026,7 @@ TEST_CASE("gguf: a 10 GB sparse file is read from its header alone", "[gguf][spa
   CHECK(file.file_size == size);
   CHECK(file.tensor_count == 3);
   CHECK(file.rope_tensors.at("rope_freqs.weight").size() == 64);
-  CHECK(ropelens::model_from_gguf(file).setups.at(0).type == ropelens::RopeType::longrope);
+  CHECK(ropelens::model_from_gguf(file).setups.at(0).type == ropelens::RopeType::llama3);
 }
 
 TEST_CASE("gguf: directories and missing files are input errors", "[gguf]") {
@@ -862,6 +1079,12 @@ TEST_CASE("gguf: write the rule case files", "[.write-rule-cases]") {
   short_freqs.f32_tensor("rope_freqs.weight", std::vector<float>(32, 2.0f));
   GgufWriter original_too_long = minimal_llama();
   original_too_long.u32("llama.rope.scaling.original_context_length", 8192);
+  std::vector<float> step(64, 1.0f);
+  std::fill(step.begin() + 40, step.end(), 8.0f);
+  GgufWriter hard_step = llama_like("llama", 131072, 32, 4096, 32);
+  hard_step.u32("llama.rope.dimension_count", 128)
+      .f32("llama.rope.freq_base", 500000.0f)
+      .f32_tensor("rope_freqs.weight", step);
   const std::vector<std::pair<std::string, GgufWriter>> cases = {
       {"GGUF001/bad-context-beyond-original-without-scaling", unscaled_claim},
       {"GGUF001/ok-llama31-rope-freqs", llama31_fixture()},
@@ -869,6 +1092,8 @@ TEST_CASE("gguf: write the rule case files", "[.write-rule-cases]") {
       {"GGUF002/ok-phi3-factor-tensors", phi3_fixture()},
       {"GGUF003/bad-original-longer-than-context", original_too_long},
       {"GGUF003/ok-deepseek2-factor-times-original", deepseek2_fixture()},
+      {"GGUF004/bad-rope-freqs-hard-step", hard_step},
+      {"GGUF004/ok-llama31-converter-rope-freqs", llama31_fixture()},
   };
   for (const auto& [name, writer] : cases) {
     std::filesystem::create_directories(root + name);

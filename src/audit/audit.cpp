@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <variant>
 
 #include <fmt/format.h>
 
@@ -73,6 +74,19 @@ std::optional<std::string> missing_for_pairs(const Model& model) {
   return std::nullopt;
 }
 
+// What keeps the trained length from being known: a GGUF rope_freqs tensor that is no llama3 closed form holds
+// the frequencies but not the length they were trained at before scaling. --trained-length supplies it.
+std::optional<std::string> unknown_trained_length(const Model& as_trained, const TrainingOverrides& overrides) {
+  if (overrides.trained_length) return std::nullopt;
+  for (const auto& issue : as_trained.issues)
+    if (std::holds_alternative<UnrecoverableRopeFreqs>(issue.detail))
+      return fmt::format(
+          "trained length: {} holds per-pair frequency divisors that are no llama3 closed form, so the length "
+          "trained before scaling is not in the file (give it with --trained-length)",
+          issue.pointer);
+  return std::nullopt;
+}
+
 bool all_finite(const std::vector<double>& values) {
   return std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
 }
@@ -89,6 +103,8 @@ SetupAudit audit_setup(const Model& model, int index, std::int64_t target_tokens
   std::tie(audit.extension_tokens, audit.extension_from) =
       extension_length(trained, audit.pretrain_tokens, history.overrides);
   audit.missing = missing_for_pairs(model);
+  if (!audit.missing)
+    audit.missing = unknown_trained_length(history.as_trained ? *history.as_trained : model, history.overrides);
   if (audit.missing) return audit;
 
   const RopeTable pretrain = compute_rope_table(trained, audit.pretrain_tokens);

@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <variant>
 
 #include <fmt/format.h>
 
@@ -12,6 +13,7 @@
 #include "ropelens/input/input.hpp"
 #include "ropelens/normalize/normalize.hpp"
 #include "gguf_kv_shape.hpp"
+#include "gguf_rope_freqs.hpp"
 
 namespace ropelens {
 namespace {
@@ -63,6 +65,22 @@ ArchTraits traits_of(std::string_view arch) {
   if (arch == "qwen2vl") return {PositionScheme::rope, RopeMode::mrope};
   if (imrope.count(arch)) return {PositionScheme::rope, RopeMode::imrope};
   return {PositionScheme::rope, RopeMode::unknown};
+}
+
+// NORM architectures whose converter permutes each head's Q/K rows (LlamaModel.permute, undo_permute) so that
+// llama.cpp's adjacent pairs are the checkpoint's rotate_half pairs (i, i + d/2).
+bool converter_permutes_qk(std::string_view arch) {
+  static const std::set<std::string_view, std::less<>> permuted = {"llama",      "deci",    "llada", "granite",
+                                                                   "granitemoe", "smollm3", "arcee"};
+  return permuted.count(arch) > 0;
+}
+
+// NORM architectures whose checkpoints rotate adjacent dims already (DeepSeek's rope_interleave, Cohere, ChatGLM,
+// Llama 4's complex rotation): the converter leaves their Q/K rows as they are.
+bool checkpoint_interleaved(std::string_view arch) {
+  static const std::set<std::string_view, std::less<>> interleaved = {"deepseek", "deepseek2", "command-r",
+                                                                      "cohere2",  "chatglm",   "llama4"};
+  return interleaved.count(arch) > 0;
 }
 
 std::string pointer_of(std::string_view key) { return gguf_pointer(key); }
@@ -398,7 +416,46 @@ class GgufNormalizer {
     return out;
   }
 
+  // llama.cpp divides each pair's frequency by rope_freqs[i]. The converter writes llama3's divisors there; when
+  // they are exactly a llama3 closed form, the setup is that llama3 scaling, original length included.
   void apply_rope_freqs(RopeSetup& setup, const Scaling& scaling) {
+    const auto reading = normalize_detail::read_llama3_divisors(*scaling.tensor(kRopeFreqsTensor),
+                                                                setup.rope_theta.value, setup.rotary_dim);
+    if (const auto* llama3 = std::get_if<normalize_detail::Llama3Parameters>(&reading);
+        llama3 && llama3->original_length >= 1 && llama3->original_length <= kMaxLengthTokens)
+      return apply_recovered_llama3(setup, *llama3, scaling);
+    if (const auto* misfit = std::get_if<UnrecoverableRopeFreqs>(&reading))
+      model_.issues.push_back({pointer_of(kRopeFreqsTensor), *misfit});
+    else if (!std::holds_alternative<normalize_detail::UnscaledRopeFreqs>(reading))
+      model_.issues.push_back(
+          {pointer_of(kRopeFreqsTensor), UnrecoverableRopeFreqs{.reason = RopeFreqsMisfit::band_not_llama3}});
+    apply_divisors(setup, scaling, std::holds_alternative<normalize_detail::UnscaledRopeFreqs>(reading));
+  }
+
+  void apply_recovered_llama3(RopeSetup& setup, const normalize_detail::Llama3Parameters& llama3,
+                              const Scaling& scaling) {
+    const Provenance from = Provenance::at(pointer_of(kRopeFreqsTensor));
+    setup.type = RopeType::llama3;
+    setup.factor = Field<double>{llama3.factor, from};
+    setup.llama3.low_freq_factor = {llama3.low_freq_factor, from};
+    setup.llama3.high_freq_factor = {llama3.high_freq_factor, from};
+    setup.original_max_position_embeddings = Field<std::int64_t>{llama3.original_length, from};
+    model_.notes.push_back(fmt::format(
+        "rope_freqs.weight holds llama3 divisors, as llama.cpp's converter writes them: factor {}, "
+        "low_freq_factor {}, high_freq_factor {} and original length {} re-compute all {} divisors (largest relative "
+        "error {:.1e}; pairs {}–{} blend). The divisors fix original/low_freq_factor and original/high_freq_factor "
+        "only; low_freq_factor {} is taken, as in every Llama 3.x release",
+        llama3.factor, llama3.low_freq_factor, llama3.high_freq_factor, llama3.original_length, setup.rotary_dim / 2,
+        llama3.largest_error, llama3.band_first, llama3.band_last, llama3.low_freq_factor));
+    if (scaling.attn_factor && scaling.attn_factor->value != 1.0)
+      model_.notes.push_back(fmt::format(
+          "rope.scaling.attn_factor {} multiplies cos and sin in llama.cpp; llama3 scaling has none in transformers",
+          scaling.attn_factor->value));
+    note_factor_on_top(scaling);
+  }
+
+  // Divisors that are no llama3 closed form (or all 1): the frequencies they give, at every length.
+  void apply_divisors(RopeSetup& setup, const Scaling& scaling, bool unscaled) {
     const int pairs = setup.rotary_dim / 2;
     Field<std::vector<double>> divisors{per_pair(scaling.tensor(kRopeFreqsTensor), pairs),
                                         Provenance::at(pointer_of(kRopeFreqsTensor))};
@@ -413,14 +470,21 @@ class GgufNormalizer {
         Field<std::int64_t>{model_.max_position_embeddings.value,
                             Provenance::derived("context_length: the rope_freqs divisors apply at every length",
                                                 model_.max_position_embeddings.from.pointer)};
-    const auto [low, high] = std::minmax_element(divisors.value.begin(), divisors.value.end());
-    model_.notes.push_back(fmt::format(
-        "rope_freqs.weight holds per-pair divisors (inv_freq_i = theta^(-2i/d) / rope_freqs[i], from {} to {}): "
-        "llama3 scaling baked in at conversion; its original length and factors are not stored in the file. "
-        "Modeled as longrope with the same short and long factors, original length = context_length and "
-        "attention factor {}",
-        low == divisors.value.end() ? 1.0 : *low, high == divisors.value.end() ? 1.0 : *high,
-        setup.longrope.attention_factor->value));
+    if (unscaled) {
+      model_.notes.push_back("rope_freqs.weight holds only 1s: llama.cpp divides no frequency");
+    } else {
+      const auto [low, high] = std::minmax_element(divisors.value.begin(), divisors.value.end());
+      model_.notes.push_back(fmt::format(
+          "rope_freqs.weight holds per-pair divisors (inv_freq_i = theta^(-2i/d) / rope_freqs[i], from {} to {}) that "
+          "are no llama3 closed form: the length trained before scaling is not in the file. Modeled as longrope "
+          "with the same short and long factors at every length, attention factor {}",
+          low == divisors.value.end() ? 1.0 : *low, high == divisors.value.end() ? 1.0 : *high,
+          setup.longrope.attention_factor->value));
+    }
+    note_factor_on_top(scaling);
+  }
+
+  void note_factor_on_top(const Scaling& scaling) {
     if (scaling.factor_applies() && scaling.factor()->value != 1.0)
       model_.notes.push_back(
           fmt::format("rope.scaling.type '{}' with factor {} also applies on top of rope_freqs in "
@@ -625,14 +689,27 @@ class GgufNormalizer {
     const auto from = Provenance::by_default(fmt::format("llama.cpp rope mode of architecture '{}'", arch));
     switch (traits_.mode) {
       case RopeMode::norm:
+        if (converter_permutes_qk(arch)) {
+          model_.pairing = {Pairing::rotate_half,
+                            Provenance::by_default(fmt::format(
+                                "llama.cpp NORM mode of architecture '{}' on Q/K rows its converter permuted from "
+                                "the checkpoint's rotate_half layout",
+                                arch))};
+          model_.notes.push_back(fmt::format(
+              "llama.cpp rotates {} in NORM mode (adjacent dims 2i, 2i+1), and its converter permuted each head's Q/K "
+              "rows so that dims (2i, 2i+1) are the checkpoint's (i, i + d/2): the checkpoint's rotate_half pairs, "
+              "with the same frequency per pair as in transformers",
+              arch));
+          return;
+        }
         model_.pairing = {Pairing::interleaved, from};
         model_.notes.push_back(fmt::format(
-            "llama.cpp rotates {} in NORM mode: adjacent pairs (2i, 2i+1). {}, so pair i has the same frequency as "
-            "in transformers",
+            "llama.cpp rotates {} in NORM mode: adjacent pairs (2i, 2i+1), {}; pair i has the same frequency either "
+            "way",
             arch,
-            arch.rfind("deepseek", 0) == 0 ? "DeepSeek checkpoints are interleaved already (rope_interleave)"
-                                           : "The converter permuted the Q/K rows of rotate_half checkpoints "
-                                             "into this layout"));
+            checkpoint_interleaved(arch) ? "the checkpoint's own interleaved layout (the converter keeps Q/K rows)"
+                                         : "as stored in the GGUF (whether the converter permuted rotate_half Q/K "
+                                           "rows into it is not checked for this architecture)"));
         return;
       case RopeMode::neox:
         model_.pairing = {Pairing::rotate_half, from};

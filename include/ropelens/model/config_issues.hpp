@@ -120,10 +120,30 @@ struct DefaultedOriginalLength {
   std::int64_t filled_with = 0;
 };
 
+enum class RopeFreqsMisfit {
+  wrong_length,          // `count` values for `pairs` rotary pairs
+  unusable_value,        // entry `pair` is `value`: not a finite number above 0
+  slowest_not_scaled,    // the slowest pair's divisor `value` is not above 1, yet some divisor differs from 1
+  too_few_band_pairs,    // `count` pairs lie strictly between 1 and the factor; two fix the band's edges
+  band_not_llama3,       // the divisors between 1 and the factor (from pair `pair`) do not shrink with frequency
+  closed_form_mismatch,  // entry `pair` is `value`; the llama3 closed form of the recovered parameters gives `expected`
+};
+
+// A GGUF rope_freqs tensor (per-pair frequency divisors) that no llama3 closed form reproduces: the length
+// trained before scaling, which llama3's divisors encode, cannot be recovered from the file.
+struct UnrecoverableRopeFreqs {
+  RopeFreqsMisfit reason = RopeFreqsMisfit::closed_form_mismatch;
+  int pair = 0;
+  double value = 0.0;
+  double expected = 0.0;
+  std::int64_t count = 0;
+  int pairs = 0;
+};
+
 struct ConfigIssue {
   using Detail = std::variant<InvalidValue, ValueCutForDepth, UnknownRopeType, MissingRequiredKey, UnderivableHeadDim,
                               LegacyTypeKey, ConflictingTypeKeys, LegacyRopeTypeName, UnknownRopeKey,
-                              LayerScheduleMismatch, DefaultedOriginalLength>;
+                              LayerScheduleMismatch, DefaultedOriginalLength, UnrecoverableRopeFreqs>;
 
   std::string pointer{};  // RFC 6901 into the config ("" = the whole document), or gguf:<key>
   Detail detail;
