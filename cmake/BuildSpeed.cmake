@@ -21,7 +21,9 @@ function(ropelens_speed_up_build target pch_header)
     # Every rule file defines its own `static void check` (one rule per file), so rules compile alone.
     get_target_property(sources ${target} SOURCES)
     foreach(source IN LISTS sources)
-      if(source MATCHES "/rules/[a-z]+/[A-Z]+[0-9]+_")
+      # src/input/safetensors.cpp compiles alone too: joining a batch would shift the files after it between
+      # batches, and src/rope/engines/transformers.cpp and vllm.cpp (anonymous helpers named alike) would meet.
+      if(source MATCHES "/rules/[a-z]+/[A-Z]+[0-9]+_" OR source MATCHES "/src/input/safetensors\\.cpp$")
         set_source_files_properties(${source} TARGET_DIRECTORY ${target} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
       endif()
     endforeach()

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "ropelens/model/text.hpp"
+#include "ropelens/model/units.hpp"
+
 namespace ropelens::render_detail {
 namespace {
 
@@ -32,6 +35,13 @@ std::vector<SettingRow> model_settings(const Model& model) {
   if (model.qk_nope_head_dim)
     rows.push_back(
         {"qk_nope_head_dim (no position)", show(model.qk_nope_head_dim->value), model.qk_nope_head_dim->from});
+  if (model.weights_bytes)
+    rows.push_back({"weights",
+                    fmt::format("{} bytes ({})", group_thousands(model.weights_bytes->value),
+                                format_bytes(static_cast<std::int64_t>(model.weights_bytes->value))),
+                    model.weights_bytes->from});
+  if (model.weights_parameters)
+    rows.push_back({"parameters", group_thousands(model.weights_parameters->value), model.weights_parameters->from});
   return rows;
 }
 
