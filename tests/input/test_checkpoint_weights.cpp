@@ -105,6 +105,9 @@ TEST_CASE("inspect shows the exact bytes and parameters of a single model.safete
   CHECK(facts["needed_bytes"].get<std::uint64_t>() - facts["kv_cache_bytes"].get<std::uint64_t>() == kQwen3Bytes);
   CHECK(facts["kv_cache_bytes"] == 19327352832ull);
 
+  // The checkpoint agrees with its config: no CKPT finding.
+  const auto consistent = run_cli("check Qwen/Qwen3-8B --select CKPT");
+  CHECK(consistent.exit_code == 0);
 }
 
 TEST_CASE("a hostile model.safetensors beside a config is an error naming it, exit 2", "[weights][bad-input]") {
