@@ -43,4 +43,33 @@ std::string number(double value) { return fmt::format("{:.7g}", value); }
 
 std::string degrees(double value) { return fmt::format("{:.1f}°", value); }
 
+// The stacks of decoder layers as transformers names them (Llama and kin, multimodal wrappers, GPT-2, GPT-NeoX,
+// BLOOM, Falcon, encoder-decoder decoders).
+std::optional<LayerTensor> language_layer_tensor(std::string_view name) {
+  static constexpr std::string_view kPrefixes[] = {"model.layers.",
+                                                   "model.language_model.layers.",
+                                                   "language_model.model.layers.",
+                                                   "model.text_model.layers.",
+                                                   "transformer.h.",
+                                                   "gpt_neox.layers.",
+                                                   "model.decoder.layers.",
+                                                   "transformer.layers.",
+                                                   "transformer.blocks."};
+  for (std::string_view prefix : kPrefixes) {
+    if (name.substr(0, prefix.size()) != prefix) continue;
+    const std::string_view tail = name.substr(prefix.size());
+    const std::size_t dot = tail.find('.');
+    if (dot == 0 || dot == std::string_view::npos || dot > 6) return std::nullopt;
+    int layer = 0;
+    for (char digit : tail.substr(0, dot)) {
+      if (digit < '0' || digit > '9') return std::nullopt;
+      layer = layer * 10 + (digit - '0');
+    }
+    return LayerTensor{prefix, layer, tail.substr(dot + 1)};
+  }
+  return std::nullopt;
+}
+
+std::string shape_text(const std::vector<std::uint64_t>& shape) { return fmt::format("[{}]", fmt::join(shape, ", ")); }
+
 }  // namespace ropelens::rules

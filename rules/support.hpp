@@ -2,6 +2,8 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -48,5 +50,17 @@ std::string number(double value);
 
 // "27.1°"
 std::string degrees(double value);
+
+// A tensor of one decoder layer of the language model: "model.layers.12.self_attn.q_proj.weight" is layer 12 with
+// the rest "self_attn.q_proj.weight". Vision towers and other stacks (their own prefixes) are not layers here.
+struct LayerTensor {
+  std::string_view prefix;  // "model.layers."
+  int layer = 0;
+  std::string_view rest;
+};
+std::optional<LayerTensor> language_layer_tensor(std::string_view name);
+
+// "[4096, 5120]"
+std::string shape_text(const std::vector<std::uint64_t>& shape);
 
 }  // namespace ropelens::rules

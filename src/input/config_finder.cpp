@@ -28,6 +28,7 @@ namespace {
 
 constexpr std::string_view kConfigName = "config.json";
 constexpr std::string_view kWeightsIndexName = "model.safetensors.index.json";
+constexpr std::string_view kSingleWeightsName = "model.safetensors";
 constexpr std::string_view kGgufSuffix = ".gguf";
 
 bool is_model_file_name(std::string_view name) {
@@ -166,7 +167,8 @@ class FolderWalk {
     while (const dirent* entry = listing.next()) {
       const std::string_view name = entry->d_name;
       if (name == "." || name == "..") continue;
-      if (name == kWeightsIndexName) out.folders_with_weights_index.push_back(root_prefix_ + prefix);
+      if (name == kWeightsIndexName || name == kSingleWeightsName)
+        out.folders_with_weights_index.push_back(root_prefix_ + prefix);
       std::string relative = prefix + entry->d_name;
       std::string path = root_prefix_ + relative;
       const unsigned char type = type_of(*entry, path);

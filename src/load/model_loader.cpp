@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -9,6 +10,7 @@
 #include "ropelens/input/gguf.hpp"
 #include "ropelens/input/input.hpp"
 #include "ropelens/input/model_locator.hpp"
+#include "ropelens/input/safetensors.hpp"
 #include "ropelens/normalize/normalize.hpp"
 
 namespace ropelens {
@@ -61,17 +63,83 @@ void name_model(LoadedModel& loaded, const LocatedModel& located) {
   }
 }
 
-// The weights beside a config.json: metadata.total_size of model.safetensors.index.json.
-void read_weights_beside(Model& model, const std::string& config_path) {
-  const auto index = read_safetensors_index(std::filesystem::path(config_path).parent_path().string());
+bool is_inv_freq_buffer(std::string_view name) {
+  constexpr std::string_view kSuffix = "rotary_emb.inv_freq";
+  return name.size() >= kSuffix.size() && name.compare(name.size() - kSuffix.size(), kSuffix.size(), kSuffix) == 0;
+}
+
+// "model.safetensors" or "3 shards of model.safetensors.index.json", as the weights' provenance names them.
+std::string checkpoint_source(const CheckpointWeights& weights, const std::string& folder) {
+  if (weights.files.size() == 1 && std::filesystem::path(weights.files.front()).filename() == "model.safetensors")
+    return weights.files.front();
+  return fmt::format("{} shard{} of {}", weights.files.size(), weights.files.size() == 1 ? "" : "s",
+                     (std::filesystem::path(folder) / "model.safetensors.index.json").string());
+}
+
+Checkpoint to_checkpoint(const CheckpointWeights& weights) {
+  Checkpoint checkpoint{weights.files, {}, weights.bytes, weights.parameters};
+  std::map<std::string, SafetensorsHeader> headers;  // read again only for the few inv_freq buffers
+  for (const auto& [file, tensor] : weights.tensors) {
+    CheckpointTensor stored{tensor.name, tensor.dtype, tensor.shape, file, {}};
+    if (is_inv_freq_buffer(tensor.name) && tensor.elements() <= kMaxTensorValuesRead) {
+      auto header = headers.find(file);
+      if (header == headers.end()) header = headers.emplace(file, read_safetensors_header(file)).first;
+      stored.values = read_safetensors_values(header->second, tensor);
+    }
+    checkpoint.tensors.push_back(std::move(stored));
+  }
+  return checkpoint;
+}
+
+// The index's metadata.total_size, when its shards are not all beside it (a partial download).
+void read_index_total_size(Model& model, const std::string& folder, const std::string& missing_shard) {
+  const auto index = read_safetensors_index(folder);
   if (!index) return;
   if (!index->total_size) {
     model.notes.push_back(index->problem);
     return;
   }
+  if (!missing_shard.empty())
+    model.notes.push_back(
+        fmt::format("{} is absent: the weights' size is the index's metadata.total_size, and "
+                    "their tensors are not checked against the config",
+                    missing_shard));
   model.weights_bytes = Field<std::uint64_t>{
       *index->total_size,
       Provenance::derived(fmt::format("metadata.total_size of {}", index->path), "/metadata/total_size")};
+}
+
+// The weights beside a config.json: the safetensors headers of model.safetensors or of every shard of
+// model.safetensors.index.json, else the index's metadata.total_size. A header that cannot be read is an error.
+void read_weights_beside(Model& model, const std::string& config_path) {
+  const std::string folder = std::filesystem::path(config_path).parent_path().string();
+  std::string missing_shard;
+  const auto weights = read_checkpoint_weights(folder, &missing_shard);
+  if (!weights) {
+    read_index_total_size(model, folder, missing_shard);
+    return;
+  }
+  const std::string source = checkpoint_source(*weights, folder);
+  const std::string counted = fmt::format("{} tensors, tied storage once", weights->tensors.size());
+  model.weights_bytes = Field<std::uint64_t>{
+      weights->bytes, Provenance::derived(fmt::format("safetensors headers of {}: {}", source, counted))};
+  model.weights_parameters = Field<std::uint64_t>{
+      weights->parameters, Provenance::derived(fmt::format("safetensors headers of {}: shape products", source))};
+  model.checkpoint = to_checkpoint(*weights);
+}
+
+// The vocabulary size as the config states it (the language model's object first), for checkpoint checks.
+void record_vocab_size(Model& model, const nlohmann::json& root) {
+  for (const std::string& at : {model.text_pointer, std::string()}) {
+    const nlohmann::json::json_pointer pointer(at);
+    if (!root.contains(pointer)) continue;
+    const auto& object = root[pointer];
+    if (!object.is_object()) continue;
+    const auto vocab = object.find("vocab_size");
+    if (vocab == object.end() || !vocab->is_number_integer() || vocab->get<std::int64_t>() <= 0) continue;
+    model.vocab_size = Field<std::int64_t>{vocab->get<std::int64_t>(), Provenance::at(at + "/vocab_size")};
+    return;
+  }
 }
 
 LoadedModel load_gguf(const GgufFile& gguf, const std::vector<Edit>& edits) {
@@ -128,9 +196,13 @@ LoadedModel load_model_bytes(std::string shown, std::string bytes, const std::ve
 LoadedModel load_document(Document document, const std::vector<Edit>& edits) {
   if (!is_model_config(document.root)) throw NotAModelConfig(document.path);
   LoadedModel loaded;
-  if (!edits.empty()) loaded.as_trained = normalize(document);
+  if (!edits.empty()) {
+    loaded.as_trained = normalize(document);
+    record_vocab_size(*loaded.as_trained, document.root);
+  }
   for (const auto& edit : edits) apply_edit(document.root, edit, document.path);
   loaded.model = normalize(document);
+  record_vocab_size(loaded.model, document.root);
   if (!edits.empty())
     loaded.model.notes.push_back(fmt::format("{} edit(s) from --set applied before analysis", edits.size()));
   loaded.text = std::move(document.text);

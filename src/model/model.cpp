@@ -149,3 +149,13 @@ Field<std::int64_t> Model::declared_length() const {
 }
 
 }  // namespace ropelens
+
+namespace ropelens {
+
+const CheckpointTensor* Checkpoint::find(std::string_view name) const {
+  const auto at = std::lower_bound(tensors.begin(), tensors.end(), name,
+                                   [](const CheckpointTensor& t, std::string_view wanted) { return t.name < wanted; });
+  return at != tensors.end() && at->name == name ? &*at : nullptr;
+}
+
+}  // namespace ropelens

@@ -70,7 +70,12 @@ TEST_CASE(".ropelens.json: an unknown key or rule selector is an error naming th
   CHECK_THAT(r.out,
              Contains("KV cache 18.00 GiB at 131072 tokens (bf16) (weights' size unknown, not counted) = 18.00 GiB "
                       "exceeds the memory budget 16.00 GiB"));
+  // Within the budget the unknown weights are still a warning: what the KV cache alone leaves is all it says.
   r = run_cli_in(dir.path(), "check " + ropelens::test::source_path(kQwen3) + " --memory 40GiB");
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.out, Contains("the weights' size is unknown") && Contains("alone leaves 22.00 GiB of the memory "
+                                                                         "budget 40.00 GiB for the weights"));
+  r = run_cli_in(dir.path(), "check " + ropelens::test::source_path(kQwen3) + " --memory 40GiB --fail-on error");
   CHECK(r.exit_code == 0);
 
   write_file(dir.file(".ropelens.json"), R"({"memory": "lots"})");

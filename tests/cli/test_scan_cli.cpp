@@ -6,14 +6,17 @@
 #include <nlohmann/json.hpp>
 
 #include "ropelens/input/git.hpp"
+#include "safetensors_writer.hpp"
 #include "support.hpp"
 
+using Catch::Matchers::Contains;
 using nlohmann::json;
 using ropelens::test::read_file;
 using ropelens::test::run_cli_in;
 using ropelens::test::source_path;
 using ropelens::test::TempDir;
 using ropelens::test::write_file;
+using ropelens::test::write_safetensors;
 namespace fs = std::filesystem;
 
 namespace {
@@ -175,27 +178,38 @@ TEST_CASE("diff SARIF validates against the official schema", "[cli][diff][sarif
   CHECK_FALSE(json::parse(r.out)["runs"][0]["results"].empty());
 }
 
-TEST_CASE("a scan counts the weights of the folders that hold a safetensors index, as a check of each folder does",
+TEST_CASE("a scan counts the weights of the folders that hold a safetensors index or file, as a check of each does",
           "[cli][scan]") {
   TempDir dir;
   const std::string qwen3 = read_file(source_path(kQwen3));
   write_file(dir.file("models/with-weights/config.json"), qwen3);
   write_file(dir.file("models/with-weights/model.safetensors.index.json"),
              R"({"metadata": {"total_size": 16381470720}, "weight_map": {}})");
+  write_file(dir.file("models/single-file/config.json"), qwen3);
+  write_safetensors(dir.file("models/single-file/model.safetensors"),
+                    {{"model.embed_tokens.weight", "BF16", {1572864, 4096}, {}, ""}});  // 12 GiB, sparse
   write_file(dir.file("models/no-weights/config.json"), qwen3);
-  // At 32768 tokens the bf16 KV cache is 4.5 GiB: with the 15.3 GiB of weights it exceeds 18 GiB, alone it does not.
+  // At 32768 tokens the bf16 KV cache is 4.5 GiB: with the 15.3 GiB of weights it exceeds 18 GiB; with the single
+  // file's 12 GiB it leaves less than 10 % (a warning); alone it fits, and the unknown weights are a warning.
   const std::string options = " --target 32768 --memory 18GiB --select CTX210 --format json";
   const json scan = json::parse(run_cli_in(dir.path(), "check models" + options).out);
-  REQUIRE(paths_of(scan) ==
-          std::vector<std::string>{"models/no-weights/config.json", "models/with-weights/config.json"});
-  CHECK(scan["files"][0]["diagnostics"].empty());
+  REQUIRE(paths_of(scan) == std::vector<std::string>{"models/no-weights/config.json", "models/single-file/config.json",
+                                                     "models/with-weights/config.json"});
+  REQUIRE(scan["files"][0]["diagnostics"].size() == 1);
+  CHECK(scan["files"][0]["diagnostics"][0]["severity"] == "warning");
+  CHECK_THAT(scan["files"][0]["diagnostics"][0]["message"].get<std::string>(),
+             Contains("the weights' size is unknown"));
   REQUIRE(scan["files"][1]["diagnostics"].size() == 1);
-  CHECK(scan["files"][1]["diagnostics"][0]["code"] == "CTX210");
-  const json& facts = scan["files"][1]["diagnostics"][0]["facts"];
+  CHECK_THAT(scan["files"][1]["diagnostics"][0]["message"].get<std::string>(), Contains("(less than 10 %)"));
+  const json& single = scan["files"][1]["diagnostics"][0]["facts"];
+  CHECK(single["needed_bytes"].get<std::uint64_t>() - single["kv_cache_bytes"].get<std::uint64_t>() == 12ull << 30);
+  REQUIRE(scan["files"][2]["diagnostics"].size() == 1);
+  CHECK(scan["files"][2]["diagnostics"][0]["severity"] == "error");
+  const json& facts = scan["files"][2]["diagnostics"][0]["facts"];
   CHECK(facts["needed_bytes"].get<std::uint64_t>() - facts["kv_cache_bytes"].get<std::uint64_t>() == 16381470720);
-  for (const std::string folder : {"models/no-weights", "models/with-weights"}) {
+  for (std::size_t i = 0; i < 3; ++i) {
+    const std::string folder = paths_of(scan)[i].substr(0, paths_of(scan)[i].rfind('/'));
     const json named = json::parse(run_cli_in(dir.path(), "check " + folder + options).out);
-    const json& in_scan = scan["files"][folder == "models/no-weights" ? 0 : 1];
-    CHECK(named["files"][0]["diagnostics"] == in_scan["diagnostics"]);
+    CHECK(named["files"][0]["diagnostics"] == scan["files"][i]["diagnostics"]);
   }
 }

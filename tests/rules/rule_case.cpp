@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -10,6 +11,7 @@
 #include "ropelens/load/model_loader.hpp"
 #include "ropelens/render/render.hpp"
 #include "ropelens/model/units.hpp"
+#include "safetensors_writer.hpp"
 #include "support.hpp"
 
 namespace ropelens::test {
@@ -109,8 +111,23 @@ CheckOptions rule_case_options(const RuleCase& rule_case) {
   return options;
 }
 
+// A case with a checkpoint.json runs from a scratch copy of its folder (same relative path, so the output names
+// the same file) with a model.safetensors built from that description beside the config.
+void build_scratch_checkpoint(const RuleCase& rule_case, std::optional<TempDir>& scratch) {
+  const std::string described = source_path(rule_case.dir + "/checkpoint.json");
+  if (!fs::exists(described)) return;
+  scratch.emplace();
+  const fs::path folder = fs::path(scratch->path()) / rule_case.dir;
+  fs::create_directories(folder);
+  fs::copy_file(source_path(rule_case.input), folder / fs::path(rule_case.input).filename());
+  write_safetensors((folder / "model.safetensors").string(),
+                    tensor_specs(nlohmann::ordered_json::parse(read_file(described))));
+}
+
 RuleCaseRun run_rule_case(const RuleCase& rule_case) {
-  ScopedWorkingDirectory here(source_path(""));
+  std::optional<TempDir> scratch;
+  build_scratch_checkpoint(rule_case, scratch);
+  ScopedWorkingDirectory here(scratch ? scratch->path() : source_path(""));
   CheckReport report = check_paths({rule_case.input}, rule_case_options(rule_case));
   RuleCaseRun run;
   std::ostringstream text;

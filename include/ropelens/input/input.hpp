@@ -91,11 +91,12 @@ struct FoundFiles {
   std::vector<std::string> notes;    // e.g. why .gitignore could not be honoured
   std::vector<SkippedPath> skipped;  // with ScanFilter::record_skipped, what the walk passed over
   // When a walk listed every folder it found files in: those folders (as the files' paths spell them, ending in
-  // '/', or "" for the working directory) that hold a model.safetensors.index.json, sorted. None when the files
-  // came from git or were named, and then a loader has to look for the index itself.
+  // '/', or "" for the working directory) that hold a model.safetensors.index.json or a model.safetensors, sorted
+  // (a folder holding both appears twice). None when the files came from git or were named, and then a loader has
+  // to look for the weights itself.
   std::optional<std::vector<std::string>> folders_with_weights_index;
 };
-// Whether the listing says a found file has no model.safetensors.index.json beside it.
+// Whether the listing says a found file has neither model.safetensors.index.json nor model.safetensors beside it.
 bool listed_without_weights_index(const FoundFiles& found, const std::string& file);
 
 // The path itself when it is a file or "-"; for a model folder its config.json; otherwise every config.json

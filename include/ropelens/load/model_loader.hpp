@@ -44,12 +44,14 @@ class NotAModelConfig : public InputError {
 // Throws InputError for files that cannot be read as a model description (NotAModelConfig for JSON that
 // holds none of model_config_keys()).
 // `path` may also be a model id (locate_model); `revision` picks a Hugging Face revision. The weights' size comes
-// from the GGUF tensors or the model.safetensors.index.json beside a config.
+// from the GGUF tensors or the safetensors beside a config: the headers of model.safetensors or of every shard of
+// model.safetensors.index.json (Model::checkpoint), else the index's metadata.total_size. A safetensors header
+// that cannot be read throws InputError naming that file.
 LoadedModel load_model(const std::string& path, const std::vector<Edit>& edits = {},
                        const std::optional<std::string>& revision = std::nullopt);
 // The same for a file a directory scan found: a path known to exist and already shown as users see it, so no
-// model-id lookup. When the scan's listing showed no model.safetensors.index.json beside the file
-// (`weights_index_listed_absent`), the loader does not look for one.
+// model-id lookup. When the scan's listing showed neither model.safetensors.index.json nor model.safetensors beside
+// the file (`weights_index_listed_absent`), the loader does not look for them.
 LoadedModel load_found_model(const std::string& path, const std::vector<Edit>& edits = {},
                              bool weights_index_listed_absent = false);
 // The same for bytes already in memory (a file at a git revision), shown as `shown`: JSON or GGUF.

@@ -171,6 +171,24 @@ struct ModelReference {
   std::string cache;     // the cache folder it was found in
 };
 
+// One tensor of a safetensors checkpoint as its header states it, for the rules that check it against the config.
+struct CheckpointTensor {
+  std::string name;
+  std::string dtype;
+  std::vector<std::uint64_t> shape;
+  std::string file;            // the safetensors file that holds it
+  std::vector<double> values;  // read only for a stored rotary inv_freq buffer; else empty
+};
+
+// The weights beside a config, read from safetensors headers (one model.safetensors, or every shard of an index).
+struct Checkpoint {
+  std::vector<std::string> files;
+  std::vector<CheckpointTensor> tensors;  // sorted by name
+  std::uint64_t bytes = 0;                // storage shared by several names (tied embeddings) counted once
+  std::uint64_t parameters = 0;
+  const CheckpointTensor* find(std::string_view name) const;
+};
+
 // One length key as the config states it (max_position_embeddings, seq_length, model_max_length, ...).
 // Engines choose among them differently, so normalize keeps every one with where it was read.
 struct LengthKey {
@@ -206,7 +224,10 @@ struct Model {
   std::optional<NopeTemperature> nope_temperature;
   std::optional<Field<int>> qk_nope_head_dim;  // MLA: the part of each head that carries no position
   KvShape kv;
-  std::optional<Field<std::uint64_t>> weights_bytes;  // the weights' size: safetensors index or GGUF tensors
+  std::optional<Field<std::uint64_t>> weights_bytes;  // the weights' size: safetensors headers or index, GGUF tensors
+  std::optional<Field<std::uint64_t>> weights_parameters;  // their parameter count, when the headers were read
+  std::optional<Checkpoint> checkpoint;                    // the safetensors headers beside the config
+  std::optional<Field<std::int64_t>> vocab_size;           // as the config states it, for checkpoint checks
 
   std::optional<GgufFacts> gguf;  // set for models read from a GGUF file
 

@@ -37,7 +37,7 @@ void group_line(const KvGroup& g, std::ostream& out) {
 
 void weights_text(const KvCacheReport& kv, std::ostream& out) {
   if (!kv.weights_bytes) {
-    out << "weights: size unknown (no model.safetensors.index.json beside the config)\n";
+    out << "weights: size unknown (no model.safetensors or model.safetensors.index.json beside the config)\n";
     return;
   }
   const std::uint64_t weights = kv.weights_bytes->value;

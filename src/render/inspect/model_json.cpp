@@ -87,6 +87,9 @@ json model_to_json(const Model& model) {
     out["attention_layers"] = {{"layers", model.attention_layers()},
                                {"from", provenance_json(*model.hybrid_schedule_from)}};
   if (model.weights_bytes) out["weights_bytes"] = field_json(*model.weights_bytes);
+  if (model.weights_parameters) out["weights_parameters"] = field_json(*model.weights_parameters);
+  if (model.checkpoint)
+    out["checkpoint"] = {{"files", model.checkpoint->files}, {"tensors", model.checkpoint->tensors.size()}};
   json setups = json::array();
   for (const auto& setup : model.setups) setups.push_back(setup_json(setup));
   out["setups"] = setups;

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include "ropelens/model/model_fields.hpp"
+#include "ropelens/model/text.hpp"
+#include "ropelens/model/units.hpp"
 
 namespace ropelens::render_detail {
 namespace {
@@ -50,6 +52,13 @@ std::vector<SettingRow> model_settings(const Model& model) {
     if (row.name == "model_type" && !model.text_pointer.empty())
       rows.add({"language model", model.text_pointer, Provenance::at(model.text_pointer)});
   });
+  if (model.weights_bytes)
+    rows.add({"weights",
+              fmt::format("{} bytes ({})", group_thousands(model.weights_bytes->value),
+                          format_bytes(static_cast<std::int64_t>(model.weights_bytes->value))),
+              model.weights_bytes->from});
+  if (model.weights_parameters)
+    rows.add({"parameters", group_thousands(model.weights_parameters->value), model.weights_parameters->from});
   return rows.take();
 }
 
