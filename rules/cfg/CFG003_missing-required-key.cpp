@@ -17,7 +17,12 @@ static std::string describe(const MissingRequiredKey& missing) {
 static void check(const Context& cx, Sink& out) {
   const std::string help = "add the missing key with the value the checkpoint was trained with";
   for_each_issue<MissingRequiredKey>(cx.model, [&](const std::string& pointer, const MissingRequiredKey& missing) {
-    out.report(pointer, describe(missing)).help(help);
+    if (missing.filled_with)
+      out.report_as(Severity::warning, pointer,
+                    fmt::format("rope type '{}' expects {}; transformers only warns and computes with {}",
+                                missing.rope_type, missing.key, number(*missing.filled_with)))
+          .help(fmt::format("add {} with the value the checkpoint was trained with", missing.key));
+    else out.report(pointer, describe(missing)).help(help);
   });
   for_each_issue<UnderivableHeadDim>(cx.model, [&](const std::string& pointer, const UnderivableHeadDim& underivable) {
     out.report(pointer, "cannot derive head_dim: " + underivable.reason()).help(help);

@@ -9,7 +9,10 @@ static std::string describe(const LayerScheduleMismatch& m) {
     case ScheduleReason::not_a_list: return fmt::format("{} must be a list, got {}", m.field, m.written);
     case ScheduleReason::entry_not_a_string: return fmt::format("layer type must be a string, got {}", m.written);
     case ScheduleReason::unknown_layer_type:
-      return fmt::format("unknown layer type '{}' (treated as full_attention)", m.written);
+      return fmt::format(
+          "unknown layer type '{}': transformers refuses to load the config (ropelens reads it as "
+          "full_attention)",
+          m.written);
     case ScheduleReason::entry_not_a_flag:
       return fmt::format("{} entries must be 0 or 1 (1 = uses RoPE), got {}", m.field, m.written);
     case ScheduleReason::wrong_entry_count:

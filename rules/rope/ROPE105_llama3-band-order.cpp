@@ -33,10 +33,13 @@ static void check_lengths(const RopeSetup& s, Sink& out) {
   if (!s.original_max_position_embeddings) return;
   const auto& original = *s.original_max_position_embeddings;
   if (original.from.origin != Origin::config || original.value < s.max_position_embeddings.value) return;
-  out.report(original.from.pointer,
-             fmt::format("llama3 original_max_position_embeddings {} is not below max_position_embeddings {}: the "
-                         "scaling claims no extension",
-                         original.value, s.max_position_embeddings.value))
+  // Equal lengths are what transformers' llama3 validation only warns about; a longer original is inverted.
+  const bool equal = original.value == s.max_position_embeddings.value;
+  out.report_as(equal ? Severity::warning : Severity::error, original.from.pointer,
+                fmt::format("llama3 original_max_position_embeddings {} is {} max_position_embeddings {}: the "
+                            "scaling claims {}",
+                            original.value, equal ? "equal to" : "above", s.max_position_embeddings.value,
+                            equal ? "no extension" : "a context shorter than pretraining"))
       .help(
           "set original_max_position_embeddings to the pretraining length (8192 for Llama 3.x) and "
           "max_position_embeddings to the extended one")

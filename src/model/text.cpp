@@ -34,8 +34,9 @@ namespace {
 
 char folded(char c) { return static_cast<char>(std::toupper(static_cast<unsigned char>(c))); }
 
-// Optimal string alignment distance: insertions, deletions, substitutions and adjacent transpositions.
-std::size_t edit_distance(std::string_view a, std::string_view b) {
+}  // namespace
+
+std::size_t spelling_distance(std::string_view a, std::string_view b) {
   std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
   for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
   for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
@@ -49,8 +50,6 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return d[a.size()][b.size()];
 }
 
-}  // namespace
-
 std::optional<std::string> closest_match(std::string_view word, const std::vector<std::string>& candidates) {
   constexpr std::size_t kLongestWord = 256;  // longer words are not typos of a name; don't spend time on them
   if (word.empty() || word.size() > kLongestWord) return std::nullopt;
@@ -58,7 +57,7 @@ std::optional<std::string> closest_match(std::string_view word, const std::vecto
   std::size_t best_distance = std::max<std::size_t>(1, word.size() / 3) + 1;
   for (const auto& candidate : candidates) {
     if (candidate.size() > kLongestWord) continue;
-    const std::size_t distance = edit_distance(word, candidate);
+    const std::size_t distance = spelling_distance(word, candidate);
     if (distance < best_distance) {
       best = candidate;
       best_distance = distance;

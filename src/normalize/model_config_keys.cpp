@@ -1,11 +1,361 @@
-// Whether a JSON object is a model's config at all: a repository holds many config.json files (apps, tools,
-// editors), and a scan must pass over them rather than report each as a broken model.
+// Which keys a model's config holds: whether a JSON object is a model's config at all (a repository holds many
+// config.json files, of apps, tools and editors, and a scan must pass over them rather than report each as a broken
+// model), and which top-level attributes exist, so that a near miss of one can be told from a vendor's own key.
 #include <algorithm>
+#include <cstdlib>
+#include <iterator>
 
+#include "config_attributes.hpp"
 #include "config_view.hpp"
+#include "normalizing.hpp"
 #include "ropelens/normalize/normalize.hpp"
 
 namespace ropelens {
+
+namespace normalize_detail {
+namespace {
+
+// Every key the normalizer reads, at the top level or in a nested language-model object.
+constexpr std::string_view kReadByRopelens[] = {
+    "alibi",
+    "alibi_bias_max",
+    "attention_chunk_size",
+    "attn_config",
+    "attn_layer_indices",
+    "attn_layer_offset",
+    "attn_layer_period",
+    "attn_scale",
+    "attn_temperature_tuning",
+    "attn_type_list",
+    "d_model",
+    "dtype",
+    "floor_scale",
+    "full_attention_interval",
+    "full_attn_idxs",
+    "global_head_dim",
+    "head_dim",
+    "hidden_size",
+    "hybrid_override_pattern",
+    "kda_layers",
+    "kv_channels",
+    "kv_lora_rank",
+    "language_config",
+    "layer_types",
+    "layers_block_type",
+    "linear_attn_config",
+    "llm_config",
+    "max_position_embeddings",
+    "max_seq_len",
+    "max_sequence_length",
+    "max_window_layers",
+    "model_type",
+    "multi_query",
+    "multi_query_attention",
+    "multi_query_group_num",
+    "n_ctx",
+    "n_embd",
+    "n_embed",
+    "n_head",
+    "n_head_kv",
+    "n_heads",
+    "n_layer",
+    "n_layers",
+    "n_positions",
+    "no_rope_layer_interval",
+    "no_rope_layers",
+    "num_attention_heads",
+    "num_global_key_value_heads",
+    "num_heads",
+    "num_hidden_layers",
+    "num_key_value_heads",
+    "num_kv_heads",
+    "num_kv_shared_layers",
+    "num_layers",
+    "original_max_position_embeddings",
+    "partial_rotary_factor",
+    "position_embedding_type",
+    "position_encoding_2d",
+    "qk_nope_head_dim",
+    "qk_rope_head_dim",
+    "relative_attention_max_distance",
+    "relative_attention_num_buckets",
+    "rope_base",
+    "rope_interleave",
+    "rope_local_base_freq",
+    "rope_parameters",
+    "rope_pct",
+    "rope_ratio",
+    "rope_scaling",
+    "rope_theta",
+    "rotary_dim",
+    "rotary_emb_base",
+    "rotary_emb_fraction",
+    "rotary_pct",
+    "seq_length",
+    "sliding_window",
+    "sliding_window_pattern",
+    "text_config",
+    "thinker_config",
+    "torch_dtype",
+    "use_dynamic_ntk",
+    "use_mem_rope",
+    "use_sliding_window",
+    "v_head_dim",
+};
+
+// transformers v5 `PreTrainedConfig` (src/transformers/configuration_utils.py
+// @008e574391258935f3ecc3035c882e73bbcac419): its fields, the kwargs its __post_init__ pops or keeps, the attributes v4
+// configs still serialize, and the sub-configs and loading entries (auto_map, quantization_config) hub configs carry.
+constexpr std::string_view kCommonAttributes[] = {
+    "_commit_hash",
+    "_name_or_path",
+    "add_cross_attention",
+    "architectures",
+    "attn_implementation",
+    "audio_config",
+    "auto_map",
+    "bos_token_id",
+    "chunk_size_feed_forward",
+    "cross_attention_hidden_size",
+    "decoder_start_token_id",
+    "eos_token_id",
+    "experts_implementation",
+    "finetuning_task",
+    "id2label",
+    "ignore_keys_at_rope_validation",
+    "is_decoder",
+    "is_encoder_decoder",
+    "label2id",
+    "mlp_layer_types",
+    "name_or_path",
+    "num_labels",
+    "output_attentions",
+    "output_hidden_states",
+    "pad_token_id",
+    "per_layer_config",
+    "prefix",
+    "problem_type",
+    "pruned_heads",
+    "quantization_config",
+    "return_dict",
+    "sep_token_id",
+    "task_specific_params",
+    "tf_legacy_loss",
+    "tie_encoder_decoder",
+    "tie_word_embeddings",
+    "tokenizer_class",
+    "torchscript",
+    "transformers_version",
+    "use_bfloat16",
+    "use_cache",
+    "use_return_dict",
+    "vision_config",
+    "vocab_size",
+};
+
+// Generation parameters: transformers pops them from the config (GenerationConfig._get_default_generation_params);
+// older configs still hold them.
+constexpr std::string_view kGenerationParameters[] = {
+    "bad_words_ids",
+    "begin_suppress_tokens",
+    "diversity_penalty",
+    "do_sample",
+    "early_stopping",
+    "encoder_no_repeat_ngram_size",
+    "exponential_decay_length_penalty",
+    "forced_bos_token_id",
+    "forced_eos_token_id",
+    "length_penalty",
+    "max_length",
+    "max_new_tokens",
+    "min_length",
+    "min_new_tokens",
+    "no_repeat_ngram_size",
+    "num_beam_groups",
+    "num_beams",
+    "num_return_sequences",
+    "output_scores",
+    "remove_invalid_values",
+    "repetition_penalty",
+    "return_dict_in_generate",
+    "suppress_tokens",
+    "temperature",
+    "top_k",
+    "top_p",
+    "typical_p",
+};
+
+// Attributes of the model classes of the families ropelens knows (configuration_llama.py,
+// configuration_deepseek_v3.py and configuration_qwen2_moe.py @008e574391258935f3ecc3035c882e73bbcac419, with their
+// attribute_map names, and the GPT-2, GPT-NeoX, BERT, T5, BART and Gemma classes) that ropelens does not read.
+constexpr std::string_view kModelAttributes[] = {
+    "activation_dropout",
+    "activation_function",
+    "attention_bias",
+    "attention_dropout",
+    "attention_probs_dropout_prob",
+    "attn_logit_softcapping",
+    "attn_pdrop",
+    "aux_loss_alpha",
+    "cache_implementation",
+    "classifier_dropout",
+    "d_ff",
+    "d_kv",
+    "decoder_attention_heads",
+    "decoder_ffn_dim",
+    "decoder_layerdrop",
+    "decoder_layers",
+    "decoder_sparse_step",
+    "dense_act_fn",
+    "dropout",
+    "dropout_rate",
+    "embd_pdrop",
+    "encoder_attention_heads",
+    "encoder_ffn_dim",
+    "encoder_layerdrop",
+    "encoder_layers",
+    "ep_size",
+    "feed_forward_proj",
+    "final_logit_softcapping",
+    "first_k_dense_replace",
+    "hidden_act",
+    "hidden_activation",
+    "hidden_dropout",
+    "hidden_dropout_prob",
+    "init_std",
+    "initializer_factor",
+    "initializer_range",
+    "intermediate_size",
+    "is_gated_act",
+    "layer_norm_eps",
+    "layer_norm_epsilon",
+    "mlp_bias",
+    "mlp_only_layers",
+    "moe_intermediate_size",
+    "moe_layer_freq",
+    "n_group",
+    "n_inner",
+    "n_routed_experts",
+    "n_shared_experts",
+    "norm_topk_prob",
+    "num_decoder_layers",
+    "num_experts",
+    "num_experts_per_tok",
+    "num_hidden_groups",
+    "num_local_experts",
+    "num_mtp_layers",
+    "num_nextn_predict_layers",
+    "output_router_logits",
+    "pretraining_tp",
+    "q_lora_rank",
+    "qk_head_dim",
+    "qkv_bias",
+    "query_pre_attn_scalar",
+    "reorder_and_upcast_attn",
+    "resid_pdrop",
+    "rms_norm_eps",
+    "routed_scaling_factor",
+    "router_aux_loss_coef",
+    "router_jitter_noise",
+    "scale_attn_by_inverse_layer_idx",
+    "scale_attn_weights",
+    "scale_embedding",
+    "scoring_func",
+    "seq_aux",
+    "shared_expert_intermediate_size",
+    "summary_activation",
+    "summary_first_dropout",
+    "summary_proj_to_labels",
+    "summary_type",
+    "summary_use_proj",
+    "topk_group",
+    "topk_method",
+    "type_vocab_size",
+    "use_bidirectional_attention",
+    "use_parallel_residual",
+};
+
+// Remote-code spellings in real configs, one edit from a transformers attribute but not a misspelling of it:
+// `architecture` (a vendor field beside `architectures`), `emb_pdrop` (Phi-1 remote code), `layernorm_epsilon`
+// (ChatGLM).
+constexpr std::string_view kVendorAttributes[] = {
+    "architecture",
+    "emb_pdrop",
+    "layernorm_epsilon",
+};
+
+// How many edits away a key may be from an attribute to count as its misspelling. Short names sit too close to
+// each other (n_head, n_heads, n_embd) for any guess; real typos of longer ones are one or two edits.
+std::size_t typo_reach(std::string_view key) {
+  if (key.size() <= 4) return 0;
+  return key.size() <= 10 ? 1 : 2;
+}
+
+// Keys that are nobody's misspelling: private entries written by tools (`_name_or_path`, `_commit_hash`) and special
+// tokens, which transformers recognizes by their suffix alone (validate_token_ids).
+bool names_its_own_thing(std::string_view key) {
+  return key.starts_with('_') || key.ends_with("_token_id") || key.ends_with("_token_index");
+}
+
+std::optional<std::string_view> attribute_meant(std::string_view key) {
+  const std::size_t reach = typo_reach(key);
+  std::optional<std::string_view> nearest;
+  std::size_t nearest_distance = reach + 1;
+  for (auto attribute : known_config_attributes()) {
+    const auto length_gap =
+        static_cast<std::size_t>(std::abs(static_cast<long>(attribute.size()) - static_cast<long>(key.size())));
+    if (length_gap >= nearest_distance) continue;  // at least that many insertions or deletions
+    const std::size_t distance = spelling_distance(key, attribute);
+    if (distance < nearest_distance) {
+      nearest = attribute;
+      nearest_distance = distance;
+    }
+  }
+  return nearest;
+}
+
+}  // namespace
+
+const std::vector<std::string_view>& known_config_attributes() {
+  static const std::vector<std::string_view> known = [] {
+    std::vector<std::string_view> all;
+    all.insert(all.end(), std::begin(kReadByRopelens), std::end(kReadByRopelens));
+    all.insert(all.end(), std::begin(kCommonAttributes), std::end(kCommonAttributes));
+    all.insert(all.end(), std::begin(kGenerationParameters), std::end(kGenerationParameters));
+    all.insert(all.end(), std::begin(kModelAttributes), std::end(kModelAttributes));
+    all.insert(all.end(), std::begin(kVendorAttributes), std::end(kVendorAttributes));
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    return all;
+  }();
+  return known;
+}
+
+bool is_known_config_attribute(std::string_view key) {
+  return std::binary_search(known_config_attributes().begin(), known_config_attributes().end(), key);
+}
+
+bool is_read_by_ropelens(std::string_view key) {
+  return std::find(std::begin(kReadByRopelens), std::end(kReadByRopelens), key) != std::end(kReadByRopelens);
+}
+
+// Near misses of known attributes at the top level and in text_config (`rope_thetta`): transformers keeps such a
+// key as a stray attribute and the attribute meant takes its default, so nothing fails and nothing warns.
+void read_misspelled_keys(Normalizing& n) {
+  for (const auto& scope : n.view.scopes()) {
+    if (!scope.object->is_object()) continue;
+    for (const auto& [key, value] : scope.object->items()) {
+      if (names_its_own_thing(key) || is_known_config_attribute(key)) continue;
+      auto meant = attribute_meant(key);
+      if (!meant) continue;
+      n.issues.add(
+          json_pointer_join(scope.pointer, key),
+          MisspelledConfigKey{key, std::string(*meant), is_read_by_ropelens(*meant), n.view.find(*meant).has_value()});
+    }
+  }
+}
+
+}  // namespace normalize_detail
 
 const std::vector<std::string>& model_config_keys() {
   static const std::vector<std::string> keys = {

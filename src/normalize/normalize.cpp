@@ -63,6 +63,7 @@ Model normalize_json(const nlohmann::json& root, const std::string& source) {
   read_layer_schedule(n);
   read_rope_setups(n);
   read_kv_shape(n);
+  read_misspelled_keys(n);
   return model;
 }
 

@@ -35,6 +35,8 @@ void read_lengths(Normalizing& n);
 void read_layer_schedule(Normalizing& n);
 void read_rope_setups(Normalizing& n);
 void read_kv_shape(Normalizing& n);
+// Top-level (and text_config) keys that are near misses of a known attribute.
+void read_misspelled_keys(Normalizing& n);
 
 // Hybrid models (attention_layers.cpp): which layers attend at all, and whether that attention carries positions.
 bool is_known_layer_type(std::string_view type);

@@ -281,11 +281,20 @@ void read_type_specific(Normalizing& n, const RopeDict& dict, RopeSetup& setup, 
     if (auto v = read_bool(*hit, n.issues, "mrope_interleaved")) setup.mrope_interleaved = *v;
 }
 
+// The config's `ignore_keys_at_rope_validation`: keys transformers' validation drops from the dict before it
+// looks for unrecognized ones (RotaryEmbeddingConfigMixin.validate_rope passes the attribute to
+// _check_received_keys). Entries that are not strings name no key.
+std::set<std::string> keys_exempt_from_validation(const Normalizing& n) {
+  std::set<std::string> exempt;
+  auto hit = n.view.find("ignore_keys_at_rope_validation");
+  if (!hit || !hit->value->is_array()) return exempt;
+  for (const auto& entry : *hit->value)
+    if (entry.is_string()) exempt.insert(entry.get<std::string>());
+  return exempt;
+}
+
 void check_keys(Normalizing& n, const RopeDict& dict, const RopeSetup& setup, const TypeResolution& type) {
-  if (dict.object == nullptr) {
-    if (setup.type != RopeType::default_rope) return;
-    return;
-  }
+  if (dict.object == nullptr) return;
   TypeKeys keys = keys_of(setup.type);
   static const std::set<std::string_view> always = {
       "rope_type", "type", "rope_theta", "partial_rotary_factor", "mrope_section", "mrope_interleaved"};
@@ -295,8 +304,12 @@ void check_keys(Normalizing& n, const RopeDict& dict, const RopeSetup& setup, co
     if (!key_in(dict, required) || key_in(dict, required)->is_null())
       n.issues.add(dict.pointer, MissingRequiredKey{std::string(required), type.spelled});
   }
+  // _validate_proportional_rope_parameters only warns: the computation then uses 1.0.
+  if (setup.type == RopeType::proportional && !n.dims.partial_from_attribute && !key_in(dict, "partial_rotary_factor"))
+    n.issues.add(dict.pointer, MissingRequiredKey{"partial_rotary_factor", type.spelled, 1.0});
+  const std::set<std::string> exempt = keys_exempt_from_validation(n);
   for (const auto& [key, value] : dict.object->items()) {
-    if (always.count(key) || keys.required.count(key) || keys.optional.count(key)) continue;
+    if (always.count(key) || keys.required.count(key) || keys.optional.count(key) || exempt.count(key)) continue;
     if (setup.type == RopeType::yarn && key == "truncate") continue;
     n.issues.add(json_pointer_join(dict.pointer, key), UnknownRopeKey{key, setup.type});
   }

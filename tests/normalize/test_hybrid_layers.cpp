@@ -170,7 +170,8 @@ TEST_CASE("unknown values in a hybrid schedule are reported, not guessed", "[hyb
                                   {"num_hidden_layers", 2},
                                   {"layers_block_type", {"linear_attention", "retention"}}});
   CHECK(problem_messages(types, "CFG006") ==
-        std::vector<std::string>{"/layers_block_type/1: unknown layer type 'retention' (treated as full_attention)"});
+        std::vector<std::string>{"/layers_block_type/1: unknown layer type 'retention': transformers refuses to load "
+                                 "the config (ropelens reads it as full_attention)"});
 
   const Model indices = normalized({{"model_type", "bamba"}, {"num_hidden_layers", 4}, {"attn_layer_indices", {1, 9}}});
   CHECK(problem_messages(indices, "CFG006") ==

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -51,7 +52,8 @@ struct UnknownRopeType {
 // The RoPE dict lacks a key its method requires.
 struct MissingRequiredKey {
   std::string key{};
-  std::string rope_type{};  // as spelled in the config
+  std::string rope_type{};              // as spelled in the config
+  std::optional<double> filled_with{};  // set when transformers only warns and uses this value instead of raising
 };
 
 // No head_dim, and no hidden_size with num_attention_heads to derive it from, or a derived one that was refused.
@@ -140,10 +142,20 @@ struct UnrecoverableRopeFreqs {
   int pairs = 0;
 };
 
+// A key at the top level (or in text_config) that no config class defines but that is a near miss of one that
+// does (`rope_thetta`): transformers keeps it as a stray attribute, and the attribute meant takes its default.
+struct MisspelledConfigKey {
+  std::string key{};
+  std::string meant{};            // the known attribute it is nearest to
+  bool read_by_ropelens = false;  // ropelens reads `meant`, so what it computes may rest on a default
+  bool meant_also_set = false;    // the config holds `meant` too
+};
+
 struct ConfigIssue {
   using Detail = std::variant<InvalidValue, ValueCutForDepth, UnknownRopeType, MissingRequiredKey, UnderivableHeadDim,
                               LegacyTypeKey, ConflictingTypeKeys, LegacyRopeTypeName, UnknownRopeKey,
-                              LayerScheduleMismatch, DefaultedOriginalLength, UnrecoverableRopeFreqs>;
+                              LayerScheduleMismatch, DefaultedOriginalLength, UnrecoverableRopeFreqs,
+                              MisspelledConfigKey>;
 
   std::string pointer{};  // RFC 6901 into the config ("" = the whole document), or gguf:<key>
   Detail detail;
