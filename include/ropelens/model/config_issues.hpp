@@ -120,10 +120,17 @@ struct DefaultedOriginalLength {
   std::int64_t filled_with = 0;
 };
 
+// Neither model_type, architectures, auto_map nor a key signature names semantics ropelens knows: the config was read
+// as a Llama config, and what that assumed is in the Model (head_dim, pairing, rope_theta and their provenance).
+struct BestEffortReading {
+  std::string model_type{};    // "" when the config has none
+  std::string architecture{};  // architectures[0] as written, "" when absent
+};
+
 struct ConfigIssue {
   using Detail = std::variant<InvalidValue, ValueCutForDepth, UnknownRopeType, MissingRequiredKey, UnderivableHeadDim,
                               LegacyTypeKey, ConflictingTypeKeys, LegacyRopeTypeName, UnknownRopeKey,
-                              LayerScheduleMismatch, DefaultedOriginalLength>;
+                              LayerScheduleMismatch, DefaultedOriginalLength, BestEffortReading>;
 
   std::string pointer{};  // RFC 6901 into the config ("" = the whole document), or gguf:<key>
   Detail detail;

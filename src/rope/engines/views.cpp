@@ -113,7 +113,9 @@ std::string_view to_string(FactorSwitch when) {
 
 bool from_gguf_file(const Model& model) { return engine_detail::read_from_gguf(model); }
 
-EngineView engine_view(const Model& model, EngineVersion version, std::int64_t target_tokens) {
+namespace {
+
+EngineView build_engine_view(const Model& model, EngineVersion version, std::int64_t target_tokens) {
   using namespace engine_detail;
   switch (engine_of(version)) {
     case Engine::transformers: return transformers_view(model, version, target_tokens);
@@ -122,6 +124,14 @@ EngineView engine_view(const Model& model, EngineVersion version, std::int64_t t
     case Engine::llama_cpp: return llama_cpp_view(model, target_tokens);
   }
   return transformers_view(model, EngineVersion::transformers_v5, target_tokens);
+}
+
+}  // namespace
+
+EngineView engine_view(const Model& model, EngineVersion version, std::int64_t target_tokens) {
+  EngineView view = build_engine_view(model, version, target_tokens);
+  for (auto& setup : view.setups) setup.pairing = model.pairing.value;
+  return view;
 }
 
 namespace {
