@@ -256,7 +256,7 @@ TEST_CASE("Families with partial rotary: MiniMax-M2 64 of 128, GLM-4.5 0.5 by de
   CHECK_FALSE(has_best_effort_issue(qwen35));
 }
 
-TEST_CASE("SmolLM3: no_rope_layers leaves every fourth layer NoPE; theta defaults to 2e6", "[architectures]") {
+TEST_CASE("SmolLM3: no_rope_layers leaves every fourth layer NoPE, theta defaults to 2e6", "[architectures]") {
   const Model model = normalized({{"model_type", "smollm3"},
                                   {"hidden_size", 2048},
                                   {"num_attention_heads", 16},
