@@ -1,5 +1,5 @@
 // Semantics by architecture (issue 26): a remote-code or unknown model_type is read with the semantics of its
-// architectures class, its auto_map class or its MLA key signature; when nothing identifies it, CFG012 says what
+// architectures class, its auto_map class or its MLA key signature; when nothing identifies it, CFG013 says what
 // was guessed.
 #include <catch2/catch.hpp>
 
@@ -91,7 +91,7 @@ TEST_CASE("Kimi-K2: 32 interleaved MLA pairs, DeepSeek YaRN and vLLM's softmax x
   CHECK_FALSE(model.transformers_native);  // transformers runs auto_map's remote code
   CHECK_FALSE(has_best_effort_issue(model));
   CHECK(any_note_contains(model, "read with deepseek_v3 semantics from /architectures/0 'DeepseekV3ForCausalLM'"));
-  CHECK(messages(model, "CFG012").empty());
+  CHECK(messages(model, "CFG013").empty());
 
   const double expected = mla_softmax(32.0, 1.0);
   CHECK(expected == Approx(1.8133).epsilon(1e-4));
@@ -285,14 +285,14 @@ TEST_CASE("auto_map and the MLA key signature identify DeepSeek semantics withou
   CHECK_FALSE(has_best_effort_issue(by_keys));
 }
 
-TEST_CASE("An unknown model_type is a CFG012 warning naming what was guessed", "[architectures]") {
+TEST_CASE("An unknown model_type is a CFG013 warning naming what was guessed", "[architectures]") {
   const Model model = normalized({{"model_type", "foo"},
                                   {"architectures", {"FooForCausalLM"}},
                                   {"hidden_size", 7168},
                                   {"num_attention_heads", 64},
                                   {"num_hidden_layers", 2}});
   CHECK(has_best_effort_issue(model));
-  const auto found = messages(model, "CFG012");
+  const auto found = messages(model, "CFG013");
   REQUIRE(found.size() == 1);
   CHECK(found[0] ==
         "/model_type: model_type 'foo' (architectures[0] 'FooForCausalLM') is not known: read with Llama semantics; "

@@ -46,8 +46,8 @@ static void check(const Context& cx, Sink& out) {
   });
 }
 
-extern const Rule CFG012{
-    {"CFG012", "best-effort-semantics", Severity::warning, "The config was read with guessed (Llama) semantics"},
+extern const Rule CFG013{
+    {"CFG013", "best-effort-semantics", Severity::warning, "The config was read with guessed (Llama) semantics"},
     &check};
 
 }  // namespace ropelens::rules
