@@ -86,6 +86,20 @@ void resolve_partial_rotary(Normalizing& n) {
   }
 }
 
+// MLA models state their pairing in rope_interleave (transformers DeepseekV3Config, default true); the others pair
+// as their family's modeling code does.
+void resolve_pairing(Normalizing& n) {
+  const std::string_view source =
+      n.family.model_type.empty() ? std::string_view(n.model.model_type.value) : n.family.model_type;
+  n.model.pairing = {n.family.pairing, Provenance::by_default(fmt::format("{} pairing of model_type '{}'",
+                                                                          to_string(n.family.pairing), source))};
+  if (n.family.dialect != Dialect::deepseek) return;
+  auto hit = n.view.find_value({"rope_interleave"});
+  if (!hit) return;
+  if (auto interleave = read_bool(*hit, n.issues, "rope_interleave"))
+    n.model.pairing = {*interleave ? Pairing::interleaved : Pairing::rotate_half, Provenance::at(hit->pointer)};
+}
+
 }  // namespace
 
 void read_dims(Normalizing& n) {
@@ -99,12 +113,7 @@ void read_dims(Normalizing& n) {
   n.dims.head_dim = resolve_head_dim(n, heads);
   n.dims.global_head_dim = read_dim(n, {"global_head_dim"}, "global_head_dim");
   resolve_partial_rotary(n);
-  n.model.pairing = {n.family.pairing,
-                     Provenance::by_default(fmt::format("{} pairing of model_type '{}'", to_string(n.family.pairing),
-                                                        n.model.model_type.value))};
-  if (n.family.dialect == Dialect::deepseek)
-    if (auto hit = n.view.find_value({"rope_interleave"}); hit && hit->value->is_boolean() && !hit->value->get<bool>())
-      n.model.pairing = {Pairing::rotate_half, Provenance::at(hit->pointer)};
+  resolve_pairing(n);
 }
 
 }  // namespace ropelens::normalize_detail

@@ -1,6 +1,10 @@
 #include "families.hpp"
 
 #include <array>
+#include <optional>
+#include <utility>
+
+#include "ropelens/model/text.hpp"
 
 namespace ropelens::normalize_detail {
 namespace {
@@ -36,6 +40,15 @@ constexpr Family kFamilies[] = {
     {"gpt_oss", true, 150000, 131072, 64, 0, 128, LP::alternate_sliding_first, kHalf, D::gpt_oss, PS::rope},
     {"deepseek_v2", true, 1e4, 2048, 0, 0, 0, LP::all_global, kInterleaved, D::deepseek, PS::rope},
     {"deepseek_v3", true, 1e4, 4096, 0, 0, 0, LP::all_global, kInterleaved, D::deepseek, PS::rope},
+    {"deepseek_v32", true, 1e4, 0, 0, 0, 0, LP::all_global, kInterleaved, D::deepseek, PS::rope},
+    {"glm_moe_dsa", true, 1e4, 202752, 0, 0, 0, LP::all_global, kInterleaved, D::deepseek, PS::rope},
+    {"minicpm3", false, 1e4, 0, 0, 0, 0, LP::all_global, kHalf, D::deepseek, PS::rope},
+    {"kimi_linear", false, 1e4, 0, 0, 0, 0, LP::all_global, kInterleaved, D::deepseek, PS::rope},
+    {"glm4_moe", true, 1e4, 131072, 128, 0.5, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    {"glm4v_text", true, 1e4, 32768, 0, 0.5, 0, LP::all_global, kInterleaved, D::qwen_vl, PS::rope},
+    {"glm4v", true, 1e4, 32768, 0, 0.5, 0, LP::all_global, kInterleaved, D::qwen_vl, PS::rope},
+    {"minimax_m2", true, 1e4, 0, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    {"smollm3", true, 2e6, 32768, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
     {"phi3", true, 1e4, 4096, 0, 1.0, 0, LP::all_sliding_when_window, kHalf, D::phi3, PS::rope},
     {"phimoe", true, 1e6, 131072, 0, 0, 0, LP::all_sliding_when_window, kHalf, D::phi3, PS::rope},
     {"phi", true, 1e4, 2048, 0, 0.5, 0, LP::all_global, kHalf, D::standard, PS::rope},
@@ -59,6 +72,10 @@ constexpr Family kFamilies[] = {
     {"qwen", false, 1e4, 0, 0, 1.0, 0, LP::all_global, kHalf, D::qwen1, PS::rope},
     // Hybrids: attention interleaved with linear attention, Mamba or convolutions (attention_layers.cpp).
     {"qwen3_next", true, 1e4, 32768, 256, 0.25, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    {"qwen3_5_text", true, 1e4, 32768, 256, 0.25, 0, LP::all_global, kHalf, D::qwen_vl, PS::rope},
+    {"qwen3_5", true, 1e4, 32768, 256, 0.25, 0, LP::all_global, kHalf, D::qwen_vl, PS::rope},
+    {"qwen3_5_moe_text", true, 1e4, 32768, 256, 0.25, 0, LP::all_global, kHalf, D::qwen_vl, PS::rope},
+    {"qwen3_5_moe", true, 1e4, 32768, 256, 0.25, 0, LP::all_global, kHalf, D::qwen_vl, PS::rope},
     {"bamba", true, 1e4, 0, 0, 0.5, 0, LP::all_global, kHalf, D::standard, PS::rope},
     {"falcon_h1", true, 1e4, 0, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
     {"granitemoehybrid", true, 1e4, 0, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
@@ -72,6 +89,7 @@ constexpr Family kFamilies[] = {
     {"bloom", true, 0, 0, 0, 0, 0, LP::all_global, kHalf, D::non_rope, PS::alibi},
     {"mpt", true, 0, 2048, 0, 0, 0, LP::all_global, kHalf, D::non_rope, PS::alibi},
     {"gpt2", true, 0, 1024, 0, 0, 0, LP::all_global, kHalf, D::non_rope, PS::learned_absolute},
+    {"gpt_bigcode", true, 0, 2048, 0, 0, 0, LP::all_global, kHalf, D::non_rope, PS::learned_absolute},
     {"gpt_neo", true, 0, 2048, 0, 0, 0, LP::all_global, kHalf, D::non_rope, PS::learned_absolute},
     {"bert", true, 0, 512, 0, 0, 0, LP::all_global, kHalf, D::non_rope, PS::learned_absolute},
     {"roberta", true, 0, 514, 0, 0, 0, LP::all_global, kHalf, D::non_rope, PS::learned_absolute},
@@ -88,6 +106,76 @@ constexpr Family kFamilies[] = {
 
 constexpr Family kUnknownFamily{"", false, 1e4, 0, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope};
 
+// The model class an engine dispatches on, and the model_type whose semantics that class runs (vLLM's
+// vllm/model_executor/models/registry.py and the model file it names; docs/engines.md cites each).
+constexpr std::pair<std::string_view, std::string_view> kArchitectures[] = {
+    {"DeepseekV2ForCausalLM", "deepseek_v2"},
+    {"DeepseekV3ForCausalLM", "deepseek_v3"},
+    {"DeepseekV32ForCausalLM", "deepseek_v32"},
+    {"KimiK25ForConditionalGeneration", "deepseek_v3"},  // its language model is DeepseekV2ForCausalLM
+    {"GlmMoeDsaForCausalLM", "glm_moe_dsa"},
+    {"Glm4MoeForCausalLM", "glm4_moe"},
+    {"Glm4vForConditionalGeneration", "glm4v"},
+    {"MiniMaxM2ForCausalLM", "minimax_m2"},
+    {"MiniCPM3ForCausalLM", "minicpm3"},
+    {"KimiLinearForCausalLM", "kimi_linear"},
+    {"SmolLM3ForCausalLM", "smollm3"},
+    {"Qwen3_5ForConditionalGeneration", "qwen3_5"},
+    {"Qwen3_5MoeForConditionalGeneration", "qwen3_5_moe"},
+    {"GPTBigCodeForCausalLM", "gpt_bigcode"},
+    {"LlamaForCausalLM", "llama"},
+    {"MistralForCausalLM", "mistral"},
+    {"MixtralForCausalLM", "mixtral"},
+    {"Qwen2ForCausalLM", "qwen2"},
+    {"Qwen3ForCausalLM", "qwen3"},
+    {"Qwen3MoeForCausalLM", "qwen3_moe"},
+    {"Phi3ForCausalLM", "phi3"},
+    {"GPTNeoXForCausalLM", "gpt_neox"},
+    {"GPT2LMHeadModel", "gpt2"},
+};
+
+const Family* family_of_class(std::string_view class_name) {
+  for (const auto& [name, model_type] : kArchitectures)
+    if (name == class_name) return &family_of(model_type);
+  return nullptr;
+}
+
+std::optional<ResolvedFamily> from_architectures(const ConfigView& view) {
+  auto hit = view.find_value({"architectures"});
+  if (!hit || !hit->value->is_array()) return std::nullopt;
+  for (std::size_t i = 0; i < hit->value->size(); ++i) {
+    const auto& item = (*hit->value)[i];
+    if (!item.is_string()) continue;
+    if (const Family* family = family_of_class(item.get<std::string>()))
+      return ResolvedFamily{family, FamilyBasis::architectures, item.get<std::string>(),
+                            json_pointer_join(hit->pointer, std::to_string(i))};
+  }
+  return std::nullopt;
+}
+
+// auto_map names "module.Class"; the class after the last dot is what transformers instantiates.
+std::optional<ResolvedFamily> from_auto_map(const ConfigView& view) {
+  auto hit = view.find_value({"auto_map"});
+  if (!hit || !hit->value->is_object()) return std::nullopt;
+  auto it = hit->value->find("AutoModelForCausalLM");
+  if (it == hit->value->end() || !it->is_string()) return std::nullopt;
+  const std::string reference = it->get<std::string>();
+  const std::string class_name = reference.substr(reference.rfind('.') + 1);
+  if (const Family* family = family_of_class(class_name))
+    return ResolvedFamily{family, FamilyBasis::auto_map, class_name,
+                          json_pointer_join(hit->pointer, "AutoModelForCausalLM")};
+  return std::nullopt;
+}
+
+// DeepSeek's multi-head latent attention: a compressed KV (kv_lora_rank) and a separate rotary part per head.
+std::optional<ResolvedFamily> from_key_signature(const ConfigView& view) {
+  auto rank = view.find_value({"kv_lora_rank"});
+  auto rope = view.find_value({"qk_rope_head_dim"});
+  if (!rank || !rope) return std::nullopt;
+  return ResolvedFamily{&family_of("deepseek_v3"), FamilyBasis::key_signature, "kv_lora_rank and qk_rope_head_dim",
+                        rope->pointer};
+}
+
 }  // namespace
 
 const Family& family_of(std::string_view model_type) {
@@ -97,5 +185,13 @@ const Family& family_of(std::string_view model_type) {
 }
 
 bool is_known_family(std::string_view model_type) { return !family_of(model_type).model_type.empty(); }
+
+ResolvedFamily resolve_family(const ConfigView& view, std::string_view model_type) {
+  if (is_known_family(model_type)) return {&family_of(model_type), FamilyBasis::model_type, "", ""};
+  if (auto resolved = from_architectures(view)) return *resolved;
+  if (auto resolved = from_auto_map(view)) return *resolved;
+  if (auto resolved = from_key_signature(view)) return *resolved;
+  return {&kUnknownFamily, FamilyBasis::best_effort, "", ""};
+}
 
 }  // namespace ropelens::normalize_detail

@@ -2,8 +2,10 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
+#include "config_view.hpp"
 #include "ropelens/model/model.hpp"
 
 namespace ropelens::normalize_detail {
@@ -38,5 +40,25 @@ struct Family {
 // The family for a model_type; unknown types get a generic, non-native Llama-like family.
 const Family& family_of(std::string_view model_type);
 bool is_known_family(std::string_view model_type);
+
+// What decided a config's semantics, in the order they are tried.
+enum class FamilyBasis {
+  model_type,     // a model_type ropelens knows
+  architectures,  // architectures[i], the class vLLM's registry and SGLang dispatch on
+  auto_map,       // auto_map.AutoModelForCausalLM, the remote-code class transformers loads
+  key_signature,  // kv_lora_rank with qk_rope_head_dim: DeepSeek's multi-head latent attention
+  best_effort,    // nothing known: Llama semantics
+};
+
+struct ResolvedFamily {
+  const Family* family = nullptr;
+  FamilyBasis basis = FamilyBasis::best_effort;
+  std::string evidence;  // the class name or keys that decided ("" for model_type and best effort)
+  std::string pointer;   // where the evidence is written
+};
+
+// The family whose semantics a config is read with: its model_type when known, else the architecture class,
+// else the remote-code class, else an unambiguous key signature, else the generic Llama-like family.
+ResolvedFamily resolve_family(const ConfigView& view, std::string_view model_type);
 
 }  // namespace ropelens::normalize_detail

@@ -31,6 +31,42 @@ void note_nesting(const ConfigView& view, Model& model) {
                   view.text_pointer(), outer_type, model.model_type.value));
 }
 
+std::string first_architecture(const ConfigView& view) {
+  auto hit = view.find_value({"architectures"});
+  if (!hit || !hit->value->is_array() || hit->value->empty() || !hit->value->front().is_string()) return "";
+  return hit->value->front().get<std::string>();
+}
+
+// How the semantics were chosen: a note when something other than model_type decided, a finding when nothing did.
+void record_family(const ConfigView& view, const ResolvedFamily& resolved, Model& model, Issues& issues) {
+  const std::string& type = model.model_type.value;
+  switch (resolved.basis) {
+    case FamilyBasis::model_type:
+      if (!resolved.family->transformers_native)
+        model.notes.push_back(
+            fmt::format("model_type '{}' runs remote code; its RoPE semantics live in that code, which "
+                        "ropelens cannot see; mapped onto transformers' semantics (best effort)",
+                        type));
+      return;
+    case FamilyBasis::architectures:
+    case FamilyBasis::auto_map:
+      model.notes.push_back(
+          fmt::format("model_type '{}' is not a class ropelens knows; read with {} semantics from {} "
+                      "'{}', the class the engines run",
+                      type, resolved.family->model_type, resolved.pointer, resolved.evidence));
+      return;
+    case FamilyBasis::key_signature:
+      model.notes.push_back(
+          fmt::format("model_type '{}' is not a class ropelens knows; {} mark DeepSeek's multi-head latent "
+                      "attention: read with {} semantics",
+                      type, resolved.evidence, resolved.family->model_type));
+      return;
+    case FamilyBasis::best_effort:
+      issues.add(model.model_type.from.pointer, BestEffortReading{type, first_architecture(view)});
+      return;
+  }
+}
+
 }  // namespace
 
 Model normalize_json(const nlohmann::json& root, const std::string& source) {
@@ -42,18 +78,10 @@ Model normalize_json(const nlohmann::json& root, const std::string& source) {
   model.text_pointer = view.text_pointer();
   note_nesting(view, model);
 
-  const Family& family = family_of(model.model_type.value);
-  model.transformers_native = family.transformers_native;
-  if (!is_known_family(model.model_type.value))
-    model.notes.push_back(
-        fmt::format("model_type '{}' is not a transformers class ropelens knows; read with Llama "
-                    "semantics (best effort)",
-                    model.model_type.value));
-  else if (!family.transformers_native)
-    model.notes.push_back(
-        fmt::format("model_type '{}' runs remote code; its RoPE semantics live in that code, which "
-                    "ropelens cannot see; mapped onto transformers' semantics (best effort)",
-                    model.model_type.value));
+  const ResolvedFamily resolved = resolve_family(view, model.model_type.value);
+  const Family& family = *resolved.family;
+  model.transformers_native = resolved.basis == FamilyBasis::model_type && family.transformers_native;
+  record_family(view, resolved, model, issues);
 
   Normalizing n{view, family, model, issues, {}, {}, false};
   read_scheme(n);

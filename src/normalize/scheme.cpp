@@ -92,12 +92,21 @@ void read_nope_temperature(Normalizing& n) {
   n.model.nope_temperature = t;
 }
 
+// Kimi-Linear: mla_use_nope makes the latent-attention layers carry no positions (vLLM kimi_linear.py).
+void read_mla_nope(Normalizing& n) {
+  auto hit = n.view.find_value({"mla_use_nope"});
+  if (!hit || !hit->value->is_boolean() || !hit->value->get<bool>()) return;
+  n.model.scheme = PositionScheme::none;
+  n.model.scheme_from = Provenance::at(hit->pointer);
+}
+
 }  // namespace
 
 void read_scheme(Normalizing& n) {
   Model& model = n.model;
   model.scheme = n.family.scheme;
   model.scheme_from = Provenance::by_default(fmt::format("model_type '{}'", model.model_type.value));
+  if (n.family.dialect == Dialect::deepseek) return read_mla_nope(n);
   const auto& type = model.model_type.value;
 
   if (type == "mpt") return read_mpt(n);

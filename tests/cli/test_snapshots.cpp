@@ -19,6 +19,7 @@ const Case kInspectCases[] = {
     {"gemma-4-31b-it", "testdata/configs/gemma/gemma-4-31b-it.json"},
     {"gpt-oss-20b", "testdata/configs/gpt-oss/gpt-oss-20b.json"},
     {"deepseek-v3", "testdata/configs/deepseek/deepseek-v3.json"},
+    {"kimi-k2-instruct", "testdata/configs/kimi/kimi-k2-instruct.json"},
     {"phi-3.5-mini-instruct", "testdata/configs/phi/phi-3.5-mini-instruct.json"},
     {"qwen2.5-vl-7b-instruct", "testdata/configs/qwen/qwen2.5-vl-7b-instruct.json"},
     {"mixtral-8x7b-v0.1", "testdata/configs/mistral/mixtral-8x7b-v0.1.json"},

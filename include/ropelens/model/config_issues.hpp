@@ -151,11 +151,18 @@ struct MisspelledConfigKey {
   bool meant_also_set = false;    // the config holds `meant` too
 };
 
+// Neither model_type, architectures, auto_map nor a key signature names semantics ropelens knows: the config was read
+// as a Llama config, and what that assumed is in the Model (head_dim, pairing, rope_theta and their provenance).
+struct BestEffortReading {
+  std::string model_type{};    // "" when the config has none
+  std::string architecture{};  // architectures[0] as written, "" when absent
+};
+
 struct ConfigIssue {
   using Detail = std::variant<InvalidValue, ValueCutForDepth, UnknownRopeType, MissingRequiredKey, UnderivableHeadDim,
                               LegacyTypeKey, ConflictingTypeKeys, LegacyRopeTypeName, UnknownRopeKey,
                               LayerScheduleMismatch, DefaultedOriginalLength, UnrecoverableRopeFreqs,
-                              MisspelledConfigKey>;
+                              MisspelledConfigKey, BestEffortReading>;
 
   std::string pointer{};  // RFC 6901 into the config ("" = the whole document), or gguf:<key>
   Detail detail;

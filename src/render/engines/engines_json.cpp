@@ -27,6 +27,7 @@ json setup_json(const EngineSetupView& s) {
   return {{"setup", s.setup},
           {"method", std::string(to_string(s.method))},
           {"factor", s.factor},
+          {"pairing", std::string(to_string(s.pairing))},
           {"rope_magnitude", s.rope_magnitude},
           {"softmax_multiplier", s.softmax_multiplier},
           {"effective_theta", optional_number(s.effective_theta)},

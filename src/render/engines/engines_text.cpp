@@ -70,6 +70,8 @@ void render_setup_summary(const EngineReport& report, std::size_t setup, std::os
   render_row("method", cells(report, setup, [](const EngineSetupView& s) { return std::string(to_string(s.method)); }),
              out);
   render_row("factor", cells(report, setup, [](const EngineSetupView& s) { return fixed(s.factor, 5); }), out);
+  render_row("pairing",
+             cells(report, setup, [](const EngineSetupView& s) { return std::string(to_string(s.pairing)); }), out);
   if (any_of_views(report, setup, [](const EngineSetupView& s) { return s.correction_low.has_value(); }))
     render_row("yarn range", cells(report, setup, range_text), out);
   render_row("magnitude", cells(report, setup, [](const EngineSetupView& s) { return fixed(s.rope_magnitude, 5); }),

@@ -95,8 +95,18 @@ std::string_view to_string(FactorSwitch when) {
 
 bool from_gguf_file(const Model& model) { return engine_detail::read_from_gguf(model); }
 
-EngineView engine_view(const Model& model, EngineVersion version, std::int64_t target_tokens) {
+namespace {
+
+EngineView build_engine_view(const Model& model, EngineVersion version, std::int64_t target_tokens) {
   return describe(engine_of(version)).view(model, version, target_tokens);
+}
+
+}  // namespace
+
+EngineView engine_view(const Model& model, EngineVersion version, std::int64_t target_tokens) {
+  EngineView view = build_engine_view(model, version, target_tokens);
+  for (auto& setup : view.setups) setup.pairing = model.pairing.value;
+  return view;
 }
 
 namespace {

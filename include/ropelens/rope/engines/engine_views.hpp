@@ -61,6 +61,7 @@ struct EngineSetupView {
   double softmax_multiplier = 1.0;           // extra factor on the q·k/sqrt(d_k) scale (MLA mscale²)
   double factor = 1.0;                       // the scaling factor the engine uses
   std::optional<double> effective_theta;     // the base behind inv_freq when the engine changes it
+  Pairing pairing = Pairing::rotate_half;    // which dimensions rotate together (the model's, as every engine runs it)
   std::optional<double> correction_low;      // YaRN ramp bounds, in pair indices
   std::optional<double> correction_high;
   FactorSwitch factor_switch = FactorSwitch::none;
