@@ -26,7 +26,9 @@ namespace {
 
 constexpr std::size_t kMaxGitErrorBytes = 64u << 10;
 
-std::string git_error_reason(int error_number) { return std::error_code(error_number, std::generic_category()).message(); }
+std::string git_error_reason(int error_number) {
+  return std::error_code(error_number, std::generic_category()).message();
+}
 
 class Pipe {
  public:

@@ -111,7 +111,9 @@ class FileDescriptor {
   int fd_;
 };
 
-std::string io_error_reason(int error_number) { return std::error_code(error_number, std::generic_category()).message(); }
+std::string io_error_reason(int error_number) {
+  return std::error_code(error_number, std::generic_category()).message();
+}
 
 std::string open_failure(int error_number) {
   if (error_number == ENOENT) return "no such file";

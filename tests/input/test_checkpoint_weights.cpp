@@ -17,9 +17,9 @@ using nlohmann::json;
 using ropelens::test::read_file;
 using ropelens::test::run_cli;
 using ropelens::test::run_cli_in;
+using ropelens::test::SafetensorsSpec;
 using ropelens::test::source_path;
 using ropelens::test::TempDir;
-using ropelens::test::SafetensorsSpec;
 using ropelens::test::write_file;
 using ropelens::test::write_safetensors;
 
@@ -32,7 +32,7 @@ const std::string kQwen3 = "testdata/configs/qwen/qwen3-8b.json";
 // head_dim 128), all BF16; the data region stays sparse.
 std::vector<SafetensorsSpec> qwen3_8b_tensors() {
   std::vector<SafetensorsSpec> tensors{{"model.embed_tokens.weight", "BF16", {151936, 4096}, {}, ""},
-                                  {"lm_head.weight", "BF16", {151936, 4096}, {}, ""}};
+                                       {"lm_head.weight", "BF16", {151936, 4096}, {}, ""}};
   for (int layer = 0; layer < 36; ++layer) {
     const std::string prefix = "model.layers." + std::to_string(layer) + ".self_attn.";
     tensors.push_back({prefix + "q_proj.weight", "BF16", {4096, 4096}, {}, ""});

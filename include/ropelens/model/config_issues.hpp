@@ -159,10 +159,10 @@ struct BestEffortReading {
 };
 
 struct ConfigIssue {
-  using Detail = std::variant<InvalidValue, ValueCutForDepth, UnknownRopeType, MissingRequiredKey, UnderivableHeadDim,
-                              LegacyTypeKey, ConflictingTypeKeys, LegacyRopeTypeName, UnknownRopeKey,
-                              LayerScheduleMismatch, DefaultedOriginalLength, UnrecoverableRopeFreqs,
-                              MisspelledConfigKey, BestEffortReading>;
+  using Detail =
+      std::variant<InvalidValue, ValueCutForDepth, UnknownRopeType, MissingRequiredKey, UnderivableHeadDim,
+                   LegacyTypeKey, ConflictingTypeKeys, LegacyRopeTypeName, UnknownRopeKey, LayerScheduleMismatch,
+                   DefaultedOriginalLength, UnrecoverableRopeFreqs, MisspelledConfigKey, BestEffortReading>;
 
   std::string pointer{};  // RFC 6901 into the config ("" = the whole document), or gguf:<key>
   Detail detail;

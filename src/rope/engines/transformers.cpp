@@ -41,7 +41,8 @@ std::optional<RopeSetup> as_version(const RopeSetup& setup, EngineVersion versio
   return std::nullopt;
 }
 
-EngineSetupView transformers_setup_view(const Model& model, const RopeSetup& setup, int index, std::int64_t target_tokens) {
+EngineSetupView transformers_setup_view(const Model& model, const RopeSetup& setup, int index,
+                                        std::int64_t target_tokens) {
   const RopeTable table = compute_rope_table(setup, target_tokens);
   EngineSetupView view = from_table(index, table);
   view.method = setup.type;
@@ -87,7 +88,8 @@ EngineView transformers_view(const Model& model, EngineVersion version, std::int
       model.max_position_embeddings.value);
   for (std::size_t i = 0; i < model.setups.size(); ++i) {
     const std::optional<RopeSetup> older = as_version(model.setups[i], version);
-    view.setups.push_back(transformers_setup_view(model, older ? *older : model.setups[i], static_cast<int>(i), target_tokens));
+    view.setups.push_back(
+        transformers_setup_view(model, older ? *older : model.setups[i], static_cast<int>(i), target_tokens));
   }
   if (is_mla(model))
     view.notes.push_back(

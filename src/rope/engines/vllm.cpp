@@ -110,7 +110,7 @@ EngineSetupView vllm_longrope_view(const RopeSetup& setup, int index, std::int64
 }
 
 EngineSetupView vllm_setup_view(const Model& model, const RopeSetup& setup, int index, EngineVersion version,
-                           std::int64_t target_tokens) {
+                                std::int64_t target_tokens) {
   switch (setup.type) {
     case RopeType::dynamic: return vllm_dynamic_view(setup, index, version);
     case RopeType::yarn: return vllm_yarn_view(model, setup, index, version);
