@@ -57,7 +57,7 @@ golden: build
 fuzz:
 	@bash cmake/install-deps.sh build fuzz
 	CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Release -DROPELENS_FUZZ=ON -DROPELENS_BUILD_TESTS=OFF
-	cmake --build $(FUZZ_BUILD) -j $(JOBS)
+	cmake --build $(FUZZ_BUILD) --target ropelens_fuzzers -j $(JOBS)
 	bash fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 bench: binary

@@ -1,3 +1,3 @@
-#include "cli/commands.hpp"
+#include "cli/run.hpp"
 
 int main(int argc, char** argv) { return ropelens::cli::run(argc, argv); }

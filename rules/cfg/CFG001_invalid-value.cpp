@@ -3,6 +3,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace cfg001 {
 
 static std::string_view with_article(ValueType type) {
   switch (type) {
@@ -66,8 +67,10 @@ static void check(const Context& cx, Sink& out) {
   });
 }
 
+}  // namespace cfg001
+
 extern const Rule CFG001{
     {"CFG001", "invalid-value", Severity::error, "A position-related field has the wrong type or an impossible value"},
-    &check};
+    &cfg001::check};
 
 }  // namespace ropelens::rules

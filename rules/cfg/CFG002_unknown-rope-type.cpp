@@ -3,6 +3,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace cfg002 {
 
 static void check(const Context& cx, Sink& out) {
   for_each_issue<UnknownRopeType>(cx.model, [&](const std::string& pointer, const UnknownRopeType& unknown) {
@@ -15,7 +16,10 @@ static void check(const Context& cx, Sink& out) {
   });
 }
 
+}  // namespace cfg002
+
 extern const Rule CFG002{
-    {"CFG002", "unknown-rope-type", Severity::error, "The RoPE type is not a method transformers implements"}, &check};
+    {"CFG002", "unknown-rope-type", Severity::error, "The RoPE type is not a method transformers implements"},
+    &cfg002::check};
 
 }  // namespace ropelens::rules

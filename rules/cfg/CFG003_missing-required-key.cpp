@@ -3,6 +3,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace cfg003 {
 
 static std::string describe(const MissingRequiredKey& missing) {
   if (missing.rope_type == "su")
@@ -29,7 +30,9 @@ static void check(const Context& cx, Sink& out) {
   });
 }
 
+}  // namespace cfg003
+
 extern const Rule CFG003{
-    {"CFG003", "missing-required-key", Severity::error, "A key the RoPE method requires is absent"}, &check};
+    {"CFG003", "missing-required-key", Severity::error, "A key the RoPE method requires is absent"}, &cfg003::check};
 
 }  // namespace ropelens::rules

@@ -6,6 +6,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace cfg004 {
 
 // How to spell the method today: 'su' is longrope, 'mrope' is default RoPE that keeps its mrope_section.
 static std::string modern_spelling_help(std::string_view legacy_name) {
@@ -48,8 +49,10 @@ static void check(const Context& cx, Sink& out) {
         .help(modern_spelling_help(legacy->spelled));
 }
 
+}  // namespace cfg004
+
 extern const Rule CFG004{{"CFG004", "legacy-rope-key", Severity::info,
                           "The RoPE dict uses a legacy spelling: type instead of rope_type, or an old method name"},
-                         &check};
+                         &cfg004::check};
 
 }  // namespace ropelens::rules

@@ -5,6 +5,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace cfg005 {
 
 static void check_list(const Field<std::vector<double>>& list, std::string_view name, int pairs,
                        std::set<std::string>& reported, Sink& out) {
@@ -26,8 +27,10 @@ static void check(const Context& cx, Sink& out) {
   }
 }
 
+}  // namespace cfg005
+
 extern const Rule CFG005{
     {"CFG005", "factor-list-length", Severity::error, "A longrope factor list does not have one entry per rotary pair"},
-    &check};
+    &cfg005::check};
 
 }  // namespace ropelens::rules

@@ -3,6 +3,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace cfg006 {
 
 static std::string describe(const LayerScheduleMismatch& m) {
   switch (m.reason) {
@@ -45,8 +46,10 @@ static void check(const Context& cx, Sink& out) {
   });
 }
 
+}  // namespace cfg006
+
 extern const Rule CFG006{{"CFG006", "layer-schedule-mismatch", Severity::error,
                           "The per-layer schedule does not match the layer count or names an unknown layer type"},
-                         &check};
+                         &cfg006::check};
 
 }  // namespace ropelens::rules

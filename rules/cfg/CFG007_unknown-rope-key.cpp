@@ -4,6 +4,7 @@
 #include "ropelens/analysis/analysis.hpp"
 
 namespace ropelens::rules {
+namespace cfg007 {
 
 static std::string readers(const std::vector<RopeType>& types) {
   std::string text;
@@ -44,8 +45,10 @@ static void check(const Context& cx, Sink& out) {
   });
 }
 
+}  // namespace cfg007
+
 extern const Rule CFG007{{"CFG007", "unknown-rope-key", Severity::warning,
                           "The RoPE dict holds a key its method ignores, often a misspelling"},
-                         &check};
+                         &cfg007::check};
 
 }  // namespace ropelens::rules

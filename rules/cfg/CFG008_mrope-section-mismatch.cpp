@@ -6,6 +6,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace cfg008 {
 
 static void check(const Context& cx, Sink& out) {
   std::set<std::string> reported;
@@ -23,8 +24,10 @@ static void check(const Context& cx, Sink& out) {
   }
 }
 
+}  // namespace cfg008
+
 extern const Rule CFG008{
     {"CFG008", "mrope-section-mismatch", Severity::error, "The M-RoPE sections do not add up to the rotary pairs"},
-    &check};
+    &cfg008::check};
 
 }  // namespace ropelens::rules

@@ -3,6 +3,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace cfg009 {
 
 static void check(const Context& cx, Sink& out) {
   for_each_issue<DefaultedOriginalLength>(cx.model, [&](const std::string& pointer, const DefaultedOriginalLength& d) {
@@ -16,9 +17,11 @@ static void check(const Context& cx, Sink& out) {
   });
 }
 
+}  // namespace cfg009
+
 extern const Rule CFG009{
     {"CFG009", "defaulted-original-length", Severity::warning,
      "A scaled RoPE lacks original_max_position_embeddings, so the declared length stands in for it"},
-    &check};
+    &cfg009::check};
 
 }  // namespace ropelens::rules

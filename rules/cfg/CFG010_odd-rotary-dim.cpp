@@ -7,6 +7,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace cfg010 {
 
 constexpr std::string_view kHelp =
     "choose head_dim and partial_rotary_factor so that their product is an even whole number";
@@ -42,7 +43,9 @@ static void check(const Context& cx, Sink& out) {
   }
 }
 
+}  // namespace cfg010
+
 extern const Rule CFG010{
-    {"CFG010", "odd-rotary-dim", Severity::error, "The rotary dimension is odd or not a whole number"}, &check};
+    {"CFG010", "odd-rotary-dim", Severity::error, "The rotary dimension is odd or not a whole number"}, &cfg010::check};
 
 }  // namespace ropelens::rules

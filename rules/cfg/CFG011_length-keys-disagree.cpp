@@ -7,6 +7,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace cfg011 {
 namespace {
 
 // Which key each engine's length starts from: transformers' declared length, then every view that names one.
@@ -42,8 +43,10 @@ static void check(const Context& cx, Sink& out) {
       .fact("length_keys", facts);
 }
 
+}  // namespace cfg011
+
 extern const Rule CFG011{
     {"CFG011", "length-keys-disagree", Severity::warning, "The config states different lengths under different keys"},
-    &check};
+    &cfg011::check};
 
 }  // namespace ropelens::rules

@@ -3,6 +3,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace cfg012 {
 
 template <class T> static bool defaulted(const Field<T>& field) { return field.from.origin == Origin::defaulted; }
 
@@ -54,8 +55,10 @@ static void check(const Context& cx, Sink& out) {
   });
 }
 
+}  // namespace cfg012
+
 extern const Rule CFG012{{"CFG012", "misspelled-config-key", Severity::error,
                           "A top-level key is a near miss of a known attribute, which then takes its default"},
-                         &check};
+                         &cfg012::check};
 
 }  // namespace ropelens::rules

@@ -6,6 +6,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace cfg013 {
 
 // How a value the reading rests on was obtained: derived (with its formula) or assumed (with whose default).
 static std::string how(const Provenance& from) {
@@ -46,8 +47,10 @@ static void check(const Context& cx, Sink& out) {
   });
 }
 
+}  // namespace cfg013
+
 extern const Rule CFG013{
     {"CFG013", "best-effort-semantics", Severity::warning, "The config was read with guessed (Llama) semantics"},
-    &check};
+    &cfg013::check};
 
 }  // namespace ropelens::rules

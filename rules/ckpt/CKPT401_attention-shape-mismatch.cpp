@@ -7,6 +7,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace ckpt401 {
 
 // A config value with the key that states it, as a message names it.
 struct Dim {
@@ -198,9 +199,11 @@ static void check(const Context& cx, Sink& out) {
   for (const auto& [why, group] : groups) report(group, why, model, out);
 }
 
+}  // namespace ckpt401
+
 extern const Rule CKPT401{{"CKPT401", "attention-shape-mismatch", Severity::error,
                            "An attention projection in the checkpoint does not have the shape the config's heads and "
                            "head_dim give"},
-                          &check};
+                          &ckpt401::check};
 
 }  // namespace ropelens::rules

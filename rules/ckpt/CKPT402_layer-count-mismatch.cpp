@@ -6,6 +6,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace ckpt402 {
 
 // A multi-token-prediction layer (DeepSeek-V3, GLM-4.5) is stored after the decoder layers, under the same prefix,
 // and is not one of num_hidden_layers.
@@ -77,8 +78,10 @@ static void check(const Context& cx, Sink& out) {
       .fact("declared_layers", declared);
 }
 
+}  // namespace ckpt402
+
 extern const Rule CKPT402{{"CKPT402", "layer-count-mismatch", Severity::error,
                            "The checkpoint holds a different number of decoder layers than the config declares"},
-                          &check};
+                          &ckpt402::check};
 
 }  // namespace ropelens::rules

@@ -3,6 +3,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace ckpt403 {
 
 // The input embedding and the output projection of the language model, as transformers names them.
 static bool is_vocab_matrix(std::string_view name) {
@@ -44,9 +45,11 @@ static void check(const Context& cx, Sink& out) {
   }
 }
 
+}  // namespace ckpt403
+
 extern const Rule CKPT403{{"CKPT403", "vocab-size-mismatch", Severity::error,
                            "The embedding or output matrix has a different number of rows than the config's "
                            "vocab_size"},
-                          &check};
+                          &ckpt403::check};
 
 }  // namespace ropelens::rules

@@ -6,6 +6,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace ckpt404 {
 
 // Old checkpoints computed the buffer in float32: equal at float32 precision within a few units in the last place.
 static bool same_at_float32(double stored, double computed) {
@@ -102,9 +103,11 @@ static void check(const Context& cx, Sink& out) {
                   cx.tables[static_cast<std::size_t>(setup)].base_inv_freq, first_pair[setup], out);
 }
 
+}  // namespace ckpt404
+
 extern const Rule CKPT404{{"CKPT404", "stored-inv-freq-mismatch", Severity::error,
                            "A rotary inv_freq buffer stored in the checkpoint differs from the frequencies the config "
                            "gives"},
-                          &check};
+                          &ckpt404::check};
 
 }  // namespace ropelens::rules

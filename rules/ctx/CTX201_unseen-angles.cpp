@@ -4,6 +4,7 @@
 #include "ropelens/analysis/analysis.hpp"
 
 namespace ropelens::rules {
+namespace ctx201 {
 
 static void check(const Context& cx, Sink& out) {
   for (const SetupAudit& a : cx.audit.setups) {
@@ -48,9 +49,11 @@ static void check(const Context& cx, Sink& out) {
   }
 }
 
+}  // namespace ctx201
+
 extern const Rule CTX201{
     {"CTX201", "unseen-angles", Severity::error,
      "At the target length some RoPE pairs rotate beyond the angles seen in training", DefaultSet::included, true},
-    &check};
+    &ctx201::check};
 
 }  // namespace ropelens::rules

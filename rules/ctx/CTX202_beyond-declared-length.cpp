@@ -3,6 +3,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace ctx202 {
 
 // What the declared length is: the longest context the config declares, or the shortest of several length keys
 // (vLLM serves the minimum), or a default and where it came from.
@@ -49,9 +50,11 @@ static void check(const Context& cx, Sink& out) {
       .fact("scheme", std::string(to_string(cx.model.scheme)));
 }
 
+}  // namespace ctx202
+
 extern const Rule CTX202{
     {"CTX202", "beyond-declared-length", Severity::warning,
      "The target is longer than the maximum length the config declares", DefaultSet::included, true},
-    &check};
+    &ctx202::check};
 
 }  // namespace ropelens::rules

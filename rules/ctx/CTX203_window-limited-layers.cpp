@@ -5,6 +5,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace ctx203 {
 
 static void check(const Context& cx, Sink& out) {
   const auto& layers = cx.model.layers;
@@ -42,9 +43,11 @@ static void check(const Context& cx, Sink& out) {
   }
 }
 
+}  // namespace ctx203
+
 extern const Rule CTX203{
     {"CTX203", "window-limited-layers", Severity::info,
      "Some layers attend only within a window or chunk shorter than the target", DefaultSet::opt_in},
-    &check};
+    &ctx203::check};
 
 }  // namespace ropelens::rules

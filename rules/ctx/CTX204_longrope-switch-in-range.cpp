@@ -3,6 +3,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace ctx204 {
 
 static void check(const Context& cx, Sink& out) {
   for (int i : distinct_dict_setups(cx.model)) {
@@ -31,8 +32,10 @@ static void check(const Context& cx, Sink& out) {
   }
 }
 
+}  // namespace ctx204
+
 extern const Rule CTX204{{"CTX204", "longrope-switch-in-range", Severity::warning,
                           "LongRoPE switches from short to long factors inside the target range"},
-                         &check};
+                         &ctx204::check};
 
 }  // namespace ropelens::rules

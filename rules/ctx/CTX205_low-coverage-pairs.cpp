@@ -3,6 +3,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace ctx205 {
 
 static void check(const Context& cx, Sink& out) {
   for (const SetupAudit& a : cx.audit.setups) {
@@ -29,8 +30,10 @@ static void check(const Context& cx, Sink& out) {
   }
 }
 
+}  // namespace ctx205
+
 extern const Rule CTX205{{"CTX205", "low-coverage-pairs", Severity::info,
                           "Some RoPE pairs complete less than one turn over the trained length", DefaultSet::opt_in},
-                         &check};
+                         &ctx205::check};
 
 }  // namespace ropelens::rules

@@ -4,6 +4,7 @@
 #include "ropelens/analysis/analysis.hpp"
 
 namespace ropelens::rules {
+namespace ctx206 {
 
 constexpr double kThresholdRad = 0.01;
 
@@ -29,8 +30,10 @@ static void check(const Context& cx, Sink& out) {
   }
 }
 
+}  // namespace ctx206
+
 extern const Rule CTX206{{"CTX206", "position-precision", Severity::info,
                           "float32 rounding of the RoPE angle exceeds 0.01 rad at the target", DefaultSet::opt_in},
-                         &check};
+                         &ctx206::check};
 
 }  // namespace ropelens::rules

@@ -4,6 +4,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace ctx207 {
 
 // "the steepest head 16 (slope 0.8408964) adds -13776.41 and the shallowest head 15 (slope 0.00390625) -63.99609"
 static std::string bias_clause(const AlibiBiasAtTarget& at) {
@@ -84,8 +85,10 @@ static void check(const Context& cx, Sink& out) {
     finding.related(model.scheme_from.pointer);
 }
 
+}  // namespace ctx207
+
 extern const Rule CTX207{{"CTX207", "alibi-beyond-trained-length", Severity::warning,
                           "The target is beyond the training length of an ALiBi model, or the config states none"},
-                         &check};
+                         &ctx207::check};
 
 }  // namespace ropelens::rules

@@ -4,6 +4,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace ctx208 {
 
 static void check(const Context& cx, Sink& out) {
   const Model& model = cx.model;
@@ -51,10 +52,12 @@ static void check(const Context& cx, Sink& out) {
       .fact("causal_distances_in_last_bucket", causal_count);
 }
 
+}  // namespace ctx208
+
 extern const Rule CTX208{{"CTX208", "t5-distance-collapse", Severity::info,
                           "The target spans distances beyond relative_attention_max_distance, which T5 buckets "
                           "cannot tell apart",
                           DefaultSet::opt_in},
-                         &check};
+                         &ctx208::check};
 
 }  // namespace ropelens::rules

@@ -6,6 +6,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace ctx209 {
 
 static void check(const Context& cx, Sink& out) {
   const Model& model = cx.model;
@@ -39,9 +40,11 @@ static void check(const Context& cx, Sink& out) {
       .fact("temperature_at_target", temperature);
 }
 
+}  // namespace ctx209
+
 extern const Rule CTX209{{"CTX209", "nope-without-temperature-tuning", Severity::warning,
                           "NoPE layers run without attention temperature tuning at a target where it would scale "
                           "their queries"},
-                         &check};
+                         &ctx209::check};
 
 }  // namespace ropelens::rules

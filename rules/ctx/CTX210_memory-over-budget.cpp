@@ -4,6 +4,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace ctx210 {
 
 // "KV cache 18.00 GiB at 131072 tokens (bf16)": the window-aware KV cache at the target.
 static std::string cache_text(const KvCacheReport& kv) {
@@ -75,8 +76,10 @@ static void check(const Context& cx, Sink& out) {
             "dtype, or more memory");
 }
 
+}  // namespace ctx210
+
 extern const Rule CTX210{{"CTX210", "memory-over-budget", Severity::error,
                           "Weights plus the KV cache at the target exceed the memory budget (--memory)"},
-                         &check};
+                         &ctx210::check};
 
 }  // namespace ropelens::rules

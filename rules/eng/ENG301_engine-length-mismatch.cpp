@@ -6,6 +6,7 @@
 #include "ropelens/rope/engines/engine_comparison.hpp"
 
 namespace ropelens::rules {
+namespace eng301 {
 namespace {
 
 std::string length_text(const LengthLimit& limit) {
@@ -49,8 +50,10 @@ static void check(const Context& cx, Sink& out) {
       .fact("lengths", lengths);
 }
 
+}  // namespace eng301
+
 extern const Rule ENG301{{"ENG301", "engine-length-mismatch", Severity::warning,
                           "Engines derive different maximum lengths from the same config"},
-                         &check};
+                         &eng301::check};
 
 }  // namespace ropelens::rules

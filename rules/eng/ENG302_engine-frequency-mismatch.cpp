@@ -9,6 +9,7 @@
 #include "ropelens/rope/engines/engine_comparison.hpp"
 
 namespace ropelens::rules {
+namespace eng302 {
 namespace {
 
 // Sorts the list and drops repeats (the same pair differs between several views).
@@ -111,8 +112,10 @@ static void check(const Context& cx, Sink& out) {
   }
 }
 
+}  // namespace eng302
+
 extern const Rule ENG302{{"ENG302", "engine-frequency-mismatch", Severity::warning,
                           "Engines compute different RoPE frequencies for the same config"},
-                         &check};
+                         &eng302::check};
 
 }  // namespace ropelens::rules

@@ -6,6 +6,7 @@
 #include "ropelens/rope/engines/engine_comparison.hpp"
 
 namespace ropelens::rules {
+namespace eng303 {
 namespace {
 
 std::string layers_prefix(const Model& model, int setup) {
@@ -73,8 +74,10 @@ static void check(const Context& cx, Sink& out) {
   }
 }
 
+}  // namespace eng303
+
 extern const Rule ENG303{{"ENG303", "engine-magnitude-mismatch", Severity::warning,
                           "Engines scale cos/sin or the softmax differently for the same config"},
-                         &check};
+                         &eng303::check};
 
 }  // namespace ropelens::rules

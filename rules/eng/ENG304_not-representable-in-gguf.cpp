@@ -6,6 +6,7 @@
 #include "ropelens/rope/engines/engine_comparison.hpp"
 
 namespace ropelens::rules {
+namespace eng304 {
 
 static void check(const Context& cx, Sink& out) {
   if (cx.model.setups.empty()) return;
@@ -25,8 +26,10 @@ static void check(const Context& cx, Sink& out) {
     out.report(lost.pointer, fmt::format("not representable in GGUF: {}", lost.what)).help(help);
 }
 
+}  // namespace eng304
+
 extern const Rule ENG304{{"ENG304", "not-representable-in-gguf", Severity::warning,
                           "A converted GGUF cannot carry this RoPE setting, so llama.cpp runs the model differently"},
-                         &check};
+                         &eng304::check};
 
 }  // namespace ropelens::rules

@@ -6,6 +6,7 @@
 #include "ropelens/rope/engines/method_override.hpp"
 
 namespace ropelens::rules {
+namespace eng305 {
 
 // "'default'" or "'yarn' (factor 4)"
 static std::string describe(RopeType type, double factor) {
@@ -28,8 +29,10 @@ static void check(const Context& cx, Sink& out) {
   }
 }
 
+}  // namespace eng305
+
 extern const Rule ENG305{{"ENG305", "override-replaces-trained-method", Severity::warning,
                           "An override replaces the RoPE method the model was trained with"},
-                         &check};
+                         &eng305::check};
 
 }  // namespace ropelens::rules

@@ -3,6 +3,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace gguf001 {
 
 // "rope.scaling.type 'none' with factor 4, no rope_freqs or rope_factors tensors"
 static std::string stated_scaling(const GgufFacts& gguf) {
@@ -38,9 +39,11 @@ static void check(const Context& cx, Sink& out) {
         .help(help);
 }
 
+}  // namespace gguf001
+
 extern const Rule GGUF001{
     {"GGUF001", "scaled-context-without-scaling", Severity::warning,
      "A GGUF file claims a context longer than its original length, but carries nothing that scales RoPE"},
-    &check};
+    &gguf001::check};
 
 }  // namespace ropelens::rules

@@ -6,6 +6,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace gguf002 {
 
 constexpr std::string_view kHelp = "reconvert the model so the factor tensor has rotary_dim/2 positive values";
 
@@ -39,8 +40,10 @@ static void check(const Context& cx, Sink& out) {
   }
 }
 
+}  // namespace gguf002
+
 extern const Rule GGUF002{{"GGUF002", "rope-factor-tensor-mismatch", Severity::error,
                            "A per-pair RoPE factor tensor does not have one finite, positive value per rotary pair"},
-                          &check};
+                          &gguf002::check};
 
 }  // namespace ropelens::rules

@@ -5,6 +5,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace gguf003 {
 
 // With both lengths present and a factor f > 1, the context must be the original length (converters copy the
 // unscaled max_position_embeddings, as for Qwen) or f × original within 0.1%.
@@ -33,9 +34,11 @@ static void check(const Context& cx, Sink& out) {
       .help(help);
 }
 
+}  // namespace gguf003
+
 extern const Rule GGUF003{
     {"GGUF003", "context-length-mismatch", Severity::warning,
      "A GGUF file's `context_length` disagrees with its `original_context_length` and scaling factor"},
-    &check};
+    &gguf003::check};
 
 }  // namespace ropelens::rules

@@ -3,6 +3,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace gguf004 {
 
 static std::string describe(const UnrecoverableRopeFreqs& misfit) {
   switch (misfit.reason) {
@@ -40,9 +41,11 @@ static void check(const Context& cx, Sink& out) {
   });
 }
 
+}  // namespace gguf004
+
 extern const Rule GGUF004{
     {"GGUF004", "rope-freqs-without-closed-form", Severity::warning,
      "A rope_freqs tensor fits no llama3 closed form, so the length trained before scaling is unknown"},
-    &check};
+    &gguf004::check};
 
 }  // namespace ropelens::rules

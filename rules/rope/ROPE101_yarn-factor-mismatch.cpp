@@ -5,6 +5,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace rope101 {
 
 static void check(const Context& cx, Sink& out) {
   for (int i : distinct_dict_setups(cx.model)) {
@@ -35,8 +36,10 @@ static void check(const Context& cx, Sink& out) {
   }
 }
 
+}  // namespace rope101
+
 extern const Rule ROPE101{{"ROPE101", "yarn-factor-mismatch", Severity::warning,
                            "The yarn factor disagrees with max_position_embeddings / original_max_position_embeddings"},
-                          &check};
+                          &rope101::check};
 
 }  // namespace ropelens::rules

@@ -5,6 +5,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace rope102 {
 
 // The original length the config states for this setup, if any (a top-level key or the RoPE dict's).
 static std::optional<Field<std::int64_t>> stated_original(const Model& model, const RopeSetup& s) {
@@ -52,8 +53,10 @@ static void check(const Context& cx, Sink& out) {
   }
 }
 
+}  // namespace rope102
+
 extern const Rule ROPE102{{"ROPE102", "double-scaling-risk", Severity::warning,
                            "max_position_embeddings already includes a factor that engines multiply in again"},
-                          &check};
+                          &rope102::check};
 
 }  // namespace ropelens::rules

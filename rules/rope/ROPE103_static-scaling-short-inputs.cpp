@@ -6,6 +6,7 @@
 #include "ropelens/analysis/analysis.hpp"
 
 namespace ropelens::rules {
+namespace rope103 {
 
 static std::string advice(std::int64_t target, std::int64_t original, double factor, std::int64_t smallest) {
   if (target <= original)
@@ -49,8 +50,10 @@ static void check(const Context& cx, Sink& out) {
   }
 }
 
+}  // namespace rope103
+
 extern const Rule ROPE103{{"ROPE103", "static-scaling-short-inputs", Severity::warning,
                            "Static yarn or linear scaling changes the angles of short inputs too"},
-                          &check};
+                          &rope103::check};
 
 }  // namespace ropelens::rules

@@ -4,6 +4,7 @@
 #include "ropelens/analysis/analysis.hpp"
 
 namespace ropelens::rules {
+namespace rope104 {
 
 static void check(const Context& cx, Sink& out) {
   for (int i : distinct_dict_setups(cx.model)) {
@@ -34,8 +35,10 @@ static void check(const Context& cx, Sink& out) {
   }
 }
 
+}  // namespace rope104
+
 extern const Rule ROPE104{{"ROPE104", "dynamic-ntk-engine-dependent", Severity::warning,
                            "Dynamic NTK scaling behaves differently in every engine"},
-                          &check};
+                          &rope104::check};
 
 }  // namespace ropelens::rules

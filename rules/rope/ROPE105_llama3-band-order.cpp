@@ -3,6 +3,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace rope105 {
 
 static void check_factors(const RopeSetup& s, Sink& out) {
   const double low = s.llama3.low_freq_factor.value, high = s.llama3.high_freq_factor.value;
@@ -57,8 +58,10 @@ static void check(const Context& cx, Sink& out) {
   }
 }
 
+}  // namespace rope105
+
 extern const Rule ROPE105{{"ROPE105", "llama3-band-order", Severity::error,
                            "llama3 scaling has its frequency bands or lengths in the wrong order"},
-                          &check};
+                          &rope105::check};
 
 }  // namespace ropelens::rules

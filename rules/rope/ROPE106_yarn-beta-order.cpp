@@ -3,6 +3,7 @@
 #include "../support.hpp"
 
 namespace ropelens::rules {
+namespace rope106 {
 
 static void check(const Context& cx, Sink& out) {
   for (int i : distinct_dict_setups(cx.model)) {
@@ -32,7 +33,9 @@ static void check(const Context& cx, Sink& out) {
   }
 }
 
+}  // namespace rope106
+
 extern const Rule ROPE106{
-    {"ROPE106", "yarn-beta-order", Severity::error, "yarn beta_fast is not greater than beta_slow"}, &check};
+    {"ROPE106", "yarn-beta-order", Severity::error, "yarn beta_fast is not greater than beta_slow"}, &rope106::check};
 
 }  // namespace ropelens::rules

@@ -4,6 +4,7 @@
 #include "ropelens/analysis/analysis.hpp"
 
 namespace ropelens::rules {
+namespace rope107 {
 
 static void check(const Context& cx, Sink& out) {
   if (!scales_softmax_by_mscale(cx.model)) return;
@@ -28,9 +29,11 @@ static void check(const Context& cx, Sink& out) {
   }
 }
 
+}  // namespace rope107
+
 extern const Rule ROPE107{
     {"ROPE107", "softmax-scale-outside-rope", Severity::info,
      "The YaRN temperature is applied in the softmax scale, not in cos and sin", DefaultSet::opt_in},
-    &check};
+    &rope107::check};
 
 }  // namespace ropelens::rules

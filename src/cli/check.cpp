@@ -17,7 +17,7 @@
 namespace ropelens::cli {
 namespace {
 
-struct Options {
+struct CheckCommandOptions {
   std::vector<std::string> paths;
   std::string format = "text";
   RuleOptions rules;
@@ -41,7 +41,7 @@ void write_text_file(const std::string& path, const std::string& text) {
   if (!out) throw InputError(path, "cannot write the baseline file");
 }
 
-void run_check(const Options& options, Outcome& outcome) {
+void run_check(const CheckCommandOptions& options, Outcome& outcome) {
   if (!options.baseline.empty() && !options.write_baseline.empty())
     throw std::invalid_argument(
         "--baseline and --write-baseline: give one (write a new baseline, or check against one)");
@@ -86,7 +86,7 @@ void run_check(const Options& options, Outcome& outcome) {
 }  // namespace
 
 void setup_check(CLI::App* cmd, Outcome& outcome) {
-  auto options = std::make_shared<Options>();
+  auto options = std::make_shared<CheckCommandOptions>();
   cmd->add_option("PATH", options->paths,
                   "files (config.json or .gguf), model folders, directories (searched for both), -, Hugging Face ids "
                   "(Org/Name[@REV]) in the local cache, or ollama:NAME[:TAG]")

@@ -9,6 +9,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "run.hpp"
+
 namespace ropelens::cli {
 
 struct Outcome {
@@ -55,8 +57,6 @@ class Subcommands {
   Outcome& outcome_;
   std::vector<Entry> entries_;
 };
-
-int run(int argc, char** argv);
 
 // Runs a command body and maps every failure to exit 2 with one line on stderr: unreadable input, a bad
 // value, running out of memory, and any other exception (reported as an internal error).

@@ -15,7 +15,7 @@
 namespace ropelens::cli {
 namespace {
 
-struct Options {
+struct DiffCommandOptions {
   std::vector<std::string> paths;
   std::string git;
   std::string format = "text";
@@ -45,7 +45,7 @@ GitDiffRequest git_request(const std::string& range, const std::vector<std::stri
   return request;
 }
 
-void run_diff(const Options& options, Outcome& outcome) {
+void run_diff(const DiffCommandOptions& options, Outcome& outcome) {
   const ProjectSettings settings = load_project_settings(std::filesystem::current_path().string());
   const ResolvedRuleOptions resolved = resolve_rule_options(options.rules, settings);
   DiffReport report;
@@ -72,7 +72,7 @@ void run_diff(const Options& options, Outcome& outcome) {
 }  // namespace
 
 void setup_diff(CLI::App* cmd, Outcome& outcome) {
-  auto options = std::make_shared<Options>();
+  auto options = std::make_shared<DiffCommandOptions>();
   cmd->add_option("PATH", options->paths,
                   "OLD NEW (config.json files, model folders or GGUF files); with --git, the paths to compare "
                   "(default: the working directory)");

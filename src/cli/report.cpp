@@ -17,7 +17,7 @@ namespace {
 
 constexpr const char* kDefaultReportPath = "ropelens-report.html";
 
-struct Options {
+struct ReportCommandOptions {
   std::vector<std::string> paths;
   std::optional<std::int64_t> target;
   std::optional<std::int64_t> trained_length;
@@ -27,7 +27,7 @@ struct Options {
   OutputOptions output;
 };
 
-void run_report(const Options& options, Outcome& outcome) {
+void run_report(const ReportCommandOptions& options, Outcome& outcome) {
   CheckOptions check;
   check.selection.select = {
       "ALL"};  // the page is a full reading of the model: facts included, not just the default set
@@ -50,7 +50,7 @@ void run_report(const Options& options, Outcome& outcome) {
 }  // namespace
 
 void setup_report(CLI::App* cmd, Outcome& outcome) {
-  auto options = std::make_shared<Options>();
+  auto options = std::make_shared<ReportCommandOptions>();
   cmd->add_option("PATH", options->paths, "files (config.json or .gguf), model folders, directories, or -")->required();
   add_tokens_option(*cmd, "--target", options->target,
                     "target context length in tokens (default: each model's declared length)", 1);

@@ -12,15 +12,15 @@ namespace {
 constexpr double kSameValueRelative = 1e-6;  // float32 keeps 7 significant digits
 
 // A Field's value as JSON, names for enums.
-template <class T> nlohmann::json value_json(const T& value) { return nlohmann::json(value); }
-nlohmann::json value_json(Pairing value) { return std::string(to_string(value)); }
-nlohmann::json value_json(PositionScheme value) { return std::string(to_string(value)); }
+template <class T> nlohmann::json field_value_json(const T& value) { return nlohmann::json(value); }
+nlohmann::json field_value_json(Pairing value) { return std::string(to_string(value)); }
+nlohmann::json field_value_json(PositionScheme value) { return std::string(to_string(value)); }
 
 class FieldList {
  public:
   FieldList(std::vector<NamedValue>& out, std::string setup) : out_(out), setup_(std::move(setup)) {}
   template <class T> void add(std::string field, const Field<T>& value) const {
-    out_.push_back({setup_, std::move(field), value_json(value.value), value.from});
+    out_.push_back({setup_, std::move(field), field_value_json(value.value), value.from});
   }
   template <class T> void add(std::string field, const std::optional<Field<T>>& value) const {
     if (value) add(std::move(field), *value);

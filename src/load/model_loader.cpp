@@ -36,7 +36,7 @@ bool has_gguf_extension(const std::string& path) {
 }
 
 // The first bytes of a file as hex, e.g. "7b 0a 20 20" for a JSON file.
-std::string describe_magic(const std::string& bytes) {
+std::string first_bytes_hex(const std::string& bytes) {
   if (bytes.empty()) return "nothing (the file is empty)";
   std::string hex;
   for (std::size_t i = 0; i < std::min<std::size_t>(bytes.size(), 4); ++i)
@@ -184,7 +184,7 @@ LoadedModel load_input(InputFile input, const std::vector<Edit>& edits) {
     return load_gguf(input.text.empty() ? read_gguf(input.shown) : read_gguf_bytes(input.shown, input.text), edits);
   if (has_gguf_extension(input.shown))
     throw InputError(input.shown, fmt::format("not a GGUF file (it starts with {}, not the magic GGUF)",
-                                              describe_magic(input.text)));
+                                              first_bytes_hex(input.text)));
   return load_document(parse_config(std::move(input.shown), std::move(input.text)), edits);
 }
 

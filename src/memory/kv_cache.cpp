@@ -22,7 +22,7 @@ struct DtypeTraits {
   std::uint64_t block_bytes;
 };
 
-constexpr std::array<DtypeTraits, 6> kDtypes{{
+constexpr std::array<DtypeTraits, 6> kKvDtypes{{
     {KvDtype::f32, "f32", 1, 4},
     {KvDtype::bf16, "bf16", 1, 2},
     {KvDtype::f16, "f16", 1, 2},
@@ -32,9 +32,9 @@ constexpr std::array<DtypeTraits, 6> kDtypes{{
 }};
 
 const DtypeTraits& traits(KvDtype dtype) {
-  for (const auto& t : kDtypes)
+  for (const auto& t : kKvDtypes)
     if (t.dtype == dtype) return t;
-  return kDtypes[1];
+  return kKvDtypes[1];
 }
 
 // torch dtype names as configs write them.
@@ -52,7 +52,7 @@ std::optional<KvDtype> from_torch_dtype(std::string_view name) {
 std::string_view to_string(KvDtype dtype) { return traits(dtype).name; }
 
 std::optional<KvDtype> parse_kv_dtype(std::string_view name) {
-  for (const auto& t : kDtypes)
+  for (const auto& t : kKvDtypes)
     if (t.name == name) return t.dtype;
   return std::nullopt;
 }

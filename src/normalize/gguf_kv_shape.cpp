@@ -11,13 +11,13 @@
 namespace ropelens::normalize_detail {
 namespace {
 
-std::string pointer_of(std::string_view key) { return fmt::format("gguf:{}", key); }
+std::string shape_pointer_of(std::string_view key) { return fmt::format("gguf:{}", key); }
 
 std::optional<Field<int>> count_of(const GgufFile& file, const std::string& key) {
   const GgufValue* value = file.find(key);
   auto number = value ? value->as_integer() : std::nullopt;
   if (!number || *number < 1 || *number > (1 << 24)) return std::nullopt;
-  return Field<int>{static_cast<int>(*number), Provenance::at(pointer_of(key))};
+  return Field<int>{static_cast<int>(*number), Provenance::at(shape_pointer_of(key))};
 }
 
 // Per-layer key/value head counts; empty when the key holds one number for every layer.
@@ -62,7 +62,7 @@ void mark_layers_without_attention(Model& model, const std::vector<std::int64_t>
     model.layers[i].window_tokens.reset();
   }
   drop_from_setups(model, attends);
-  model.hybrid_schedule_from = Provenance::at(pointer_of(key));
+  model.hybrid_schedule_from = Provenance::at(shape_pointer_of(key));
   model.notes.push_back(
       fmt::format("{} is 0 for {} of {} layers: llama.cpp runs them as recurrent layers, without "
                   "attention or KV cache",
@@ -79,7 +79,7 @@ void read_gguf_kv_shape(const GgufFile& file, const std::string& arch, Model& mo
   const std::vector<std::int64_t> kv_heads = per_layer(file, kv_key);
   if (!kv_heads.empty()) {
     const auto largest = *std::max_element(kv_heads.begin(), kv_heads.end());
-    if (largest > 0) kv.num_kv_heads = Field<int>{static_cast<int>(largest), Provenance::at(pointer_of(kv_key))};
+    if (largest > 0) kv.num_kv_heads = Field<int>{static_cast<int>(largest), Provenance::at(shape_pointer_of(kv_key))};
     mark_layers_without_attention(model, kv_heads, kv_key);
   } else {
     kv.num_kv_heads = count_of(file, kv_key);

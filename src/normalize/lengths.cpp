@@ -50,7 +50,7 @@ void read_length_keys(Normalizing& n) {
   }
 }
 
-void read_original_length(Normalizing& n) {
+void read_declared_original_length(Normalizing& n) {
   if (auto hit = n.view.find_value({"original_max_position_embeddings"})) {
     n.has_top_original_attribute = true;
     n.model.original_max_position_embeddings = read_length(n, *hit, "original_max_position_embeddings");
@@ -101,7 +101,7 @@ void read_lengths(Normalizing& n) {
   read_declared_length(n);
   read_length_keys(n);
   if (n.model.scheme != PositionScheme::rope) return;
-  read_original_length(n);
+  read_declared_original_length(n);
   read_sliding_window(n);
   read_attention_chunk(n);
 }

@@ -19,7 +19,9 @@ json groups_json(const KvCacheView& view) {
   return groups;
 }
 
-template <class T> json optional_json(const std::optional<T>& value) { return value ? json(*value) : json(nullptr); }
+template <class T> json deploy_optional_json(const std::optional<T>& value) {
+  return value ? json(*value) : json(nullptr);
+}
 
 }  // namespace
 
@@ -28,7 +30,7 @@ json kv_cache_json(const KvCacheReport& kv) {
               {"dtype", to_string(kv.dtype)},
               {"dtype_from", kv.dtype_from.describe()},
               {"bytes_per_element", bytes_per_element(kv.dtype)},
-              {"not_computed", optional_json(kv.not_computed)}};
+              {"not_computed", deploy_optional_json(kv.not_computed)}};
   if (kv.not_computed) return out;
   out["total_bytes"] = kv.cache.total_bytes;
   out["semantics"] = kv.cache.summary;
@@ -51,23 +53,23 @@ json kv_cache_json(const KvCacheReport& kv) {
 }
 
 json gguf_metadata_json(const GgufMetadata& g) {
-  return {{"architecture", optional_json(g.architecture)},
-          {"name", optional_json(g.name)},
-          {"file_type", optional_json(g.file_type)},
+  return {{"architecture", deploy_optional_json(g.architecture)},
+          {"name", deploy_optional_json(g.name)},
+          {"file_type", deploy_optional_json(g.file_type)},
           {"quantization", g.quantization},
           {"tensor_count", g.tensor_count},
           {"parameters", g.parameters},
           {"size_bytes", g.size_bytes},
-          {"tensor_bytes", optional_json(g.tensor_bytes)},
+          {"tensor_bytes", deploy_optional_json(g.tensor_bytes)},
           {"bits_per_weight", g.bits_per_weight},
-          {"split_count", optional_json(g.split_count)},
-          {"context_length", optional_json(g.context_length)},
-          {"embedding_length", optional_json(g.embedding_length)},
-          {"block_count", optional_json(g.block_count)},
-          {"head_count", optional_json(g.head_count)},
-          {"head_count_kv", optional_json(g.head_count_kv)},
-          {"tokenizer_model", optional_json(g.tokenizer_model)},
-          {"vocabulary_size", optional_json(g.vocabulary_size)},
+          {"split_count", deploy_optional_json(g.split_count)},
+          {"context_length", deploy_optional_json(g.context_length)},
+          {"embedding_length", deploy_optional_json(g.embedding_length)},
+          {"block_count", deploy_optional_json(g.block_count)},
+          {"head_count", deploy_optional_json(g.head_count)},
+          {"head_count_kv", deploy_optional_json(g.head_count_kv)},
+          {"tokenizer_model", deploy_optional_json(g.tokenizer_model)},
+          {"vocabulary_size", deploy_optional_json(g.vocabulary_size)},
           {"vocabulary_from", g.vocabulary_from}};
 }
 

@@ -23,7 +23,7 @@ json length_json(const LengthLimit& limit) {
           {"override", limit.override_how}};
 }
 
-json setup_json(const EngineSetupView& s) {
+json engine_setup_json(const EngineSetupView& s) {
   return {{"setup", s.setup},
           {"method", std::string(to_string(s.method))},
           {"factor", s.factor},
@@ -55,7 +55,7 @@ json gguf_json(const GgufConversion& g) {
 
 json view_json(const EngineView& view) {
   json setups = json::array();
-  for (const auto& s : view.setups) setups.push_back(setup_json(s));
+  for (const auto& s : view.setups) setups.push_back(engine_setup_json(s));
   return {{"label", view.label},
           {"engine", std::string(to_string(engine_of(view.version)))},
           {"same_as", view.same_as},

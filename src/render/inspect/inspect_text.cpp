@@ -15,7 +15,7 @@ void line(std::ostream& out, std::string_view indent, std::string_view name, con
   out << fmt::format("{}{:<34} {:<22} {}\n", indent, name, value, from.describe());
 }
 
-void render_setup(const RopeSetup& s, std::ostream& out) {
+void render_inspected_setup(const RopeSetup& s, std::ostream& out) {
   out << fmt::format("\nsetup {}: layers {} ({} layers), {} attention", s.name, index_ranges(s.layers), s.layers.size(),
                      to_string(s.attention));
   if (s.window_tokens) out << fmt::format(" within {} tokens", s.window_tokens->value);
@@ -51,7 +51,7 @@ void write_inspect_text(const InspectReport& report, std::ostream& out) {
   render_attention_layers(model, out);
   auto nope = model.nope_layers();
   if (!nope.empty()) out << fmt::format("{:<34} {}\n", "NoPE layers", index_ranges(nope));
-  for (const auto& setup : model.setups) render_setup(setup, out);
+  for (const auto& setup : model.setups) render_inspected_setup(setup, out);
   render_scheme_text(schemes, out);
   if (report.gguf) render_gguf_metadata_text(*report.gguf, out);
   if (report.kv_cache) render_kv_cache_text(*report.kv_cache, out);

@@ -5,7 +5,7 @@
 namespace ropelens {
 namespace {
 
-std::string cell(const std::optional<double>& value) { return value ? fmt::format("{}", *value) : ""; }
+std::string csv_cell(const std::optional<double>& value) { return value ? fmt::format("{}", *value) : ""; }
 
 }  // namespace
 
@@ -18,8 +18,8 @@ void render_table_csv(const TableReport& report, std::ostream& out) {
     const auto& name = report.model->setups[static_cast<std::size_t>(st.setup)].name;
     for (const auto& row : st.rows) {
       out << fmt::format("{},{},{},{},{},{},{},{},{},{}", name, row.pair, row.base_inv_freq, row.inv_freq,
-                         cell(row.scale), cell(row.wavelength_tokens), row.turns_original, row.turns_declared,
-                         cell(row.turns_target), to_string(row.band));
+                         csv_cell(row.scale), csv_cell(row.wavelength_tokens), row.turns_original, row.turns_declared,
+                         csv_cell(row.turns_target), to_string(row.band));
       if (row.audit)
         out << fmt::format(",{},{},{},{}", row.audit->seen_deg, row.audit->needed_deg, row.audit->unseen_arc_deg,
                            row.audit->out_of_range ? "true" : "false");

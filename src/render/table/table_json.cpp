@@ -31,7 +31,7 @@ json row_json(const PairRow& row) {
   return out;
 }
 
-json setup_json(const Model& model, const SetupTable& st, std::optional<std::int64_t> target_tokens) {
+json table_setup_json(const Model& model, const SetupTable& st, std::optional<std::int64_t> target_tokens) {
   const RopeSetup& s = model.setups[static_cast<std::size_t>(st.setup)];
   json rows = json::array();
   for (const auto& row : st.rows) rows.push_back(row_json(row));
@@ -78,7 +78,7 @@ json setup_json(const Model& model, const SetupTable& st, std::optional<std::int
 void render_table_json(const TableReport& report, std::ostream& out) {
   const Model& model = *report.model;
   json setups = json::array();
-  for (const auto& st : report.setups) setups.push_back(setup_json(model, st, report.target_tokens));
+  for (const auto& st : report.setups) setups.push_back(table_setup_json(model, st, report.target_tokens));
   json doc = {{"schema_version", 1},
               {"source", model.source},
               {"model_type", model.model_type.value},

@@ -39,9 +39,9 @@ std::vector<std::string_view> lines_of(std::string_view text) {
 
 bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
 
-class Converter {
+class MarkdownConverter {
  public:
-  explicit Converter(int heading_shift) : heading_shift_(heading_shift) {}
+  explicit MarkdownConverter(int heading_shift) : heading_shift_(heading_shift) {}
 
   void line(std::string_view line) {
     if (in_fence_) return fenced(line);
@@ -117,7 +117,7 @@ class Converter {
 }  // namespace
 
 std::string markdown_to_html(std::string_view markdown, int heading_shift) {
-  Converter converter(heading_shift);
+  MarkdownConverter converter(heading_shift);
   for (auto line : lines_of(markdown)) converter.line(line);
   return converter.finish();
 }

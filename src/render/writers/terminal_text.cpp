@@ -24,7 +24,7 @@ std::uint32_t next_code_point(std::string_view text, std::size_t& at) {
   return c;
 }
 
-int columns_of(std::uint32_t c) {
+int terminal_columns_of(std::uint32_t c) {
   if ((c >= 0x0300 && c <= 0x036F) || (c >= 0x200B && c <= 0x200F) || (c >= 0xFE00 && c <= 0xFE0F)) return 0;
   const bool wide = (c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0xA4CF) || (c >= 0xAC00 && c <= 0xD7A3) ||
                     (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFE30 && c <= 0xFE4F) || (c >= 0xFF00 && c <= 0xFF60) ||
@@ -42,7 +42,7 @@ int display_width(std::string_view text) {
       at += escape;
       continue;
     }
-    width += columns_of(next_code_point(text, at));
+    width += terminal_columns_of(next_code_point(text, at));
   }
   return width;
 }
