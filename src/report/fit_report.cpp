@@ -101,7 +101,7 @@ EngineFit fit_engine(const Model& model, const FitReport& report, Engine engine,
 std::vector<std::string> not_counted(const FitRequest& request) {
   std::vector<std::string> out = {"activations and the engine's working buffers", "CUDA graphs and the CUDA context",
                                   "more than one sequence: each figure is one sequence of max_tokens"};
-  if (request.reserve.as_given.empty())
+  if (request.reserve.bytes == 0)
     out.push_back(
         "the engine's own reserve (vLLM leaves 1 - --gpu-memory-utilization of the GPU free, SGLang 1 - "
         "--mem-fraction-static): give --reserve SIZE or PERCENT to set it aside");

@@ -98,7 +98,7 @@ TEST_CASE("fit cli: unknown weights are refused unless --weights gives them", "[
 
   const json given = fit_json(kLlama + " --memory 24GiB --weights 16060522496");
   CHECK(given["weights_bytes"] == 16'060'522'496ULL);
-  CHECK(given["weights_from"] == "--weights");
+  CHECK(given["weights_from"] == "derived: --weights");
   CHECK(given["engines"]["vllm"]["bf16"]["max_tokens"] == 74064);
 }
 
@@ -132,5 +132,20 @@ TEST_CASE("fit cli: a GGUF's tensors are its weights", "[fit][cli][gguf]") {
   const auto inspect = run_cli("inspect " + dir.file("model.gguf") + " --format json");
   REQUIRE(inspect.exit_code == 0);
   const json model = json::parse(inspect.out);
-  CHECK(model["model"]["weights_parameters"]["value"] == 262144);
+  CHECK(model["weights_parameters"]["value"] == 262144);
+}
+
+TEST_CASE("fit cli: report --memory adds fit's text to the model's section", "[fit][cli][report]") {
+  TempDir dir;
+  const std::string config = llama_with_weights(dir);
+  const auto run = run_cli("report " + config + " --memory 24GiB -q -o " + dir.file("r.html"));
+  REQUIRE(run.exit_code == 0);
+  const std::string page = read_file(dir.file("r.html"));
+  CHECK_THAT(page, Contains("<h3>Fit in 24.00 GiB</h3>") && Contains("--max-model-len 74064") &&
+                       Contains("-c 73984 --cache-type-k bf16"));
+  // Without weights the section says why there is no figure.
+  const auto refused = run_cli("report " + kLlama + " --memory 24GiB -q -o " + dir.file("s.html"));
+  REQUIRE(refused.exit_code == 0);
+  CHECK_THAT(read_file(dir.file("s.html")), Contains("<h3>Fit</h3>") && Contains("the weights&#39; size is unknown"));
+  CHECK_THAT(read_file(dir.file("r.html")), !Contains("<h3>Fit</h3>"));
 }

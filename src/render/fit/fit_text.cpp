@@ -15,7 +15,7 @@ std::string size_text(std::uint64_t bytes) {
 void budget_lines(const FitReport& report, std::ostream& out) {
   out << fmt::format("{}\n", report.source);
   out << fmt::format("memory {}\n", size_text(report.memory_bytes));
-  if (!report.reserve.as_given.empty())
+  if (report.reserve.bytes > 0)
     out << fmt::format("reserve {}: {}\n", report.reserve.as_given, size_text(report.reserve.bytes));
   out << fmt::format("weights {}: {}\n", size_text(report.weights.value), report.weights.from.describe());
   out << fmt::format("left for the KV cache {}\n", size_text(report.kv_budget));
