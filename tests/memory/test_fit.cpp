@@ -160,3 +160,17 @@ TEST_CASE("fit: the in-range length of a model without scaling is its trained le
   CHECK(*reach == 32800);
   CHECK(ropelens::longest_in_range(model, 32768, {nullptr, {32768, std::nullopt}}) == 32768);
 }
+
+TEST_CASE("fit: a length beyond the angles seen in training is capped there (limited by rope)", "[fit][rope]") {
+  // Linear factor 0.5 doubles every angle: L_P = 4096, so (T − 1) × 2θ ≤ 1.001 × 4095 θ holds up to T − 1 = 2049.5:
+  // T = 2050, below the declared 4096. Memory (80 GiB) does not bind.
+  const FitReport report = fit("testdata/configs/synthetic/bad-values.json", 80 * kGiB, 1'000'000'000ULL);
+  CHECK(report.declared.value == 4096);
+  CHECK(report.rope_tokens == 2050);
+  for (const auto& f : report.fits) {
+    INFO(to_string(f.engine));
+    CHECK(f.max_tokens == 2050);
+    CHECK(f.limited_by == FitLimit::rope);
+  }
+  CHECK(of(report, Engine::vllm, KvDtype::bf16).serve_command.find("--max-model-len 2050 ") != std::string::npos);
+}
