@@ -54,7 +54,8 @@ std::optional<LayerTensor> language_layer_tensor(std::string_view name) {
                                                    "gpt_neox.layers.",
                                                    "model.decoder.layers.",
                                                    "transformer.layers.",
-                                                   "transformer.blocks."};
+                                                   "transformer.blocks.",
+                                                   "blk."};  // GGUF
   for (std::string_view prefix : kPrefixes) {
     if (name.substr(0, prefix.size()) != prefix) continue;
     const std::string_view tail = name.substr(prefix.size());

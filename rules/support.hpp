@@ -52,7 +52,8 @@ std::string number(double value);
 std::string degrees(double value);
 
 // A tensor of one decoder layer of the language model: "model.layers.12.self_attn.q_proj.weight" is layer 12 with
-// the rest "self_attn.q_proj.weight". Vision towers and other stacks (their own prefixes) are not layers here.
+// the rest "self_attn.q_proj.weight"; a GGUF's "blk.12.attn_q.weight" is layer 12 with the rest "attn_q.weight".
+// Vision towers and other stacks (their own prefixes) are not layers here.
 struct LayerTensor {
   std::string_view prefix;  // "model.layers."
   int layer = 0;

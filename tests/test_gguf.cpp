@@ -74,7 +74,7 @@ GgufWriter llama31_fixture() {
       .u32("llama.vocab_size", 128256)
       .u32("general.file_type", 15)
       .f32_tensor("rope_freqs.weight", ropelens::test::llama3_rope_freqs(500000.0, 128, 8.0, 1.0, 4.0, 8192.0))
-      .tensor(small_weight("token_embd.weight"));
+      .tensor(small_weight("output_norm.weight"));  // not token_embd: CKPT403 would find 4 rows for 128256 tokens
   return w;
 }
 
@@ -1003,7 +1003,7 @@ TEST_CASE("gguf: every truncation point is an error, never a crash", "[gguf][hos
   CHECK(unexpected.empty());
   CHECK_THAT(read_error(bytes.substr(0, 30)), Contains("need at least"));
   CHECK_THAT(read_error(bytes.substr(0, bytes.size() - 1)),
-             Contains("tensor 'token_embd.weight'") && Contains("run past the end of the file"));
+             Contains("tensor 'output_norm.weight'") && Contains("run past the end of the file"));
 
   const std::string vocab = vocabulary_fixture(20000).bytes();
   CHECK_THAT(read_error(vocab.substr(0, 200000)), Contains("a string in array 'tokenizer.ggml.tokens' at byte"));

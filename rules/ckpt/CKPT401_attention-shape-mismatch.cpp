@@ -77,6 +77,28 @@ static std::vector<Expected> expectations(const Model& model, int layer) {
           {"qkv_proj", 0, fused, width, {}}};
 }
 
+// The GGUF name of a projection (llama.cpp's LLM_TENSOR_ATTN_*); MLA projections are left unchecked in GGUF files,
+// whose converters split or rename them.
+static std::string_view gguf_name(std::string_view projection) {
+  static constexpr std::pair<std::string_view, std::string_view> kNames[] = {{"q_proj", "attn_q"},
+                                                                             {"k_proj", "attn_k"},
+                                                                             {"v_proj", "attn_v"},
+                                                                             {"o_proj", "attn_output"},
+                                                                             {"qkv_proj", "attn_qkv"}};
+  for (const auto& [torch, gguf] : kNames)
+    if (torch == projection) return gguf;
+  return {};
+}
+
+// "self_attn.q_proj.weight", or in a GGUF (layers under "blk.") "attn_q.weight".
+static bool is_projection(const LayerTensor& at, std::string_view projection) {
+  if (at.prefix == "blk.") {
+    const std::string_view gguf = gguf_name(projection);
+    return !gguf.empty() && at.rest == fmt::format("{}.weight", gguf);
+  }
+  return at.rest == fmt::format("self_attn.{}.weight", projection);
+}
+
 // Output-gated attention (Qwen3-Next) projects a gate beside every query: q_proj is twice as tall.
 static bool holds(const Expected& e, std::uint64_t size) {
   const auto expected = static_cast<std::uint64_t>(e.value());
@@ -175,7 +197,7 @@ static void check(const Context& cx, Sink& out) {
     const std::vector<Expected> expected = expectations(model, at->layer);
     for (std::size_t order = 0; order < expected.size(); ++order) {
       const Expected& e = expected[order];
-      if (at->rest != fmt::format("self_attn.{}.weight", e.projection) || e.value() <= 0) continue;
+      if (!is_projection(*at, e.projection) || e.value() <= 0) continue;
       if (holds(e, tensor.shape[static_cast<std::size_t>(e.axis)])) {
         confirmed.insert({e.width.key, e.width.value});
         continue;

@@ -5,7 +5,8 @@
 namespace ropelens::rules {
 namespace ckpt403 {
 
-// The input embedding and the output projection of the language model, as transformers names them.
+// The input embedding and the output projection of the language model, as transformers names them and as GGUF
+// files do (token_embd, output).
 static bool is_vocab_matrix(std::string_view name) {
   static constexpr std::string_view kNames[] = {"model.embed_tokens.weight",
                                                 "model.language_model.embed_tokens.weight",
@@ -17,7 +18,9 @@ static bool is_vocab_matrix(std::string_view name) {
                                                 "gpt_neox.embed_in.weight",
                                                 "embed_out.weight",
                                                 "lm_head.weight",
-                                                "language_model.lm_head.weight"};
+                                                "language_model.lm_head.weight",
+                                                "token_embd.weight",
+                                                "output.weight"};
   for (std::string_view known : kNames)
     if (name == known) return true;
   return false;

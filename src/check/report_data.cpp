@@ -20,12 +20,31 @@ std::unique_ptr<ModelReport> model_report(FileResult&& checked) {
   return report;
 }
 
+namespace {
+
+// With --memory, what fit prints for this model, or why it cannot.
+void add_fit(ModelReport& report, const CheckOptions& options) {
+  if (!options.memory_budget || report.check.error) return;
+  FitRequest request;
+  request.memory_bytes = static_cast<std::uint64_t>(*options.memory_budget);
+  if (options.kv_dtype) request.dtypes = {*options.kv_dtype};
+  request.engines = options.engines;
+  try {
+    report.fit = fit_model(report.check.model, request);
+  } catch (const FitRefused& refused) {
+    report.fit_refused = refused.what();
+  }
+}
+
+}  // namespace
+
 ReportDocument build_report(const std::vector<std::string>& paths, const CheckOptions& options) {
   ReportDocument document;
   std::set<std::string> codes;
   document.counts = check_paths_streaming(paths, options, [&](FileResult&& file) {
     for (const auto& d : file.diagnostics) codes.insert(d.code);
     document.models.push_back(model_report(std::move(file)));
+    add_fit(*document.models.back(), options);
   });
   for (const auto& code : codes)
     if (const Rule* rule = find_rule(code))

@@ -19,6 +19,10 @@ constexpr Command kCommands[] = {
      "Write one self-contained HTML page: per model its settings, wavelength and angle charts, the engine comparison "
      "and the findings (exit 0, or 2 when a file could not be read)",
      setup_report},
+    {"fit",
+     "Find the longest context whose weights and KV cache fit a memory budget, per engine and KV-cache dtype, "
+     "with the serve flags that give it",
+     setup_fit},
 };
 
 }  // namespace

@@ -25,6 +25,7 @@ void setup_rules(CLI::App* cmd, Outcome& outcome);
 void setup_suggest(CLI::App* cmd, Outcome& outcome);
 void setup_diff(CLI::App* cmd, Outcome& outcome);
 void setup_report(CLI::App* cmd, Outcome& outcome);
+void setup_fit(CLI::App* cmd, Outcome& outcome);
 
 // One subcommand: its name, its one-line summary, and the function that binds its options and callback.
 struct Command {

@@ -76,6 +76,14 @@ std::optional<KvDtype> parse_kv_dtype_option(const std::string& dtype) {
   return parse_kv_dtype(dtype);
 }
 
+std::int64_t parse_memory_option(const std::string& size) {
+  try {
+    return parse_byte_size(size);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(fmt::format("--memory: {}", e.what()));
+  }
+}
+
 std::vector<Edit> parse_edits(const std::vector<std::string>& specs) {
   std::vector<Edit> edits;
   for (const auto& spec : specs) edits.push_back(parse_edit(spec));
@@ -165,13 +173,7 @@ ResolvedRuleOptions resolve_rule_options(const RuleOptions& options, const Proje
   for (const auto& [code, level] : parse_severity_overrides(options.severity)) check.selection.severity[code] = level;
   check.scan = scan_filter(settings, options.exclude);
   check.memory_budget = settings.memory_budget;
-  if (!options.memory.empty()) {
-    try {
-      check.memory_budget = parse_byte_size(options.memory);
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(fmt::format("--memory: {}", e.what()));
-    }
-  }
+  if (!options.memory.empty()) check.memory_budget = parse_memory_option(options.memory);
   check.kv_dtype = parse_kv_dtype_option(options.kv_dtype);
   resolved.fail_on = settings.fail_on.value_or(Severity::warning);
   if (!options.fail_on.empty()) resolved.fail_on = *parse_severity(options.fail_on);

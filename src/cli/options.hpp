@@ -37,6 +37,8 @@ void add_revision_option(CLI::App& cmd, std::optional<std::string>& revision);
 void add_kv_dtype_option(CLI::App& cmd, std::string& dtype);
 std::vector<Edit> parse_edits(const std::vector<std::string>& specs);
 std::optional<KvDtype> parse_kv_dtype_option(const std::string& dtype);  // "" = the config's dtype
+// --memory SIZE as bytes; a bad size is a usage error naming the option.
+std::int64_t parse_memory_option(const std::string& size);
 
 // The PATH argument's help: files, folders and model ids.
 inline constexpr const char* kPathHelp =

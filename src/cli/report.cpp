@@ -24,6 +24,8 @@ struct ReportCommandOptions {
   std::optional<std::int64_t> extended_length;
   std::string engine = "all";
   std::vector<std::string> edits;
+  std::string memory;
+  std::string kv_dtype;
   OutputOptions output;
 };
 
@@ -35,6 +37,8 @@ void run_report(const ReportCommandOptions& options, Outcome& outcome) {
   check.training = {options.trained_length, options.extended_length};
   check.edits = parse_edits(options.edits);
   check.engines = parse_engine_selection(options.engine);
+  if (!options.memory.empty()) check.memory_budget = parse_memory_option(options.memory);
+  check.kv_dtype = parse_kv_dtype_option(options.kv_dtype);
   const ReportDocument document = build_report(options.paths, check);
   for (const auto& model : document.models)
     if (model->check.error) print_error(*model->check.error);
@@ -59,6 +63,10 @@ void setup_report(CLI::App* cmd, Outcome& outcome) {
                     0);
   add_engine_option(*cmd, options->engine);
   add_set_option(*cmd, options->edits);
+  cmd->add_option("--memory", options->memory,
+                  "SIZE (e.g. 80GiB): add what fit finds (the longest context whose weights and KV cache fit, per "
+                  "engine) and check the budget at the target");
+  add_kv_dtype_option(*cmd, options->kv_dtype);
   cmd->add_option("-o,--output", options->output.path,
                   fmt::format("the HTML file to write (default {}; - for stdout)", kDefaultReportPath));
   add_quiet_option(*cmd, options->output, "do not print the path of the page written");

@@ -85,6 +85,14 @@ const GgufValue* GgufFile::find(std::string_view key) const {
   return it == kv.end() ? nullptr : &it->second;
 }
 
+std::uint64_t GgufTensorInfo::elements() const {
+  std::uint64_t product = 1;
+  for (std::uint64_t extent : dims) product *= extent;  // the reader checked that the product fits
+  return product;
+}
+
+std::vector<std::uint64_t> GgufTensorInfo::torch_shape() const { return {dims.rbegin(), dims.rend()}; }
+
 std::optional<std::uint64_t> GgufFile::offset_of(std::string_view name) const {
   if (const GgufValue* value = find(name)) return value->offset;
   if (auto it = rope_tensor_info_offsets.find(name); it != rope_tensor_info_offsets.end()) return it->second;
@@ -233,19 +241,12 @@ std::uint64_t fixed_size(GgufType type) {
 
 bool is_known_type(std::uint32_t id) { return id <= static_cast<std::uint32_t>(GgufType::float64); }
 
-// ggml tensor types whose byte size is one fixed width per element (block-quantized types are not listed).
-std::optional<std::uint64_t> plain_element_bytes(std::uint32_t ggml_type) {
-  switch (ggml_type) {
-    case 0: return 4;   // F32
-    case 1: return 2;   // F16
-    case 24: return 1;  // I8
-    case 25: return 2;  // I16
-    case 26: return 4;  // I32
-    case 27: return 8;  // I64
-    case 28: return 8;  // F64
-    case 30: return 2;  // BF16
-    default: return std::nullopt;
-  }
+// Whether `elements` of a ggml type fit in `room` bytes, without overflow: whole blocks of the type's block size.
+bool fits_in(std::uint32_t ggml_type, std::uint64_t elements, std::uint64_t room) {
+  const GgmlTypeTraits* traits = ggml_type_traits(ggml_type);
+  if (!traits || traits->block_bytes == 0) return true;  // an unknown type: its size is reported as unknown
+  const std::uint64_t blocks = elements / traits->block_values + (elements % traits->block_values != 0);
+  return blocks <= room / traits->block_bytes;
 }
 
 bool is_rope_tensor(std::string_view name) {
@@ -266,6 +267,7 @@ struct TensorInfo {
   std::string name;
   std::uint64_t info_offset = 0;  // where the tensor's entry in the info table starts
   std::uint32_t ggml_type = 0;
+  std::vector<std::uint64_t> dims;
   std::uint64_t elements = 0;
   std::uint64_t data_offset = 0;  // relative to the data section
 };
@@ -288,6 +290,7 @@ class Parser {
         file_.rope_tensors[tensor.name] = read_rope_tensor(tensor);
         file_.rope_tensor_info_offsets[tensor.name] = tensor.info_offset;
       }
+    keep_tensor_infos();
     return std::move(file_);
   }
 
@@ -466,14 +469,15 @@ class Parser {
       tensor.name = read_name("tensor name");
       if (!names.insert(tensor.name).second)
         in_.fail(fmt::format("duplicate tensor '{}' at byte {}", tensor.name, tensor.info_offset));
-      tensor.elements = read_element_count(tensor);
+      tensor.elements = read_dims(tensor);
       tensor.ggml_type = in_.u32(fmt::format("the type of tensor '{}'", tensor.name));
       tensor.data_offset = in_.u64(fmt::format("the data offset of tensor '{}'", tensor.name));
       tensors_.push_back(std::move(tensor));
     }
   }
 
-  std::uint64_t read_element_count(const TensorInfo& tensor) {
+  // Reads the dims into `tensor` and returns their product.
+  std::uint64_t read_dims(TensorInfo& tensor) {
     const std::uint32_t n_dims = in_.u32(fmt::format("the dimension count of tensor '{}'", tensor.name));
     if (n_dims > kGgufMaxDims)
       in_.fail(fmt::format("tensor '{}' at byte {}: {} dimensions, more than the {} ggml supports", tensor.name,
@@ -485,6 +489,7 @@ class Parser {
         in_.fail(fmt::format("tensor '{}' at byte {}: its element count overflows (dimension {} is {})", tensor.name,
                              tensor.info_offset, d, extent));
       elements *= extent;
+      tensor.dims.push_back(extent);
     }
     return elements;
   }
@@ -515,8 +520,7 @@ class Parser {
           fmt::format("tensor '{}' (info at byte {}): its data at byte {} lies beyond the end of the file "
                       "({} bytes)",
                       tensor.name, tensor.info_offset, file_.data_offset + tensor.data_offset, in_.size()));
-    const auto width = plain_element_bytes(tensor.ggml_type);
-    if (width && tensor.elements > (room - tensor.data_offset) / *width)
+    if (!fits_in(tensor.ggml_type, tensor.elements, room - tensor.data_offset))
       in_.fail(
           fmt::format("tensor '{}' (info at byte {}): {} elements of {} at byte {} run past the end of the "
                       "file ({} bytes)",
@@ -537,6 +541,13 @@ class Parser {
       else bytes += *tensor_bytes;
     }
     if (sized) file_.tensor_bytes = bytes;
+  }
+
+  void keep_tensor_infos() {
+    file_.tensors.reserve(tensors_.size());
+    for (auto& tensor : tensors_)
+      file_.tensors.push_back(
+          {std::move(tensor.name), std::move(tensor.dims), tensor.ggml_type, tensor.data_offset, tensor.info_offset});
   }
 
   std::vector<float> read_rope_tensor(const TensorInfo& tensor) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <stdexcept>
 
@@ -142,11 +143,37 @@ void record_vocab_size(Model& model, const nlohmann::json& root) {
   }
 }
 
+// A GGUF's tensor infos as the checkpoint the CKPT rules read: GGUF names, shapes in torch order.
+Checkpoint gguf_checkpoint(const GgufFile& gguf) {
+  Checkpoint checkpoint{{gguf.path}, {}, gguf.tensor_bytes.value_or(0), gguf.tensor_elements};
+  checkpoint.tensors.reserve(gguf.tensors.size());
+  for (const auto& tensor : gguf.tensors)
+    checkpoint.tensors.push_back({tensor.name, ggml_type_name(tensor.ggml_type), tensor.torch_shape(), gguf.path, {}});
+  std::sort(checkpoint.tensors.begin(), checkpoint.tensors.end(),
+            [](const CheckpointTensor& a, const CheckpointTensor& b) { return a.name < b.name; });
+  return checkpoint;
+}
+
+// What a GGUF's own tensors state, beside what its metadata states: the parameter count, the tensors for the
+// checkpoint rules, and the vocabulary they are checked against.
+void record_gguf_tensors(Model& model, const GgufFile& gguf, const GgufMetadata& metadata) {
+  if (gguf.tensors.empty()) return;
+  model.weights_parameters = Field<std::uint64_t>{
+      gguf.tensor_elements,
+      Provenance::derived("sum of the tensors' element counts in the GGUF header", "gguf:tensors")};
+  model.checkpoint = gguf_checkpoint(gguf);
+  if (metadata.vocabulary_size && *metadata.vocabulary_size > 0 &&
+      *metadata.vocabulary_size <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+    model.vocab_size = Field<std::int64_t>{static_cast<std::int64_t>(*metadata.vocabulary_size),
+                                           Provenance::at(gguf_pointer(metadata.vocabulary_from))};
+}
+
 LoadedModel load_gguf(const GgufFile& gguf, const std::vector<Edit>& edits) {
   if (!edits.empty()) throw InputError(gguf.path, "--set edits apply to config.json, not to GGUF files");
   LoadedModel loaded;
   loaded.model = model_from_gguf(gguf);
   loaded.gguf = gguf_metadata(gguf);
+  record_gguf_tensors(loaded.model, gguf, *loaded.gguf);
   for (const auto& [key, value] : gguf.kv) loaded.byte_offsets.emplace(gguf_pointer(key), value.offset);
   for (const auto& [name, offset] : gguf.rope_tensor_info_offsets)
     loaded.byte_offsets.emplace(gguf_pointer(name), offset);

@@ -15,14 +15,14 @@
 namespace ropelens {
 namespace {
 
-struct DtypeTraits {
+struct KvDtypeTraits {
   KvDtype dtype;
   std::string_view name;
   std::uint64_t block_values;
   std::uint64_t block_bytes;
 };
 
-constexpr std::array<DtypeTraits, 6> kKvDtypes{{
+constexpr std::array<KvDtypeTraits, 6> kKvDtypes{{
     {KvDtype::f32, "f32", 1, 4},
     {KvDtype::bf16, "bf16", 1, 2},
     {KvDtype::f16, "f16", 1, 2},
@@ -31,7 +31,7 @@ constexpr std::array<DtypeTraits, 6> kKvDtypes{{
     {KvDtype::q4_0, "q4_0", 32, 18},  // ggml block_q4_0: a half scale + 16 bytes of nibbles
 }};
 
-const DtypeTraits& traits(KvDtype dtype) {
+const KvDtypeTraits& traits(KvDtype dtype) {
   for (const auto& t : kKvDtypes)
     if (t.dtype == dtype) return t;
   return kKvDtypes[1];
@@ -58,12 +58,12 @@ std::optional<KvDtype> parse_kv_dtype(std::string_view name) {
 }
 
 std::uint64_t kv_bytes(KvDtype dtype, std::uint64_t values) {
-  const DtypeTraits& t = traits(dtype);
+  const KvDtypeTraits& t = traits(dtype);
   return (values + t.block_values - 1) / t.block_values * t.block_bytes;
 }
 
 double bytes_per_element(KvDtype dtype) {
-  const DtypeTraits& t = traits(dtype);
+  const KvDtypeTraits& t = traits(dtype);
   return static_cast<double>(t.block_bytes) / static_cast<double>(t.block_values);
 }
 

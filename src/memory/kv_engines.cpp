@@ -9,10 +9,8 @@
 namespace ropelens::kv_detail {
 namespace {
 
-constexpr std::int64_t kVllmBlockTokens = 16;      // vLLM's default block size on CUDA
 constexpr std::int64_t kVllmBatchedTokens = 8192;  // --max-num-batched-tokens of vllm serve on large GPUs
 constexpr double kSglangSwaRatio = 0.8;            // --swa-full-tokens-ratio default
-constexpr std::int64_t kLlamaCppPadding = 256;     // n_ctx and the SWA cache are padded to 256 cells
 constexpr std::int64_t kLlamaCppMicroBatch = 512;  // -ub default
 
 LayerTokens nothing(const CachingLayer& layer, std::string_view state) {

@@ -11,6 +11,11 @@
 
 namespace ropelens::kv_detail {
 
+// The granularity each engine allocates its cache in (docs/engines.md, "KV cache").
+inline constexpr std::int64_t kVllmBlockTokens = 16;   // vLLM's default block size on CUDA
+inline constexpr std::int64_t kSglangPageTokens = 1;   // SGLang's default page size
+inline constexpr std::int64_t kLlamaCppPadding = 256;  // llama.cpp pads n_ctx and the SWA cache to 256 cells
+
 enum class LayerCaching { keeps_tokens, no_attention, shares_kv };
 
 struct CachingLayer {

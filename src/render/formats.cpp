@@ -52,6 +52,8 @@ constexpr Format<RulesRender> kRules[] = {
 
 constexpr Format<ExplainRender> kExplain[] = {{"text", render_explain_text}, {"json", render_explain_json}};
 
+constexpr Format<FitRender> kFit[] = {{"text", render_fit_text}, {"json", render_fit_json}};
+
 }  // namespace
 
 FormatMap<InspectRender> inspect_formats() { return kInspect; }
@@ -62,6 +64,7 @@ FormatMap<DiffRender> diff_formats() { return kDiff; }
 FormatMap<SuggestRender> suggest_formats() { return kSuggest; }
 FormatMap<RulesRender> rules_formats() { return kRules; }
 FormatMap<ExplainRender> explain_formats() { return kExplain; }
+FormatMap<FitRender> fit_formats() { return kFit; }
 
 std::string no_such_format(std::string_view name, std::string_view what, const std::vector<std::string>& available) {
   return fmt::format("--format {}: {} has no {} output; it prints {}", name, what, name, fmt::join(available, ", "));

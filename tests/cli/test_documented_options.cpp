@@ -64,6 +64,8 @@ std::string context_options(const std::string& command, const std::string& optio
   if (command == "suggest" || command == "inspect" || command == "table") context = {{"--target", "128k"}};
   if (command == "diff") context = {{"--target", "128k"}, {"--memory", "16GiB"}};
   if (command == "check") context = {{"--target", "128k"}, {"--memory", "16GiB"}, {"--severity", "CTX201=warning"}};
+  if (command == "report") context = {{"--memory", "16GiB"}};
+  if (command == "fit") context = {{"--memory", "24GiB"}, {"--weights", "16GB"}};
   std::string out;
   for (const auto& [name, value] : context)
     if (name != option && !(option == "--fail-on" && name == "--memory")) out += " " + name + " " + value;
@@ -90,6 +92,9 @@ const std::map<std::string, std::string> kValues = {
     {"--baseline", "recorded.json"},
     {"--revision", "main"},
     {"--git", "HEAD"},
+    {"--reserve", "10%"},
+    {"--weights", "8GB"},
+    {"--kv-dtype", "fp8"},
 };
 
 // Options whose effect these inputs cannot show, and why.
@@ -247,7 +252,7 @@ TEST_CASE("the options the README and docs show with a command are options of th
   // An invocation runs to the end of its line, a comment or a closing backtick; README's usage lines go on in
   // lines indented under the command.
   static const std::regex invocation_pattern(
-      R"(ropelens (inspect|table|check|explain|rules|suggest|diff|report)\b((?:[^`#\n]|\n {8,})*))");
+      R"(ropelens (inspect|table|check|explain|rules|suggest|diff|report|fit)\b((?:[^`#\n]|\n {8,})*))");
   static const std::regex option_pattern(R"((?:^|[\s\[|])(--?[a-zA-Z][\w-]*))");
   int seen = 0;
   for (const auto& document : documents) {

@@ -87,7 +87,8 @@ TEST_CASE("every option in the completions exists in --help, and every --help op
 
 TEST_CASE("every subcommand appears in the man page and in each completion", "[cli][generate]") {
   const Names commands = subcommands();
-  REQUIRE(commands == Names{"check", "diff", "explain", "help", "inspect", "report", "rules", "suggest", "table"});
+  REQUIRE(commands ==
+          Names{"check", "diff", "explain", "fit", "help", "inspect", "report", "rules", "suggest", "table"});
   const std::string man = run_cli("--generate man").out;
   const std::string bash = run_cli("--generate bash").out;
   const std::string zsh = run_cli("--generate zsh").out;

@@ -3,20 +3,24 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "ropelens/check/check.hpp"
+#include "ropelens/report/fit_report.hpp"
 #include "ropelens/report/table_report.hpp"
 
 namespace ropelens {
 
 struct ModelReport {
-  FileResult check;            // as `check` makes it; only check.path and check.error when the file could not be read
-  TableReport table;           // the rows of `table --target T`, built from check.audit; table.model is &check.model
-  CheckCounts counts;          // this file's findings by severity
-  int out_of_range_pairs = 0;  // over every setup
+  FileResult check;              // as `check` makes it; only check.path and check.error when the file could not be read
+  TableReport table;             // the rows of `table --target T`, built from check.audit; table.model is &check.model
+  CheckCounts counts;            // this file's findings by severity
+  int out_of_range_pairs = 0;    // over every setup
+  std::optional<FitReport> fit;  // with --memory: the longest context that fits, per engine
+  std::optional<std::string> fit_refused;  // with --memory, why there is no fit (the weights' size unknown)
 
   ModelReport() = default;
   ModelReport(const ModelReport&) = delete;  // table.model points into check

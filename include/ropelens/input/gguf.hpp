@@ -59,6 +59,18 @@ struct GgufValue {
   const GgufArray* as_array() const;
 };
 
+// One entry of the tensor-info table. Dims are as stored, fastest-varying first: the reverse of a torch shape
+// (a [4096, 1024] k_proj.weight is stored as {1024, 4096}).
+struct GgufTensorInfo {
+  std::string name;
+  std::vector<std::uint64_t> dims;
+  std::uint32_t ggml_type = 0;
+  std::uint64_t data_offset = 0;  // relative to the data section
+  std::uint64_t info_offset = 0;  // where its entry in the info table starts
+  std::uint64_t elements() const;
+  std::vector<std::uint64_t> torch_shape() const;  // dims reversed
+};
+
 struct GgufFile {
   std::string path;  // as shown to users
   std::uint64_t file_size = 0;
@@ -73,6 +85,7 @@ struct GgufFile {
   std::uint64_t tensor_elements = 0;          // the parameter count: every tensor's element count, summed
   std::optional<std::uint64_t> tensor_bytes;  // ggml_nbytes summed; none when a tensor type has no known size
   std::map<std::string, std::uint64_t, std::less<>> rope_tensor_info_offsets;  // where each one's info entry starts
+  std::vector<GgufTensorInfo> tensors;  // the tensor-info table in file order (at most kGgufMaxTensorCount entries)
 
   // Where a key-value pair or a RoPE tensor's info entry starts in the file, by its name.
   std::optional<std::uint64_t> offset_of(std::string_view name) const;

@@ -30,6 +30,7 @@ using DiffRender = void (*)(const DiffReport&, std::ostream&);
 using SuggestRender = void (*)(const SuggestReport&, std::ostream&);
 using RulesRender = void (*)(std::ostream&);
 using ExplainRender = void (*)(const Rule&, std::ostream&);
+using FitRender = void (*)(const FitReport&, std::ostream&);
 
 FormatMap<InspectRender> inspect_formats();
 FormatMap<TableRender> table_formats();
@@ -39,6 +40,7 @@ FormatMap<DiffRender> diff_formats();
 FormatMap<SuggestRender> suggest_formats();
 FormatMap<RulesRender> rules_formats();
 FormatMap<ExplainRender> explain_formats();
+FormatMap<FitRender> fit_formats();
 
 template <class Render> std::vector<std::string> format_names(FormatMap<Render> formats) {
   std::vector<std::string> names;

@@ -12,6 +12,7 @@
 #include "ropelens/rope/engines/engine_report.hpp"
 #include "ropelens/check/check.hpp"
 #include "ropelens/check/report_data.hpp"
+#include "ropelens/report/fit_report.hpp"
 #include "ropelens/report/inspect_report.hpp"
 #include "ropelens/diff/diff.hpp"
 #include "ropelens/report/table_report.hpp"
@@ -46,6 +47,11 @@ void render_table_csv(const TableReport& report, std::ostream& out);
 void render_table_markdown(const TableReport& report, std::ostream& out);
 // The wavelength chart of every setup as one SVG document.
 void render_table_svg(const TableReport& report, std::ostream& out);
+
+// `fit`: the longest context per engine and KV-cache dtype that fits a memory budget.
+void render_fit_text(const FitReport& report, std::ostream& out);
+void render_fit_json(const FitReport& report, std::ostream& out);
+nlohmann::json fit_json(const FitReport& report);
 
 // `report`: one self-contained HTML page (inline CSS and SVG; no scripts, nothing fetched).
 void render_report_html(const ReportDocument& document, std::ostream& out);

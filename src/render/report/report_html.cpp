@@ -10,6 +10,7 @@
 #include "render/writers/format.hpp"
 #include "render/writers/markdown_html.hpp"
 #include "render/inspect/model_settings.hpp"
+#include "ropelens/model/units.hpp"
 #include "ropelens/render/render.hpp"
 #include "ropelens/check/report_data.hpp"
 #include "render/table/rope_charts.hpp"
@@ -201,6 +202,19 @@ void findings_section(const FileResult& file, std::ostream& out) {
   }
 }
 
+// With --memory: fit's text, as `ropelens fit` prints it.
+void fit_section(const ModelReport& m, std::ostream& out) {
+  if (m.fit_refused) {
+    out << fmt::format("<h3>Fit</h3>\n<p class=\"unreadable\">{}</p>\n", h(*m.fit_refused));
+    return;
+  }
+  if (!m.fit) return;
+  std::ostringstream text;
+  render_fit_text(*m.fit, text);
+  out << fmt::format("<h3>Fit in {}</h3>\n<pre>{}</pre>\n",
+                     h(format_bytes(static_cast<std::int64_t>(m.fit->memory_bytes))), h(text.str()));
+}
+
 void model_section(std::size_t index, const ModelReport& m, std::ostream& out) {
   const FileResult& file = m.check;
   out << fmt::format("<section class=\"model\" id=\"{}\">\n<h2>{}</h2>\n", model_anchor(index), h(file.path));
@@ -220,6 +234,7 @@ void model_section(std::size_t index, const ModelReport& m, std::ostream& out) {
     out << fmt::format("<p>No rotary layers: positional scheme {}.</p>\n", to_string(model.scheme));
   for (const auto& st : m.table.setups) setup_section(m.table, st, out);
   if (file.engines) engines_section(model, *file.engines, out);
+  fit_section(m, out);
   findings_section(file, out);
   out << "</section>\n";
 }

@@ -36,7 +36,7 @@ const std::vector<EngineDescriptor>& engine_descriptors() {
       {Engine::llama_cpp,
        {EngineVersion::llama_cpp},
        llama_cpp_view,
-       {"llama-server -m <model>.gguf", "-c", "--cache-type-k", "", "--override-kv", ""},
+       {"llama-server -m <model>.gguf", "-c", "--cache-type-k", "", "--override-kv", "", "--cache-type-v"},
        "src/llama-arch.cpp"},
   };
   return descriptors;

@@ -15,12 +15,13 @@ namespace ropelens {
 
 // How to start the engine's server with a context length, a KV-cache dtype and a memory share ("" where it has none).
 struct ServeFlags {
-  std::string_view launch;           // the command up to the model: "vllm serve <model>"
-  std::string_view context_length;   // "--max-model-len"
-  std::string_view kv_cache_dtype;   // "--kv-cache-dtype"
-  std::string_view memory_share;     // "--gpu-memory-utilization"
-  std::string_view config_override;  // "--hf-overrides"
-  std::string_view allow_longer;     // the switch that lets a length pass the derived limit
+  std::string_view launch;                  // the command up to the model: "vllm serve <model>"
+  std::string_view context_length;          // "--max-model-len"
+  std::string_view kv_cache_dtype;          // "--kv-cache-dtype"
+  std::string_view memory_share;            // "--gpu-memory-utilization"
+  std::string_view config_override;         // "--hf-overrides"
+  std::string_view allow_longer;            // the switch that lets a length pass the derived limit
+  std::string_view value_cache_dtype = {};  // the V cache's dtype when the engine sets it apart: "--cache-type-v"
 };
 
 struct EngineDescriptor {

@@ -1,0 +1,98 @@
+#include <cmath>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "options.hpp"
+#include "output.hpp"
+#include "ropelens/check/model_log.hpp"
+#include "ropelens/load/model_loader.hpp"
+#include "ropelens/model/units.hpp"
+#include "ropelens/render/formats.hpp"
+#include "ropelens/report/fit_report.hpp"
+
+namespace ropelens::cli {
+namespace {
+
+std::uint64_t byte_size(const std::string& option, const std::string& text) {
+  try {
+    return static_cast<std::uint64_t>(parse_byte_size(text));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(fmt::format("{}: {}", option, e.what()));
+  }
+}
+
+// --reserve: 0, a size (2GiB) or a share of the memory (10%), rounded up to a whole byte.
+FitReserve parse_reserve(const std::string& text, std::uint64_t memory) {
+  if (text.empty() || text == "0") return {0, text};
+  if (text.back() != '%') return {byte_size("--reserve", text), text};
+  const std::string number = text.substr(0, text.size() - 1);
+  std::size_t used = 0;
+  double percent = -1.0;
+  try {
+    percent = std::stod(number, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != number.size() || number.empty() || !(percent >= 0.0 && percent <= 100.0))
+    throw std::invalid_argument(fmt::format("--reserve {}: a share is a number from 0 to 100 followed by %", text));
+  return {static_cast<std::uint64_t>(std::ceil(static_cast<double>(memory) * percent / 100.0)), text};
+}
+
+std::vector<KvDtype> parse_kv_dtypes(const std::vector<std::string>& names) {
+  std::vector<KvDtype> dtypes;
+  for (const auto& name : names)
+    if (auto dtype = parse_kv_dtype(name)) dtypes.push_back(*dtype);
+    else throw std::invalid_argument(fmt::format("--kv-dtype {}: not one of bf16, f16, f32, fp8, q8_0, q4_0", name));
+  return dtypes;
+}
+
+}  // namespace
+
+void setup_fit(CLI::App* cmd, Outcome& outcome) {
+  struct Options {
+    std::string path;
+    std::string memory;
+    std::string reserve;
+    std::string weights;
+    std::vector<std::string> kv_dtypes;
+    std::string engine = "all";
+    std::string format = "text";
+    OutputOptions output;
+    std::optional<std::string> revision;
+  };
+  auto options = std::make_shared<Options>();
+  cmd->add_option("PATH", options->path, kPathHelp)->required();
+  cmd->add_option("--memory", options->memory, "SIZE (e.g. 24GiB, 80GB): the memory weights and KV cache share")
+      ->required();
+  cmd->add_option("--reserve", options->reserve,
+                  "SIZE or PERCENT of --memory (e.g. 2GiB, 10%) to set aside for what fit does not count (default 0)");
+  cmd->add_option("--weights", options->weights,
+                  "SIZE of the weights, when no safetensors headers or GGUF tensors state it (or to override them)");
+  add_list_option(*cmd, "--kv-dtype", options->kv_dtypes,
+                  "KV-cache dtypes to fit: bf16, f16, f32, fp8, q8_0, q4_0 (default: the config's torch_dtype, else "
+                  "bf16)");
+  add_engine_option(*cmd, options->engine, fmt::format("fit for: {} or all", engine_names()));
+  add_format_option(*cmd, options->format, format_names(fit_formats()));
+  add_revision_option(*cmd, options->revision);
+  add_output_option(*cmd, options->output);
+  cmd->callback([options, &outcome] {
+    FitRequest request;
+    request.memory_bytes = byte_size("--memory", options->memory);
+    request.reserve = parse_reserve(options->reserve, request.memory_bytes);
+    if (!options->weights.empty()) request.weights_bytes = byte_size("--weights", options->weights);
+    request.dtypes = parse_kv_dtypes(options->kv_dtypes);
+    request.engines = parse_engine_selection(options->engine);
+    const FitRender render = find_format(fit_formats(), options->format, "fit");
+    LoadedModel loaded = load_model(options->path, {}, options->revision);
+    log_loaded_model(loaded);
+    const FitReport report = fit_model(loaded.model, request);
+    Output output(options->output.path);
+    render(report, output.stream());
+    output.close();
+    outcome.exit_code = 0;
+  });
+}
+
+}  // namespace ropelens::cli

@@ -1,0 +1,79 @@
+// fit as text: the budget and what takes it, one row per engine and dtype, the serve flags, and what is not counted.
+#include <fmt/format.h>
+
+#include "ropelens/model/units.hpp"
+#include "ropelens/render/render.hpp"
+
+namespace ropelens {
+namespace {
+
+// "9.04 GiB (9,709,281,280 bytes)"; every size here stays far below 2^63 bytes.
+std::string size_text(std::uint64_t bytes) {
+  return fmt::format("{} ({} bytes)", format_bytes(static_cast<std::int64_t>(bytes)), group_thousands(bytes));
+}
+
+void budget_lines(const FitReport& report, std::ostream& out) {
+  out << fmt::format("{}\n", report.source);
+  out << fmt::format("memory {}\n", size_text(report.memory_bytes));
+  if (report.reserve.bytes > 0)
+    out << fmt::format("reserve {}: {}\n", report.reserve.as_given, size_text(report.reserve.bytes));
+  out << fmt::format("weights {}: {}\n", size_text(report.weights.value), report.weights.from.describe());
+  out << fmt::format("left for the KV cache {}\n", size_text(report.kv_budget));
+}
+
+void cap_lines(const FitReport& report, std::ostream& out) {
+  out << fmt::format("declared length {} ({})\n", report.declared.value, report.declared.from.describe());
+  if (report.rope_tokens && *report.rope_tokens < report.declared.value)
+    out << fmt::format("in range to {} tokens: beyond it some RoPE pairs rotate past the angles seen in training\n",
+                       *report.rope_tokens);
+  else if (report.rope_tokens)
+    out << "in range to the declared length: no RoPE pair rotates past the angles seen in training\n";
+  else out << fmt::format("in-range length not computed: {}\n", report.rope_unknown.value_or("no pair figures"));
+}
+
+std::string granularity_text(const EngineFit& fit) {
+  switch (fit.engine) {
+    case Engine::vllm: return fmt::format("blocks of {} tokens", fit.granularity);
+    case Engine::sglang: return fmt::format("pages of {} token{}", fit.granularity, fit.granularity == 1 ? "" : "s");
+    case Engine::llama_cpp: return fmt::format("cells padded to {}", fit.granularity);
+    case Engine::transformers: return "token by token";
+  }
+  return "";
+}
+
+void fit_rows(const FitReport& report, std::ostream& out) {
+  out << fmt::format("\n{:<14}{:<10}{:>12}  {:<12}{}\n", "engine", "kv dtype", "max tokens", "limited by",
+                     "KV cache at max tokens");
+  for (const EngineFit& fit : report.fits) {
+    const std::string_view engine = display_name(fit.engine);
+    if (fit.unsupported) {
+      out << fmt::format("{:<14}{:<10}{:>12}  {}\n", engine, to_string(fit.dtype), "-", *fit.unsupported);
+      continue;
+    }
+    out << fmt::format("{:<14}{:<10}{:>12}  {:<12}{} ({})\n", engine, to_string(fit.dtype), fit.max_tokens,
+                       to_string(fit.limited_by), size_text(fit.kv_bytes), granularity_text(fit));
+  }
+}
+
+void serve_lines(const FitReport& report, std::ostream& out) {
+  bool heading = false;
+  for (const EngineFit& fit : report.fits) {
+    if (fit.serve_command.empty() || fit.max_tokens == 0) continue;
+    if (!heading) out << "\nserve:\n";
+    heading = true;
+    out << fmt::format("  {} ({}): {}\n", display_name(fit.engine), to_string(fit.dtype), fit.serve_command);
+  }
+}
+
+}  // namespace
+
+void render_fit_text(const FitReport& report, std::ostream& out) {
+  budget_lines(report, out);
+  cap_lines(report, out);
+  fit_rows(report, out);
+  serve_lines(report, out);
+  out << "\nnot counted:\n";
+  for (const std::string& item : report.not_counted) out << fmt::format("  {}\n", item);
+}
+
+}  // namespace ropelens

@@ -1,0 +1,151 @@
+// `ropelens fit` end to end: Llama-3.1-8B beside a sparse model.safetensors of its real size (16,060,522,496 bytes),
+// the flags that give each engine's length, --reserve, JSON, and the refusal when the weights' size is unknown.
+#include <filesystem>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "gguf_writer.hpp"
+#include "safetensors_writer.hpp"
+#include "support.hpp"
+
+using Catch::Matchers::Contains;
+using nlohmann::json;
+using ropelens::test::read_file;
+using ropelens::test::run_cli;
+using ropelens::test::source_path;
+using ropelens::test::TempDir;
+using ropelens::test::write_file;
+
+namespace {
+
+const std::string kLlama = "testdata/fit/llama-3.1-8b/config.json";
+
+// The config with one BF16 tensor of 8,030,261,248 values beside it: the weights' 16,060,522,496 bytes, sparse.
+std::string llama_with_weights(const TempDir& dir) {
+  write_file(dir.file("config.json"), read_file(source_path(kLlama)));
+  ropelens::test::write_safetensors(dir.file("model.safetensors"),
+                                    {{"model.weights", "BF16", {8'030'261'248ULL}, {}, ""}});
+  return dir.file("config.json");
+}
+
+json fit_json(const std::string& arguments) {
+  const auto run = run_cli("fit " + arguments + " --format json");
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  return json::parse(run.out);
+}
+
+}  // namespace
+
+TEST_CASE("fit cli: Llama-3.1-8B bf16 in 24 GiB, per engine", "[fit][cli]") {
+  TempDir dir;
+  const std::string config = llama_with_weights(dir);
+  const json out = fit_json(config + " --memory 24GiB --reserve 0");
+  CHECK(out["weights_bytes"] == 16'060'522'496ULL);
+  CHECK(out["kv_budget_bytes"] == 9'709'281'280ULL);  // 24 GiB − weights; 131,072 bytes per token: 74,075.35
+  CHECK(out["engines"]["transformers"]["bf16"]["max_tokens"] == 74075);
+  CHECK(out["engines"]["vllm"]["bf16"]["max_tokens"] == 74064);       // blocks of 16
+  CHECK(out["engines"]["sglang"]["bf16"]["max_tokens"] == 74075);     // pages of 1
+  CHECK(out["engines"]["llama.cpp"]["bf16"]["max_tokens"] == 73984);  // cells padded to 256
+  for (const char* engine : {"transformers", "vllm", "sglang", "llama.cpp"}) {
+    INFO(engine);
+    CHECK(out["engines"][engine]["bf16"]["limited_by"] == "memory");
+  }
+
+  const auto text = run_cli("fit " + config + " --memory 24GiB --reserve 0");
+  REQUIRE(text.exit_code == 0);
+  CHECK_THAT(text.out, Contains("vllm serve <model> --max-model-len 74064 --kv-cache-dtype auto "
+                                "--gpu-memory-utilization 1"));
+  CHECK_THAT(text.out, Contains("--context-length 74075 --kv-cache-dtype auto --mem-fraction-static 1"));
+  CHECK_THAT(text.out, Contains("llama-server -m <model>.gguf -c 73984 --cache-type-k bf16 --cache-type-v bf16"));
+  CHECK_THAT(text.out, Contains("not counted:") && Contains("activations") && Contains("CUDA graphs") &&
+                           Contains("give --reserve SIZE or PERCENT"));
+}
+
+TEST_CASE("fit cli: 80 GiB reaches the declared length", "[fit][cli]") {
+  TempDir dir;
+  const json out = fit_json(llama_with_weights(dir) + " --memory 80GiB");
+  for (const char* engine : {"transformers", "vllm", "sglang", "llama.cpp"}) {
+    INFO(engine);
+    CHECK(out["engines"][engine]["bf16"]["max_tokens"] == 131072);
+    CHECK(out["engines"][engine]["bf16"]["limited_by"] == "declared");
+  }
+  CHECK(out["rope_tokens"] == 131072);
+}
+
+TEST_CASE("fit cli: --reserve 10% and a size", "[fit][cli]") {
+  TempDir dir;
+  const std::string config = llama_with_weights(dir);
+  // ceil(0.1 × 24 GiB) = 2,576,980,378 bytes aside: 7,132,300,902 left, 54,415.1 tokens.
+  const json share = fit_json(config + " --memory 24GiB --reserve 10% --engine vllm");
+  CHECK(share["reserve_bytes"] == 2'576'980'378ULL);
+  CHECK(share["engines"]["vllm"]["bf16"]["max_tokens"] == 54400);
+  CHECK(share["engines"]["vllm"]["bf16"]["serve"] ==
+        "vllm serve <model> --max-model-len 54400 --kv-cache-dtype auto --gpu-memory-utilization 0.9");
+  CHECK_FALSE(share["engines"].contains("sglang"));
+  // 2 GiB aside: 7,562,038,016 bytes left, 57,693.7 tokens; llama.cpp pads to 256: 57,600.
+  const json size = fit_json(config + " --memory 24GiB --reserve 2GiB --engine llama.cpp");
+  CHECK(size["engines"]["llama.cpp"]["bf16"]["max_tokens"] == 57600);
+}
+
+TEST_CASE("fit cli: unknown weights are refused unless --weights gives them", "[fit][cli]") {
+  const auto refused = run_cli("fit " + kLlama + " --memory 24GiB");
+  CHECK(refused.exit_code == 2);
+  CHECK(refused.out.empty());
+  CHECK_THAT(refused.err, Contains(kLlama + ": the weights' size is unknown") && Contains("--weights SIZE"));
+  CHECK(std::count(refused.err.begin(), refused.err.end(), '\n') == 1);
+
+  const json given = fit_json(kLlama + " --memory 24GiB --weights 16060522496");
+  CHECK(given["weights_bytes"] == 16'060'522'496ULL);
+  CHECK(given["weights_from"] == "derived: --weights");
+  CHECK(given["engines"]["vllm"]["bf16"]["max_tokens"] == 74064);
+}
+
+TEST_CASE("fit cli: bad values are one-line usage errors", "[fit][cli]") {
+  CHECK_THAT(run_cli("fit " + kLlama + " --memory lots --weights 1GB").err, Contains("--memory"));
+  CHECK_THAT(run_cli("fit " + kLlama + " --memory 24GiB --weights 1GB --reserve 120%").err,
+             Contains("--reserve 120%: a share is a number from 0 to 100 followed by %"));
+  CHECK_THAT(run_cli("fit " + kLlama + " --memory 1GiB --weights 1GB --reserve 2GiB").err,
+             Contains("--reserve 2GiB is more than --memory 1.00 GiB"));
+  CHECK(run_cli("fit " + kLlama + " --weights 1GB").exit_code == 2);  // --memory is required
+}
+
+TEST_CASE("fit cli: a GGUF's tensors are its weights", "[fit][cli][gguf]") {
+  TempDir dir;
+  ropelens::test::GgufWriter w = ropelens::test::llama_like("llama", 4096, 2, 512, 4);
+  w.u32("llama.attention.head_count_kv", 2);
+  for (const char* name : {"blk.0.attn_k.weight", "blk.1.attn_k.weight"})
+    w.tensor({name, {512, 256}, ropelens::test::kGgmlF16, std::string(262144, '\0'), std::nullopt});
+  w.write(dir.file("model.gguf"));
+  // Weights: 2 × 512 × 256 F16 values = 524,288 bytes. The f16 cache (llama.cpp's default for a GGUF): 2 layers ×
+  // 2 heads × 128 × (K + V) × 2 bytes = 2,048 bytes per token; 524,288 + 2,048 × 1,000 = 2,572,288 bytes of memory.
+  const json out = fit_json(dir.file("model.gguf") + " --memory 2572288");
+  CHECK(out["weights_bytes"] == 524288);
+  CHECK(out["engines"]["transformers"]["f16"]["max_tokens"] == 1000);
+  CHECK(out["engines"]["sglang"]["f16"]["max_tokens"] == 1000);
+  CHECK(out["engines"]["vllm"]["f16"]["max_tokens"] == 992);
+  CHECK(out["engines"]["llama.cpp"]["f16"]["max_tokens"] == 768);
+  CHECK(out["engines"]["llama.cpp"]["f16"]["serve"] ==
+        "llama-server -m <model>.gguf -c 768 --cache-type-k f16 --cache-type-v f16");
+
+  const auto inspect = run_cli("inspect " + dir.file("model.gguf") + " --format json");
+  REQUIRE(inspect.exit_code == 0);
+  const json model = json::parse(inspect.out);
+  CHECK(model["weights_parameters"]["value"] == 262144);
+}
+
+TEST_CASE("fit cli: report --memory adds fit's text to the model's section", "[fit][cli][report]") {
+  TempDir dir;
+  const std::string config = llama_with_weights(dir);
+  const auto run = run_cli("report " + config + " --memory 24GiB -q -o " + dir.file("r.html"));
+  REQUIRE(run.exit_code == 0);
+  const std::string page = read_file(dir.file("r.html"));
+  CHECK_THAT(page, Contains("<h3>Fit in 24.00 GiB</h3>") && Contains("--max-model-len 74064") &&
+                       Contains("-c 73984 --cache-type-k bf16"));
+  // Without weights the section says why there is no figure.
+  const auto refused = run_cli("report " + kLlama + " --memory 24GiB -q -o " + dir.file("s.html"));
+  REQUIRE(refused.exit_code == 0);
+  CHECK_THAT(read_file(dir.file("s.html")), Contains("<h3>Fit</h3>") && Contains("the weights&#39; size is unknown"));
+  CHECK_THAT(read_file(dir.file("r.html")), !Contains("<h3>Fit</h3>"));
+}
