@@ -9,7 +9,7 @@ PREFIX     ?= /usr/local
 # format-check looks at every tracked C++ file, or with FORMAT_BASE=<revision> at those changed since then.
 FORMAT_BASE ?=
 
-.PHONY: deps deps-browser build binary run test test-sanitize golden fuzz bench docs install deb format format-check clean
+.PHONY: deps deps-browser build binary run test coverage test-sanitize golden fuzz bench docs install deb format format-check clean
 
 deps:
 	@bash cmake/install-deps.sh build
@@ -50,6 +50,10 @@ test-sanitize: deps deps-browser
 	  -DROPELENS_SANITIZE=ON
 	cmake --build $(SAN_BUILD) -j $(JOBS)
 	cd $(SAN_BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The hub sample (testdata/hub/MANIFEST.tsv) config by config: how it was read, engines that refuse it, findings.
+coverage: binary
+	python3 tools/coverage --bin $(BUILD)/ropelens
 
 golden: build
 	python3 ../shared/checks/golden-compare --bin $(BUILD)/ropelens

@@ -141,6 +141,10 @@ const LengthKey* Model::length_key(std::string_view key) const {
   return found == length_keys.end() ? nullptr : &*found;
 }
 
+bool Model::states_key(std::string_view key) const {
+  return std::binary_search(config_keys.begin(), config_keys.end(), key);
+}
+
 Field<std::int64_t> Model::declared_length() const {
   Field<std::int64_t> shortest = max_position_embeddings;
   for (const auto& key : length_keys)

@@ -127,9 +127,11 @@ constexpr std::pair<std::string_view, std::string_view> kArchitectures[] = {
     {"MistralForCausalLM", "mistral"},
     {"MixtralForCausalLM", "mixtral"},
     {"Qwen2ForCausalLM", "qwen2"},
+    {"MiMoForCausalLM", "qwen2"},  // mimo.py: MiMoForCausalLM(Qwen2ForCausalLM)
     {"Qwen3ForCausalLM", "qwen3"},
     {"Qwen3MoeForCausalLM", "qwen3_moe"},
     {"Phi3ForCausalLM", "phi3"},
+    {"Phi4ForCausalLMV", "phi3"},  // Phi-4-reasoning-vision: its remote class subclasses Phi3ForCausalLM
     {"GPTNeoXForCausalLM", "gpt_neox"},
     {"GPT2LMHeadModel", "gpt2"},
 };

@@ -1,5 +1,7 @@
 #include "ropelens/normalize/normalize.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "normalizing.hpp"
@@ -29,6 +31,15 @@ void note_nesting(const ConfigView& view, Model& model) {
       fmt::format("language model read from {} (outer model_type '{}', inner '{}'); keys it lacks "
                   "are taken from the enclosing object",
                   view.text_pointer(), outer_type, model.model_type.value));
+}
+
+std::vector<std::string> stated_keys(const ConfigView& view) {
+  std::vector<std::string> keys;
+  for (const auto& scope : view.scopes())
+    for (const auto& item : scope.object->items()) keys.push_back(item.key());
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  return keys;
 }
 
 std::string first_architecture(const ConfigView& view) {
@@ -76,6 +87,7 @@ Model normalize_json(const nlohmann::json& root, const std::string& source) {
   Issues issues(model.issues);
   model.model_type = read_model_type(view, issues);
   model.text_pointer = view.text_pointer();
+  model.config_keys = stated_keys(view);
   note_nesting(view, model);
 
   const ResolvedFamily resolved = resolve_family(view, model.model_type.value);

@@ -251,10 +251,13 @@ void read_type_specific(Normalizing& n, const RopeDict& dict, RopeSetup& setup, 
       if (auto v = read_bool(*hit, n.issues, "truncate")) setup.yarn.truncate = {*v, Provenance::at(hit->pointer)};
     if (dict.nested_layer)
       if (auto hit = key_in(dict, "truncate"))
-        n.model.notes.push_back(
-            fmt::format("{} is ignored: transformers reads truncate only at the top level of "
-                        "rope_parameters, so the correction range is truncated",
-                        hit->pointer));
+        if (auto v = read_bool(*hit, n.issues, "truncate")) {
+          setup.layer_truncate = Field<bool>{*v, Provenance::at(hit->pointer)};
+          n.model.notes.push_back(
+              fmt::format("{} is ignored: transformers reads truncate only at the top level of "
+                          "rope_parameters, so the correction range is truncated",
+                          hit->pointer));
+        }
   }
   if (setup.type == RopeType::longrope) {
     if (auto hit = key_in(dict, "short_factor"))

@@ -90,6 +90,9 @@ struct RopeSetup {
   bool mrope_interleaved = false;
 
   std::vector<std::string> dict_keys;  // keys present in the RoPE dict, for unknown-key checks
+  // YaRN's truncate as a per-layer-type dict states it: transformers reads only the top level, vLLM and SGLang
+  // pass the layer's own dict to their rotary embedding, which reads it.
+  std::optional<Field<bool>> layer_truncate;
 };
 
 struct Layer {
@@ -233,6 +236,9 @@ struct Model {
 
   std::vector<std::string> notes;
   std::vector<ConfigIssue> issues;  // what the config holds but normalize could not take as written
+  // The keys the language-model config states (its own and the enclosing object's), sorted: engine model code
+  // reads some attributes without a default, so whether a key is there decides whether the engine loads.
+  std::vector<std::string> config_keys;
 
   std::vector<int> nope_layers() const;       // layers that attend without RoPE
   std::vector<int> attention_layers() const;  // layers that attend (all of them when no schedule was read)
@@ -240,6 +246,7 @@ struct Model {
   bool uses_mla() const { return qk_nope_head_dim.has_value(); }
   std::string schedule_summary() const;
   const LengthKey* length_key(std::string_view key) const;  // nullptr when the config does not state it
+  bool states_key(std::string_view key) const;              // the key is in config_keys
   // The length the config trains and serves at: max_position_embeddings, or a length key that states less
   // (vLLM serves the minimum; Qwen-1's seq_length is its training length). Its provenance names the key.
   Field<std::int64_t> declared_length() const;

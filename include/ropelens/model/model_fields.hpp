@@ -103,7 +103,8 @@ inline constexpr std::string_view kModelMembersElsewhere[] = {"source",
                                                               "vocab_size",
                                                               "gguf",
                                                               "notes",
-                                                              "issues"};
+                                                              "issues",
+                                                              "config_keys"};
 
 // One RoPE setup's settings, in the order inspect prints them; method parameters only for their method.
 inline constexpr auto kSetupFields = std::make_tuple(
@@ -145,9 +146,11 @@ inline constexpr auto kSetupFields = std::make_tuple(
     row("window_tokens", &RopeSetup::window_tokens));
 
 // Members of RopeSetup that are not rows: identity, layout, the parsed type, the method parameter structs
-// (their members are rows), what mrope_section's row shows beside it, and the keys for unknown-key checks.
+// (their members are rows), what mrope_section's row shows beside it, the keys for unknown-key checks, and the
+// per-layer truncate only engine views read.
 inline constexpr std::string_view kSetupMembersElsewhere[] = {
-    "name", "pointer", "layers", "attention", "type", "yarn", "longrope", "llama3", "mrope_interleaved", "dict_keys"};
+    "name",   "pointer",           "layers",    "attention",     "type", "yarn", "longrope",
+    "llama3", "mrope_interleaved", "dict_keys", "layer_truncate"};
 
 // Calls visit(row, value) for each row listed in `view`, in order; `value` is the row's Field<T> or
 // std::optional<Field<T>>.

@@ -72,7 +72,7 @@ EngineSetupView sglang_longrope_view(const RopeSetup& setup, int index, std::int
   return view;
 }
 
-EngineSetupView sglang_setup_view(const Model& model, const RopeSetup& setup, int index, std::int64_t target_tokens) {
+EngineSetupView sglang_method_view(const Model& model, const RopeSetup& setup, int index, std::int64_t target_tokens) {
   switch (setup.type) {
     case RopeType::dynamic: return sglang_dynamic_view(setup, index);
     case RopeType::yarn: return sglang_yarn_view(model, setup, index);
@@ -81,6 +81,14 @@ EngineSetupView sglang_setup_view(const Model& model, const RopeSetup& setup, in
   }
   EngineSetupView view = from_table(index, compute_rope_table(setup));
   view.method = setup.type;
+  return view;
+}
+
+EngineSetupView sglang_setup_view(const Model& model, const RopeSetup& setup, int index, std::int64_t target_tokens) {
+  std::vector<Note> notes;
+  const RopeSetup served = layer_dict_reading(setup, notes);
+  EngineSetupView view = sglang_method_view(model, served, index, target_tokens);
+  view.notes.insert(view.notes.begin(), notes.begin(), notes.end());
   return view;
 }
 
@@ -95,9 +103,27 @@ const LengthKey* first_length_key(const Model& model) {
   return nullptr;
 }
 
+// No key of CONTEXT_LENGTH_KEYS, and no max_position_embeddings attribute either: T5Config maps none to its
+// n_positions (GPT-2's config class does), so a T5 config's n_positions 512 is not seen.
+bool finds_no_length(const Model& model) {
+  if (first_length_key(model)) return false;
+  return states_no_length(model) || model.scheme == PositionScheme::t5_relative;
+}
+
 // get_context_length: the first length key × factor, the factor forced to 1 when the dict has
 // original_max_position_embeddings (transformers fills it for yarn/longrope/llama3) or is llama3.
 LengthLimit sglang_length_limit(const Model& model, std::int64_t target_tokens) {
+  if (finds_no_length(model)) {
+    LengthLimit assumed = assumed_length_limit();
+    assumed.limit_tokens = assumed.default_tokens;
+    assumed.beyond = LimitAction::error;
+    if (target_tokens > kEngineDefaultLength)
+      assumed.message =
+          fmt::format("ValueError: User-specified context_length ({}) is greater than the derived context_length ({})",
+                      target_tokens, kEngineDefaultLength);
+    assumed.override_how = "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 with --context-length (then a warning)";
+    return assumed;
+  }
   LengthLimit limit;
   const LengthKey* first = first_length_key(model);
   const std::string key = first ? first->key : "max_position_embeddings";
@@ -130,6 +156,17 @@ LengthLimit sglang_length_limit(const Model& model, std::int64_t target_tokens) 
   return limit;
 }
 
+// SGLang reloads a chatglm config with its own ChatGLMConfig (configs/chatglm.py @8905cbd4), whose defaults are
+// ChatGLM2-6B's; chatglm.py then builds ChatGLM2's modules, and load_weights looks the v1 checkpoint's tensor
+// names (transformer.layers.N.attention.*) up among them without a fallback.
+std::optional<std::string> sglang_refusal(const Model& model) {
+  if (model.model_type.value != "chatglm" || model.states_key("multi_query_attention")) return std::nullopt;
+  return std::string(
+      "KeyError in load_weights: the config lacks ChatGLM2's multi_query_attention, so SGLang's ChatGLMConfig "
+      "fills ChatGLM2-6B defaults and chatglm.py builds ChatGLM2's layers, which the ChatGLM-6B v1 checkpoint's "
+      "tensor names do not match");
+}
+
 }  // namespace
 
 EngineView sglang_view(const Model& model, EngineVersion version, std::int64_t target_tokens) {
@@ -138,6 +175,8 @@ EngineView sglang_view(const Model& model, EngineVersion version, std::int64_t t
       "SGLang rotary_embedding/factory.py, yarn.py @0b1fd02d, hf_transformers/common.py get_context_length "
       "@00828e56";
   view.length = sglang_length_limit(model, target_tokens);
+  view.refusal = sglang_refusal(model);
+  if (view.refusal) view.notes.push_back(Note("cannot load this config: {}", *view.refusal));
   for (std::size_t i = 0; i < model.setups.size(); ++i)
     view.setups.push_back(sglang_setup_view(model, model.setups[i], static_cast<int>(i), target_tokens));
   return view;

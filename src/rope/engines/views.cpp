@@ -127,7 +127,7 @@ bool same_setup(const EngineSetupView& a, const EngineSetupView& b) {
 
 bool same_behaviour(const EngineView& a, const EngineView& b) {
   if (a.length.limit_tokens != b.length.limit_tokens || a.length.default_tokens != b.length.default_tokens ||
-      a.length.beyond != b.length.beyond || a.setups.size() != b.setups.size())
+      a.length.beyond != b.length.beyond || a.setups.size() != b.setups.size() || a.refusal != b.refusal)
     return false;
   for (std::size_t i = 0; i < a.setups.size(); ++i)
     if (!same_setup(a.setups[i], b.setups[i])) return false;
@@ -187,7 +187,8 @@ int mla_key_dim(const Model& model, const RopeSetup& setup) {
 
 bool is_deepseek_family(const Model& model) {
   const auto& type = model.model_type.value;
-  return type == "deepseek_v2" || type == "deepseek_v3" || type == "deepseek2" || type == "kimi_k2";
+  return type == "deepseek_v2" || type == "deepseek_v3" || type == "deepseek_v32" || type == "deepseek2" ||
+         type == "kimi_k2";
 }
 
 bool is_deepseek_yarn(const RopeSetup& setup) { return setup.rope_type_name.value == "deepseek_yarn"; }
@@ -227,6 +228,29 @@ EngineSetupView deepseek_yarn_view(const Model& model, const RopeSetup& setup, i
   view.softmax_multiplier = mla_softmax(model, setup);
   view.notes.push_back(std::move(note));
   return view;
+}
+
+RopeSetup layer_dict_reading(const RopeSetup& setup, std::vector<Note>& notes) {
+  RopeSetup served = setup;
+  if (setup.type == RopeType::yarn && setup.layer_truncate &&
+      setup.layer_truncate->value != setup.yarn.truncate.value) {
+    served.yarn.truncate = *setup.layer_truncate;
+    notes.push_back(Note("{} layers: truncate {} read from {} (the layer's own dict, which transformers ignores)",
+                         setup.name, setup.layer_truncate->value ? "true" : "false",
+                         setup.layer_truncate->from.pointer));
+  }
+  return served;
+}
+
+bool states_no_length(const Model& model) {
+  return model.length_keys.empty() && model.max_position_embeddings.value <= 0;
+}
+
+LengthLimit assumed_length_limit() {
+  LengthLimit limit;
+  limit.default_tokens = kEngineDefaultLength;
+  limit.derivation = fmt::format("no length key in the config: the engine assumes {} tokens", kEngineDefaultLength);
+  return limit;
 }
 
 const RopeSetup* deciding_setup(const Model& model) {

@@ -72,6 +72,16 @@ double mla_softmax(const Model& model, const RopeSetup& setup);
 // magnitude gm(f, mscale)/gm(f, mscale_all_dim) on cos/sin, softmax scale × gm(f, mscale_all_dim)²; `note` says whose.
 EngineSetupView deepseek_yarn_view(const Model& model, const RopeSetup& setup, int index, Note note);
 
+// vLLM and SGLang hand each layer type's own RoPE dict to their rotary embedding, so a truncate nested there
+// counts (transformers reads it only at the top level); `notes` says so where it changes the setup.
+RopeSetup layer_dict_reading(const RopeSetup& setup, std::vector<Note>& notes);
+
+// vLLM's _get_and_verify_max_len and SGLang's get_context_length fall back to 2048 tokens when they find no
+// length key (ALiBi and T5 models).
+inline constexpr std::int64_t kEngineDefaultLength = 2048;
+bool states_no_length(const Model& model);  // no length key, and no class default either
+LengthLimit assumed_length_limit();         // the 2048-token default, as its derivation says
+
 // The global setup whose dict decides a model-level value (the first one without a window, else the first).
 const RopeSetup* deciding_setup(const Model& model);
 

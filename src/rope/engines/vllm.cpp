@@ -109,8 +109,40 @@ EngineSetupView vllm_longrope_view(const RopeSetup& setup, int index, std::int64
   return view;
 }
 
-EngineSetupView vllm_setup_view(const Model& model, const RopeSetup& setup, int index, EngineVersion version,
-                                std::int64_t target_tokens) {
+// patch_rope_parameters (vllm/transformers_utils/config.py @9aaf83ef) takes the partial factor from
+// partial_rotary_factor, rotary_pct or rotary_emb_fraction; stablelm.py passes no rotary dim of its own, so a
+// config that states rope_pct (StableLM-Epoch remote code) rotates every dimension in vLLM.
+bool partial_from_rope_pct(const RopeSetup& setup) {
+  return setup.partial_rotary_factor.from.origin == Origin::config &&
+         setup.partial_rotary_factor.from.key() == "rope_pct";
+}
+
+// What vLLM's get_rope receives for this setup: the layer's own dict, rope_pct unread, and in the
+// transformers-v4 branch of patch_rope_parameters a top-level original_max_position_embeddings written into a
+// flat dict (so legacy "su", which transformers leaves without one, runs on it as longrope).
+RopeSetup vllm_reading(const Model& model, const RopeSetup& setup, std::vector<Note>& notes) {
+  RopeSetup served = layer_dict_reading(setup, notes);
+  if (partial_from_rope_pct(setup)) {
+    served.partial_rotary_factor = {1.0, Provenance::by_default("vLLM reads no rope_pct: partial_rotary_factor 1")};
+    served.rotary_dim = setup.head_dim.value;
+    notes.push_back(Note(
+        "rope_pct {} is not read (patch_rope_parameters knows partial_rotary_factor, rotary_pct "
+        "and rotary_emb_fraction): all {} dimensions rotate, {} pairs instead of {}",
+        fmt_number(setup.partial_rotary_factor.value), served.rotary_dim, served.rotary_dim / 2, setup.rotary_dim / 2));
+  }
+  if (setup.type == RopeType::longrope && !setup.original_max_position_embeddings &&
+      model.original_max_position_embeddings) {
+    served.original_max_position_embeddings = model.original_max_position_embeddings;
+    notes.push_back(
+        Note("patch_rope_parameters writes the top-level original_max_position_embeddings {} into the "
+             "RoPE dict and renames \"{}\" to longrope",
+             model.original_max_position_embeddings->value, setup.rope_type_name.value));
+  }
+  return served;
+}
+
+EngineSetupView vllm_method_view(const Model& model, const RopeSetup& setup, int index, EngineVersion version,
+                                 std::int64_t target_tokens) {
   switch (setup.type) {
     case RopeType::dynamic: return vllm_dynamic_view(setup, index, version);
     case RopeType::yarn: return vllm_yarn_view(model, setup, index, version);
@@ -119,6 +151,15 @@ EngineSetupView vllm_setup_view(const Model& model, const RopeSetup& setup, int 
   }
   EngineSetupView view = from_table(index, compute_rope_table(setup));
   view.method = setup.type;
+  return view;
+}
+
+EngineSetupView vllm_setup_view(const Model& model, const RopeSetup& setup, int index, EngineVersion version,
+                                std::int64_t target_tokens) {
+  std::vector<Note> notes;
+  const RopeSetup served = vllm_reading(model, setup, notes);
+  EngineSetupView view = vllm_method_view(model, served, index, version, target_tokens);
+  view.notes.insert(view.notes.begin(), notes.begin(), notes.end());
   return view;
 }
 
@@ -187,6 +228,11 @@ std::pair<BaseLength, std::int64_t> derived_length(const Model& model, EngineVer
 }
 
 LengthLimit vllm_length_limit(const Model& model, EngineVersion version, std::int64_t target_tokens) {
+  if (states_no_length(model)) {
+    LengthLimit assumed = assumed_length_limit();
+    assumed.derivation += " (a warning), or takes --max-model-len unchecked";
+    return assumed;
+  }
   LengthLimit limit;
   auto [base, derived] = derived_length(model, version);
   limit.limit_tokens = derived;
@@ -226,12 +272,23 @@ std::string vllm_follows(EngineVersion version) {
   }
 }
 
+// chatglm.py @9aaf83ef reads config.original_rope without a default, and vLLM's own ChatGLMConfig
+// (transformers_utils/configs/chatglm.py), which fills ChatGLM2's other attributes, does not define it.
+std::optional<std::string> vllm_refusal(const Model& model) {
+  if (model.model_type.value != "chatglm" || model.states_key("original_rope")) return std::nullopt;
+  return std::string(
+      "AttributeError: 'ChatGLMConfig' object has no attribute 'original_rope' (chatglm.py reads it without a "
+      "default; ChatGLM-6B v1 configs do not state it)");
+}
+
 }  // namespace
 
 EngineView vllm_view(const Model& model, EngineVersion version, std::int64_t target_tokens) {
   EngineView view = empty_view(model, version);
   view.follows = vllm_follows(version);
   view.length = vllm_length_limit(model, version, target_tokens);
+  view.refusal = vllm_refusal(model);
+  if (view.refusal) view.notes.push_back(Note("cannot load this config: {}", *view.refusal));
   for (std::size_t i = 0; i < model.setups.size(); ++i)
     view.setups.push_back(vllm_setup_view(model, model.setups[i], static_cast<int>(i), version, target_tokens));
   return view;

@@ -94,6 +94,8 @@ struct EngineView {
   LengthLimit length;
   std::vector<EngineSetupView> setups;  // one per Model::setups entry
   std::optional<GgufConversion> gguf;
+  // The engine cannot load this config: where and how it fails, and why ("" fields when it loads).
+  std::optional<std::string> refusal;
   std::vector<Note> notes;
 };
 
