@@ -162,3 +162,29 @@ TEST_CASE("suggest's text fits 80 columns", "[suggest][cli]") {
     CHECK(widest > 70);  // the text uses the width it has
   }
 }
+
+TEST_CASE("suggest's printed check commands for a Hugging Face id name its short revision and run as printed",
+          "[suggest][cli][locator]") {
+  ropelens::test::TempDir dir;
+  const std::string commit = "9c925d64d7270123456789abcdef0123456789ab";
+  const fs::path repo = fs::path(dir.file("hub")) / "models--Qwen--Qwen3-8B";
+  ropelens::test::write_file((repo / "snapshots" / commit / "config.json").string(),
+                             ropelens::test::read_file(source_path("testdata/configs/qwen/qwen3-8b.json")));
+  ropelens::test::write_file((repo / "refs" / "main").string(), commit);
+  const std::string env = "HF_HUB_CACHE='" + dir.file("hub") + "' ";
+  const auto text = run_shell(env + binary() + " suggest Qwen/Qwen3-8B --target 128k");
+  REQUIRE(text.exit_code == 0);
+  const auto json = nlohmann::json::parse(run_shell(env + binary() +
+                                                    " suggest Qwen/Qwen3-8B --target 128k "
+                                                    "--format json")
+                                              .out);
+  const std::vector<std::string> commands = printed_commands(text.out, "ropelens check");
+  REQUIRE(commands.size() == 3);
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    INFO(commands[i]);
+    CHECK(commands[i].find("ropelens check 'Qwen/Qwen3-8B@9c925d64d727' --target 131072") != std::string::npos);
+    const auto run = run_shell(env + binary() + commands[i].substr(commands[i].find("ropelens") + 8) + " -q");
+    INFO(run.err);
+    CHECK(run.exit_code == (json["suggestions"][i]["verified"] == true ? 0 : 1));
+  }
+}
