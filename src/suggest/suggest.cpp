@@ -148,7 +148,8 @@ void complete(const Plan& plan, Suggestion& suggestion) {
   static const std::vector<EngineView> no_views;  // check builds none when the pair figures are undefined
   const auto& views = checked.engines ? checked.engines->views : no_views;
   for (const auto& view : views)
-    if (view.length.limit_tokens) suggestion.engine_limits.emplace_back(view.label, *view.length.limit_tokens);
+    if (view.length.limit_tokens && (!plan.gguf || engine_of(view.version) == Engine::llama_cpp))
+      suggestion.engine_limits.emplace_back(view.label, *view.length.limit_tokens);  // a GGUF runs in llama.cpp
   if (plan.gguf) suggestion.snippets = {gguf_snippet(plan, suggestion)};
   else suggestion.snippets = engine_snippets(plan, suggestion, checked.model, views);
 }

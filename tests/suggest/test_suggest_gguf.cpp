@@ -68,6 +68,8 @@ TEST_CASE("suggest on a GGUF file gives llama.cpp flags that check accepts", "[s
   CHECK(yarn.remaining.empty());
   CHECK(yarn.edits.empty());
   CHECK(yarn.check_command.empty());
+  REQUIRE(yarn.engine_limits.size() == 1);  // only llama.cpp runs a GGUF file
+  CHECK(yarn.engine_limits.front().second == 131072);
   REQUIRE(yarn.snippets.size() == 1);
   CHECK(yarn.snippets.front().engine == Engine::llama_cpp);
   CHECK(yarn.snippets.front().command == "llama-server -m '" + path +
@@ -119,4 +121,29 @@ TEST_CASE("suggest on an ollama: name reads its blob and gives llama.cpp flags",
   CHECK(yarn["verified"] == true);
   CHECK(yarn["remaining"].empty());
   CHECK(yarn["snippets"][0]["command"].get<std::string>().find(blob.string()) != std::string::npos);
+}
+
+TEST_CASE("suggest on a Llama 3.1 GGUF says the llama3 factor needs a new conversion", "[suggest][gguf]") {
+  TempDir dir;
+  GgufWriter w = ropelens::test::llama_like("llama", 131072, 4, 4096, 32);
+  w.u32("llama.attention.head_count_kv", 8)
+      .u32("llama.rope.dimension_count", 128)
+      .f32("llama.rope.freq_base", 500000.0f)
+      .f32_tensor("rope_freqs.weight", ropelens::test::llama3_rope_freqs(500000.0, 128, 8.0, 1.0, 4.0, 8192.0));
+  w.write(dir.file("llama31.gguf"));
+  SuggestRequest request;
+  request.target_tokens = 524288;
+  const SuggestReport report = suggest_changes(dir.file("llama31.gguf"), request);
+  REQUIRE(report.suggestions.size() == 3);
+  for (const auto& s : report.suggestions) {
+    INFO(to_string(s.method) << " " << s.snippets.front().command);
+    CHECK(s.method != SuggestMethod::llama3_factor);
+    CHECK(s.snippets.front().command.rfind("llama-server -m ", 0) == 0);
+    // ropelens reads rope_freqs before any scaling type, so flags on top of llama3 divisors are not verified.
+    CHECK_FALSE(s.verified);
+    CHECK_FALSE(s.remaining.empty());
+  }
+  bool noted = false;
+  for (const auto& note : report.notes) noted = noted || note.find("rope_freqs tensor") != std::string::npos;
+  CHECK(noted);
 }
