@@ -23,7 +23,10 @@ void setup_suggest(CLI::App* cmd, Outcome& outcome) {
     std::optional<std::string> revision;
   };
   auto options = std::make_shared<Options>();
-  cmd->add_option("PATH", options->path, kPathHelp)->required();
+  cmd->add_option(
+         "PATH", options->path,
+         std::string(kPathHelp) + "; a GGUF file or ollama:NAME gets llama.cpp flags, verified on its metadata")
+      ->required();
   add_tokens_option(*cmd, "--target", options->target, "the context length to reach, in tokens", 2)->required();
   add_tokens_option(*cmd, "--original", options->original,
                     "the length the model was trained at (default: original_max_position_embeddings, else the "

@@ -15,6 +15,10 @@ using nlohmann::ordered_json;
 
 bool is_rope_parameters(const std::string& pointer) { return pointer.find("rope_parameters") != std::string::npos; }
 
+bool is_rope_dict_key(const std::string& pointer) {
+  return pointer.find("/rope_scaling/") != std::string::npos || is_rope_parameters(pointer);
+}
+
 bool inside(const std::string& pointer, const std::string& dict) { return pointer.rfind(dict + "/", 0) == 0; }
 
 // Keys of the old dict that are not about scaling and must survive its replacement.
@@ -39,6 +43,7 @@ void carry_yarn_shape(const RopeSetup& setup, ordered_json& dict) {
 }
 
 void add_edit(Suggestion& suggestion, const std::string& pointer, const ordered_json& value) {
+  if (pointer.empty() || pointer.front() != '/') return;  // a GGUF key ("gguf:…"): that change is llama.cpp flags
   for (const auto& edit : suggestion.edits)
     if (edit.pointer == pointer) return;  // a dict shared by several setups is replaced once
   suggestion.edits.push_back({pointer, nlohmann::json::parse(value.dump())});
@@ -55,6 +60,19 @@ void declare_length(const Plan& plan, Suggestion& suggestion, std::int64_t token
 std::int64_t scaled_length(const Plan& plan, double factor) {
   const auto scaled = static_cast<std::int64_t>(std::ceil(static_cast<double>(plan.original_tokens) * factor - 1e-9));
   return std::max(plan.target_tokens, scaled);
+}
+
+// vLLM and SGLang derive their length as max_position_embeddings × factor for linear scaling (ROPE102), so
+// the linear form declares the pre-scaling length and states it as original_max_position_embeddings at the
+// top level, where those engines do not read it and ropelens does: each engine multiplies once.
+void declare_prescaling_length(const Plan& plan, Suggestion& suggestion) {
+  const Model& model = *plan.model;
+  if (model.max_position_embeddings.value != plan.original_tokens)
+    add_edit(suggestion, length_pointer(model), ordered_json(plan.original_tokens));
+  const auto& stated = model.original_max_position_embeddings;
+  const bool stated_at_top = stated && stated->from.origin == Origin::config && !is_rope_dict_key(stated->from.pointer);
+  if (!stated_at_top || stated->value != plan.original_tokens)
+    add_edit(suggestion, model.text_pointer + "/original_max_position_embeddings", ordered_json(plan.original_tokens));
 }
 
 Suggestion scaling_change(const Plan& plan, SuggestMethod method, double factor) {
@@ -75,7 +93,8 @@ Suggestion scaling_change(const Plan& plan, SuggestMethod method, double factor)
     carry_over(setup, pointer, dict);
     add_edit(suggestion, pointer, dict);
   }
-  declare_length(plan, suggestion, scaled_length(plan, factor));
+  if (method == SuggestMethod::linear) declare_prescaling_length(plan, suggestion);
+  else declare_length(plan, suggestion, scaled_length(plan, factor));
   return suggestion;
 }
 
@@ -124,7 +143,58 @@ double covering_theta(const Plan& plan, int setup_index) {
   return round_up_significant(ntk_aware_base(setup.rope_theta.value, setup.rotary_dim, scale), 3);
 }
 
+// Llama 3 scaling keeps its bands and original length: the factor grows with the target, by the share of the
+// declared (fine-tuned) length it adds, rounded up to a whole factor and raised until the audit covers it.
+double covering_llama3_factor(const Plan& plan, int setup_index) {
+  const RopeSetup& setup = plan.model->setups[static_cast<std::size_t>(setup_index)];
+  const double now = setup.factor ? setup.factor->value : 1.0;
+  double factor = std::ceil(now * static_cast<double>(plan.target_tokens) /
+                                static_cast<double>(plan.model->max_position_embeddings.value) -
+                            1e-9);
+  for (int attempt = 0; attempt < 64; ++attempt, factor += std::max(1.0, std::floor(factor / 8.0))) {
+    Model edited = *plan.model;
+    auto& s = edited.setups[static_cast<std::size_t>(setup_index)];
+    if (s.factor) s.factor->value = factor;
+    if (still_out_of_range(plan, audit_model(edited, plan.target_tokens, verification_history(plan))).empty()) break;
+  }
+  return factor;
+}
+
 }  // namespace
+
+bool has_llama3_setup(const Plan& plan) {
+  for (int index : plan.setups)
+    if (plan.model->setups[static_cast<std::size_t>(index)].type == RopeType::llama3) return true;
+  return false;
+}
+
+Suggestion llama3_factor_change(const Plan& plan) {
+  Suggestion suggestion;
+  suggestion.method = SuggestMethod::llama3_factor;
+  suggestion.config_fragment = ordered_json::object();
+  for (int index : plan.setups) {
+    const RopeSetup& setup = plan.model->setups[static_cast<std::size_t>(index)];
+    if (setup.type != RopeType::llama3) continue;
+    const double factor = covering_llama3_factor(plan, index);
+    if (suggestion.value == 0.0) {
+      suggestion.value = factor;
+      suggestion.change = fmt::format("llama3 factor {:.10g} → {:.10g}, the same original length and bands",
+                                      setup.factor ? setup.factor->value : 1.0, factor);
+    }
+    // The whole dict: an engine override of rope_scaling replaces it, so a lone factor would drop the type.
+    const std::string pointer = dict_pointer(*plan.model, setup);
+    ordered_json dict;
+    dict["rope_type"] = "llama3";
+    dict["factor"] = factor;
+    dict["low_freq_factor"] = setup.llama3.low_freq_factor.value;
+    dict["high_freq_factor"] = setup.llama3.high_freq_factor.value;
+    dict["original_max_position_embeddings"] = plan.original_tokens;
+    carry_over(setup, pointer, dict);
+    add_edit(suggestion, pointer, dict);
+  }
+  declare_length(plan, suggestion, plan.target_tokens);
+  return suggestion;
+}
 
 std::string dict_pointer(const Model& model, const RopeSetup& setup) {
   if (!setup.pointer.empty()) return setup.pointer;

@@ -144,6 +144,7 @@ std::string llama_cpp_flags(const Plan& plan, const Suggestion& suggestion) {
                          plan.original_tokens);
     case SuggestMethod::linear: return fmt::format("--rope-scaling linear --rope-scale {:.10g}", suggestion.value);
     case SuggestMethod::ntk_base: return fmt::format("--rope-freq-base {:.10g}", suggestion.value);
+    case SuggestMethod::llama3_factor: return "";  // the factor lives in the converted file's rope_freqs tensor
   }
   return {};
 }
@@ -152,8 +153,13 @@ EngineSnippet llama_cpp_snippet(const Plan& plan, const Suggestion& suggestion, 
   EngineSnippet snippet;
   snippet.engine = Engine::llama_cpp;
   const ServeFlags& serve = describe(Engine::llama_cpp).serve;
-  snippet.command = fmt::format("{} {} {} {}", serve.launch, serve.context_length, plan.target_tokens,
-                                llama_cpp_flags(plan, suggestion));
+  const std::string flags = llama_cpp_flags(plan, suggestion);
+  snippet.command = fmt::format("{} {} {}{}", serve.launch, serve.context_length, plan.target_tokens,
+                                flags.empty() ? "" : " " + flags);
+  if (suggestion.method == SuggestMethod::llama3_factor)
+    snippet.notes.push_back(
+        "on a file converted from the edited config.json: convert_hf_to_gguf.py writes the llama3 divisors "
+        "into the rope_freqs tensor, which no flag changes");
   const ShortLimit limits = short_limits(views, Engine::llama_cpp, plan.target_tokens);
   if (!limits.labels.empty())
     snippet.notes.push_back(

@@ -10,6 +10,7 @@
 #include "ropelens/rope/engines/engine_comparison.hpp"
 #include "ropelens/input/model_locator.hpp"
 #include "ropelens/normalize/normalize.hpp"
+#include "ropelens/rope/engines/engine_descriptor.hpp"
 #include "ropelens/rules/rule.hpp"
 #include "suggesting.hpp"
 
@@ -20,6 +21,7 @@ std::string_view to_string(SuggestMethod method) {
     case SuggestMethod::yarn: return "yarn";
     case SuggestMethod::linear: return "linear";
     case SuggestMethod::ntk_base: return "ntk_base";
+    case SuggestMethod::llama3_factor: return "llama3_factor";
   }
   return "yarn";
 }
@@ -32,9 +34,8 @@ CheckOptions verification_options(const Plan& plan) {
   CheckOptions options;
   options.target_tokens = plan.target_tokens;
   options.training = verification_history(plan).overrides;
-  options.engines = all_engines();
-  options.selection.select = {"ALL"};  // an opt-in rule that puts the target out of reach still counts
-  return options;
+  options.engines = all_engines();  // for the engine limits and snippets; the findings are the same without
+  return options;                   // the default rules, as `ropelens check` runs them
 }
 
 std::vector<int> still_out_of_range(const Plan& plan, const Audit& edited) {
@@ -87,36 +88,70 @@ std::string check_command(const Plan& plan, const Suggestion& suggestion) {
   return command;
 }
 
-// What keeps the edited config from passing: any error, and any finding that puts the target out of reach
-// (CTX201, CTX202) at whatever severity it was configured.
-bool puts_target_out_of_reach(const Diagnostic& d) {
-  const Rule* rule = find_rule(d.code);
-  return rule != nullptr && rule->meta.target_out_of_reach;
+// `ropelens check` fails at its default --fail-on (warning) on any error or warning; unreadable is an error too.
+bool check_fails(const CheckCounts& counts) {
+  return counts.unreadable_files > 0 || counts.errors > 0 || counts.warnings > 0;
 }
 
-std::vector<std::string> blocking_findings(const FileResult& checked) {
-  std::vector<std::string> out;
+std::vector<RemainingFinding> findings_that_fail(const FileResult& checked) {
+  std::vector<RemainingFinding> out;
+  if (checked.error) out.push_back({"", Severity::error, "", *checked.error});
   for (const Diagnostic& d : checked.diagnostics)
-    if (d.severity == Severity::error || puts_target_out_of_reach(d))
-      out.push_back(fmt::format("{} {} at {}: {}", d.code, to_string(d.severity),
-                                d.where.pointer.empty() ? "/" : d.where.pointer, d.message));
-  for (const SetupAudit& setup : checked.audit.setups)
-    if (setup.missing) out.push_back("audit not computed: " + *setup.missing);
+    if (d.severity != Severity::info)
+      out.push_back({d.code, d.severity, d.where.pointer.empty() ? "/" : d.where.pointer, d.message});
   return out;
 }
 
+// Without pair figures there is nothing to verify against, whatever check counts.
+bool pair_figures_missing(const FileResult& checked) {
+  for (const SetupAudit& setup : checked.audit.setups)
+    if (setup.missing) return true;
+  return false;
+}
+
+// What check reads for the file as llama.cpp runs it with the suggestion's flags (load_model's GGUF path), the
+// file as it is being the configuration the weights were trained with.
+LoadedModel gguf_with_flags(const Plan& plan, const Suggestion& suggestion) {
+  const GgufFile edited = with_flags(plan, suggestion);
+  LoadedModel loaded;
+  loaded.model = model_from_gguf(edited);
+  loaded.as_trained = *plan.model;
+  loaded.gguf = gguf_metadata(edited);
+  for (Model* model : {&loaded.model, &*loaded.as_trained}) model->source = plan.model->source;
+  return loaded;
+}
+
+EngineSnippet gguf_snippet(const Plan& plan, const Suggestion& suggestion) {
+  const ServeFlags& serve = describe(Engine::llama_cpp).serve;
+  return {Engine::llama_cpp,
+          "",
+          fmt::format("{} -m {} {}", serve.launch.substr(0, serve.launch.find(" -m ")), shell_quoted(plan.gguf_path),
+                      llama_cpp_gguf_flags(plan, suggestion)),
+          {}};
+}
+
 void complete(const Plan& plan, Suggestion& suggestion) {
-  const FileResult checked = check_model(load_document(*plan.document, suggestion.edits), verification_options(plan));
-  suggestion.check_command = check_command(plan, suggestion);
-  suggestion.not_verified_because = blocking_findings(checked);
-  suggestion.verified = suggestion.not_verified_because.empty();
+  if (plan.gguf) {
+    suggestion.edits.clear();
+    suggestion.config_fragment = nlohmann::ordered_json::object();
+  }
+  const FileResult checked =
+      check_model(plan.gguf ? gguf_with_flags(plan, suggestion) : load_document(*plan.document, suggestion.edits),
+                  verification_options(plan));
+  CheckCounts counts;
+  counts.add(checked);
+  if (!plan.gguf) suggestion.check_command = check_command(plan, suggestion);
+  suggestion.remaining = findings_that_fail(checked);
+  suggestion.verified = !check_fails(counts) && !pair_figures_missing(checked);
   suggestion.still_out_of_range = still_out_of_range(plan, checked.audit);
   suggestion.short_inputs = short_input_effect(plan, checked.model);
   static const std::vector<EngineView> no_views;  // check builds none when the pair figures are undefined
   const auto& views = checked.engines ? checked.engines->views : no_views;
   for (const auto& view : views)
-    if (view.length.limit_tokens) suggestion.engine_limits.emplace_back(view.label, *view.length.limit_tokens);
-  suggestion.snippets = engine_snippets(plan, suggestion, checked.model, views);
+    if (view.length.limit_tokens && (!plan.gguf || engine_of(view.version) == Engine::llama_cpp))
+      suggestion.engine_limits.emplace_back(view.label, *view.length.limit_tokens);  // a GGUF runs in llama.cpp
+  if (plan.gguf) suggestion.snippets = {gguf_snippet(plan, suggestion)};
+  else suggestion.snippets = engine_snippets(plan, suggestion, checked.model, views);
 }
 
 std::vector<int> setups_out_of_range(const Audit& audit) {
@@ -138,31 +173,48 @@ std::vector<int> pairs_of(const Audit& audit, const std::vector<int>& setups) {
 }  // namespace
 }  // namespace suggest_detail
 
+namespace {
+
+SuggestReport suggest_for(const Model& model, suggest_detail::Plan& plan, const SuggestRequest& request);
+
+}  // namespace
+
 SuggestReport suggest_changes(const std::string& path, const SuggestRequest& request) {
   const LocatedModel located = locate_model(path, request.revision);
+  if (located.path != "-" && looks_like_gguf(located.path)) {
+    GgufFile file = read_gguf(located.path);
+    if (located.reference) file.path = located.shown;
+    Model model = model_from_gguf(file);
+    suggest_detail::Plan plan;
+    plan.gguf = &file;
+    plan.gguf_path = located.path;
+    return suggest_for(model, plan, request);
+  }
   Document document = read_config(located.path);
   if (located.reference) document.path = located.shown;
   return suggest_changes(document, request);
 }
 
 SuggestReport suggest_changes(const Document& document, const SuggestRequest& request) {
-  using namespace suggest_detail;
   const Model model = normalize(document);
-  if (model.model_type.from.pointer.rfind("gguf:", 0) == 0)
-    throw std::invalid_argument(
-        "suggest edits config.json; for a GGUF file pass llama.cpp's --rope-scaling flags "
-        "(run suggest on the original config.json to get them)");
+  suggest_detail::Plan plan;
+  plan.document = &document;
+  return suggest_for(model, plan, request);
+}
+
+namespace {
+
+SuggestReport suggest_for(const Model& model, suggest_detail::Plan& plan, const SuggestRequest& request) {
+  using namespace suggest_detail;
   SuggestReport report;
   report.source = model.source;
   report.model_type = model.model_type.value;
   report.target_tokens = request.target_tokens;
 
-  Plan plan;
-  plan.document = &document;
   plan.model = &model;
   plan.target_tokens = request.target_tokens;
   plan.requested_original = request.original_tokens;
-  plan.engines = request.engines;
+  plan.engines = plan.gguf ? std::vector<Engine>{Engine::llama_cpp} : request.engines;
   plan.trained = audit_model(model, request.target_tokens, verification_history(plan));
   plan.setups = setups_out_of_range(plan.trained);
   report.out_of_range_before = pairs_of(plan.trained, plan.setups);
@@ -180,8 +232,18 @@ SuggestReport suggest_changes(const Document& document, const SuggestRequest& re
     report.notes.push_back(
         "with no scaling in the config the declared length is taken as the trained one; pass "
         "--original N when the model card names a shorter one (Qwen3: 32768 of 40960)");
+  if (plan.gguf)
+    report.notes.push_back(
+        "a GGUF file: each change is llama.cpp flags, verified by check on the file's "
+        "metadata with the keys those flags stand for");
 
-  for (auto build : {yarn_change, linear_change, ntk_base_change}) {
+  if (has_llama3_setup(plan) && plan.gguf)
+    report.notes.push_back(
+        "llama.cpp holds llama3 scaling in the rope_freqs tensor, which no flag changes: to raise the llama3 "
+        "factor, convert the model again from a config.json with the larger rope_scaling.factor (suggest on "
+        "that config.json gives it)");
+  for (auto build : {yarn_change, linear_change, ntk_base_change, llama3_factor_change}) {
+    if (build == llama3_factor_change && (plan.gguf || !has_llama3_setup(plan))) continue;
     Suggestion suggestion = build(plan);
     complete(plan, suggestion);
     report.suggestions.push_back(std::move(suggestion));
@@ -189,4 +251,5 @@ SuggestReport suggest_changes(const Document& document, const SuggestRequest& re
   return report;
 }
 
+}  // namespace
 }  // namespace ropelens

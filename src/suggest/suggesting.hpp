@@ -7,6 +7,7 @@
 
 #include "ropelens/audit/audit.hpp"
 #include "ropelens/check/check.hpp"
+#include "ropelens/input/gguf.hpp"
 #include "ropelens/input/input.hpp"
 #include "ropelens/suggest/suggest.hpp"
 
@@ -22,6 +23,8 @@ struct Plan {
   std::vector<int> setups;                         // the setups with pairs out of range at the target
   Audit trained;                                   // the config as it is, at the target: the angles seen in training
   std::vector<Engine> engines;
+  const GgufFile* gguf = nullptr;  // a GGUF input: suggestions are llama.cpp flags, verified on its metadata
+  std::string gguf_path;           // the file llama.cpp loads (an Ollama model's blob)
 };
 
 // The training history every edited config is audited against, as check reads it: the config as trained,
@@ -39,6 +42,8 @@ std::string length_pointer(const Model& model);
 Suggestion yarn_change(const Plan& plan);
 Suggestion linear_change(const Plan& plan);
 Suggestion ntk_base_change(const Plan& plan);
+Suggestion llama3_factor_change(const Plan& plan);
+bool has_llama3_setup(const Plan& plan);
 
 // The RoPE dict a setup reads (created under the language model when the config has none).
 std::string dict_pointer(const Model& model, const RopeSetup& setup);
@@ -47,7 +52,8 @@ std::string dict_pointer(const Model& model, const RopeSetup& setup);
 std::vector<EngineSnippet> engine_snippets(const Plan& plan, const Suggestion& suggestion, const Model& edited,
                                            const std::vector<EngineView>& edited_views);
 
-// Pairs still out of range: angles needed by the edited model against the angles seen in training.
-std::vector<int> still_out_of_range(const Plan& plan, const Audit& edited);
+// gguf_flags.cpp: a suggestion as llama.cpp flags, and the file's metadata as llama.cpp reads it with them.
+std::string llama_cpp_gguf_flags(const Plan& plan, const Suggestion& suggestion);
+GgufFile with_flags(const Plan& plan, const Suggestion& suggestion);
 
 }  // namespace ropelens::suggest_detail

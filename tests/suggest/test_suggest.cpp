@@ -98,11 +98,13 @@ TEST_CASE("suggest: without --original the declared length is the trained one") 
   CHECK(yarn.verified);
 }
 
-TEST_CASE("suggest: linear and NTK-aware base are verified too") {
+TEST_CASE("suggest: the NTK-aware base is verified too, linear names what remains") {
   const auto report = suggest(kQwen3, 131072, 32768);
   const auto& linear = method(report, SuggestMethod::linear);
   CHECK(linear.value == 4.0);
-  CHECK(linear.verified);
+  CHECK_FALSE(linear.verified);
+  REQUIRE_FALSE(linear.remaining.empty());
+  CHECK(linear.remaining.front().code == "CTX202");
   CHECK(linear.short_inputs.pairs_changed == 64);  // every pair, pair 0 included
   const auto& ntk = method(report, SuggestMethod::ntk_base);
   CHECK(ntk.verified);
@@ -136,7 +138,7 @@ TEST_CASE("suggest: a nested v5 config edits text_config/rope_parameters and kee
 TEST_CASE("suggest CLI: text and JSON") {
   auto text = run_cli("suggest " + kQwen3 + " --target 131072 --original 32768 --engine llama.cpp");
   CHECK(text.exit_code == 0);
-  CHECK(text.out.find("--rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768") != std::string::npos);
+  CHECK(text.out.find("--rope-scaling yarn \\\n        --rope-scale 4 --yarn-orig-ctx 32768\n") != std::string::npos);
   CHECK(text.out.find("vllm serve") == std::string::npos);
   CHECK(text.out.find("verified") != std::string::npos);
   auto out = run_cli("suggest " + kQwen3 + " --target 65536 --original 32768 --format json");
@@ -175,4 +177,38 @@ TEST_CASE("suggest: per-layer-type RoPE is overridden per layer type under trans
   CHECK(params["sliding_attention"]["rope_type"] == "default");
   CHECK(params["sliding_attention"]["rope_theta"] == 10000.0);
   CHECK(params["full_attention"]["rope_theta"] == 1000000.0);
+}
+
+TEST_CASE("suggest: Llama 3.1 at 512k raises the llama3 factor from 8 to 32 with the same original length") {
+  const auto report = suggest("testdata/configs/llama/llama-3.1-8b-instruct-bnb8bit-finetune.json", 524288);
+  const auto& llama3 = method(report, SuggestMethod::llama3_factor);
+  CHECK(llama3.value == 32.0);
+  CHECK(llama3.change == "llama3 factor 8 → 32, the same original length and bands");
+  // The whole dict, since an engine's rope_scaling override replaces it.
+  CHECK(llama3.config_fragment.dump() ==
+        R"({"rope_scaling":{"rope_type":"llama3","factor":32.0,"low_freq_factor":1.0,"high_freq_factor":4.0,)"
+        R"("original_max_position_embeddings":8192},"max_position_embeddings":524288})");
+  CHECK(llama3.verified);
+  CHECK(llama3.still_out_of_range.empty());
+  // No runtime flag changes llama.cpp's rope_freqs: the snippet runs a file converted from the edited config.
+  const auto& llama_cpp = snippet(llama3, Engine::llama_cpp);
+  CHECK(llama_cpp.command == "llama-server -m <model>.gguf -c 524288");
+  REQUIRE(llama_cpp.notes.size() == 1);
+  // A model without llama3 scaling gets no such suggestion.
+  for (const auto& s : suggest(kQwen3, 131072).suggestions) CHECK(s.method != SuggestMethod::llama3_factor);
+}
+
+TEST_CASE("suggest snapshots: text and JSON") {
+  struct Case {
+    std::string snapshot;
+    std::string arguments;
+  };
+  for (const Case& c : {Case{"qwen3-8b-131072.txt", kQwen3 + " --target 128k"},
+                        Case{"qwen3-8b-131072.json", kQwen3 + " --target 128k --format json"},
+                        Case{"llama-3.1-8b-524288.txt",
+                             "testdata/configs/llama/llama-3.1-8b-instruct-bnb8bit-finetune.json --target 512k"}}) {
+    const auto run = run_cli("suggest " + c.arguments);
+    REQUIRE(run.exit_code == 0);
+    CHECK(ropelens::test::compare_snapshot("testdata/snapshots/suggest/" + c.snapshot, run.out) == "");
+  }
 }

@@ -13,10 +13,11 @@
 
 #include "ropelens/rope/engines/engine_views.hpp"
 #include "ropelens/load/model_loader.hpp"
+#include "ropelens/model/diagnostic.hpp"
 
 namespace ropelens {
 
-enum class SuggestMethod { yarn, linear, ntk_base };
+enum class SuggestMethod { yarn, linear, ntk_base, llama3_factor };
 std::string_view to_string(SuggestMethod method);
 
 struct SuggestRequest {
@@ -44,16 +45,24 @@ struct ShortInputEffect {
   double magnitude_after = 1.0;
 };
 
+// A finding that makes `ropelens check` fail (exit 1 at the default --fail-on warning) on the edited config.
+struct RemainingFinding {
+  std::string code;  // "" when the edited config could not be read
+  Severity severity = Severity::warning;
+  std::string pointer;
+  std::string message;
+};
+
 struct Suggestion {
   SuggestMethod method = SuggestMethod::yarn;
-  double value = 0.0;                             // the factor, or the new rope_theta
-  std::string change;                             // one line: what is changed
-  std::vector<Edit> edits;                        // applied to the config (JSON pointers)
-  nlohmann::ordered_json config_fragment;         // the same edits as a config.json fragment, nested like the model
-  bool verified = false;                          // check on the edited config: no error, no CTX201, no CTX202
-  std::string check_command;                      // that check, as a user runs it
-  std::vector<std::string> not_verified_because;  // the findings that stop it, "CTX201 error at /…: …"
-  std::vector<int> still_out_of_range;            // pairs of the audited setups that remain out of range
+  double value = 0.0;                      // the factor, or the new rope_theta
+  std::string change;                      // one line: what is changed
+  std::vector<Edit> edits;                 // applied to the config (JSON pointers)
+  nlohmann::ordered_json config_fragment;  // the same edits as a config.json fragment, nested like the model
+  bool verified = false;      // `check` of the edited config at the target exits 0 (default rules, --fail-on)
+  std::string check_command;  // that check, as a user runs it
+  std::vector<RemainingFinding> remaining;  // the errors and warnings that keep it from exiting 0
+  std::vector<int> still_out_of_range;      // pairs of the audited setups that remain out of range
   ShortInputEffect short_inputs;
   std::vector<std::pair<std::string, std::int64_t>> engine_limits;  // each engine view's limit after the change
   std::vector<EngineSnippet> snippets;

@@ -20,6 +20,12 @@ ordered_json suggestion_json(const Suggestion& s) {
                         {"versions", snippet.versions},
                         {"command", snippet.command},
                         {"notes", snippet.notes}});
+  ordered_json remaining = ordered_json::array();
+  for (const auto& finding : s.remaining)
+    remaining.push_back({{"code", finding.code},
+                         {"severity", std::string(to_string(finding.severity))},
+                         {"pointer", finding.pointer},
+                         {"message", finding.message}});
   ordered_json limits = ordered_json::object();
   for (const auto& [label, tokens] : s.engine_limits) limits[label] = tokens;
   const ShortInputEffect& e = s.short_inputs;
@@ -28,7 +34,7 @@ ordered_json suggestion_json(const Suggestion& s) {
           {"change", s.change},
           {"verified", s.verified},
           {"check_command", s.check_command},
-          {"not_verified_because", s.not_verified_because},
+          {"remaining", remaining},
           {"still_out_of_range", s.still_out_of_range},
           {"edits", edits},
           {"config_fragment", s.config_fragment},
