@@ -90,6 +90,7 @@ const std::map<std::string, std::string> kValues = {
     {"--baseline", "recorded.json"},
     {"--revision", "main"},
     {"--git", "HEAD"},
+    {"--stack", "llama.cpp"},
 };
 
 // Options whose effect these inputs cannot show, and why.
