@@ -63,7 +63,8 @@ std::string context_options(const std::string& command, const std::string& optio
   std::vector<std::pair<std::string, std::string>> context;
   if (command == "suggest" || command == "inspect" || command == "table") context = {{"--target", "128k"}};
   if (command == "diff") context = {{"--target", "128k"}, {"--memory", "16GiB"}};
-  if (command == "check") context = {{"--target", "128k"}, {"--memory", "16GiB"}, {"--severity", "CTX201=warning"}};
+  if (command == "check" || command == "report")
+    context = {{"--target", "128k"}, {"--memory", "16GiB"}, {"--severity", "CTX201=warning"}};
   std::string out;
   for (const auto& [name, value] : context)
     if (name != option && !(option == "--fail-on" && name == "--memory")) out += " " + name + " " + value;
@@ -101,6 +102,10 @@ const std::map<std::string, std::string> kNoVisibleEffect = {
     {"--baseline", "the recorded baseline is empty: nothing to leave out"},
     {"--git", "HEAD has no changed config in a fresh folder; checked by test_diff_cli"},
     {"--revision", "applies to model ids: a path is refused, checked by test_model_locator"},
+    {"check --stack",
+     "Qwen3-8B's engines agree on its frequencies and lengths: no engine finding to leave out; checked by "
+     "test_stack_cli on Qwen-VL-Chat"},
+    {"table --stack", "without --engine, table shows no engine view; checked by test_stack_cli with --engine"},
     {"diff --kv-dtype",
      "the dtype changes only the KV-cache figure of a CTX210 finding both sides hold, and diff counts an unchanged "
      "finding without its text"},
