@@ -42,7 +42,7 @@ TEST_CASE("check --stack vllm on Qwen-VL-Chat has no ENG301, without a stack it 
   CHECK(run_cli("check --stack vllm " + path + " -q").exit_code == 1);  // CFG011 remains
 }
 
-TEST_CASE("\"stack\" in .ropelens.json drops ENG301 too, a typo in the key or a version is an error", "[cli][stack]") {
+TEST_CASE("a stack in .ropelens.json drops ENG301 too, a typo in the key or a version is an error", "[cli][stack]") {
   TempDir dir;
   const std::string path = source_path(kQwenVl);
   write_file(dir.file(".ropelens.json"), R"({"stack": ["vllm"]})");
@@ -62,7 +62,7 @@ TEST_CASE("\"stack\" in .ropelens.json drops ENG301 too, a typo in the key or a 
   CHECK_THAT(version.err, Contains("ropelens models main, before-41277, before-56446"));
 }
 
-TEST_CASE("--stack narrows table --engine, diff's engine lengths and rules lists the versions", "[cli][stack]") {
+TEST_CASE("a stack narrows table --engine, diff's engine lengths and rules lists the versions", "[cli][stack]") {
   const std::string path = source_path(kQwenVl);
   const json views = json::parse(run_cli("table " + path + " --engine all --stack vllm@main --format json").out);
   std::vector<std::string> labels;
