@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "ropelens/rope/engines/engine_stack.hpp"
+
 namespace ropelens::rules {
 
 std::string setup_label(const Model& model, int setup) {
@@ -33,6 +35,13 @@ std::vector<int> distinct_dict_setups(const Model& model) {
 
 std::string pointer_or(const Provenance& from, const std::string& fallback) {
   return from.origin == Origin::config ? from.pointer : fallback;
+}
+
+bool deployed(const Context& cx, const EngineView& view) {
+  if (engine_of(view.version) != Engine::transformers || view.version == EngineVersion::transformers_v5) return true;
+  return std::any_of(cx.stack.entries.begin(), cx.stack.entries.end(), [&](const StackEntry& entry) {
+    return entry.engine == Engine::transformers && entry.version == version_key(view.version);
+  });
 }
 
 bool scales_softmax_by_mscale(const Model& model) {

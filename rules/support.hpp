@@ -45,6 +45,10 @@ std::string pointer_or(const Provenance& from, const std::string& fallback);
 // DeepSeek-style (MLA) attention multiplies its softmax scale by mscale²; other attention does not.
 bool scales_softmax_by_mscale(const Model& model);
 
+// Whether differences involving this view matter to a deployment: every engine version does, except the older
+// transformers releases (libraries people upgrade) unless the stack pins one.
+bool deployed(const Context& cx, const EngineView& view);
+
 // A value as people write it: up to 7 significant digits, no trailing zeros ("4", "1.25", "1000000").
 std::string number(double value);
 

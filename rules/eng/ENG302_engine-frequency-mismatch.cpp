@@ -36,11 +36,6 @@ std::string layers_prefix(const Model& model, int setup) {
   return fmt::format("{} layers: ", model.setups[static_cast<std::size_t>(setup)].name);
 }
 
-// Older transformers releases are libraries people upgrade, not deployments: differences only there are info.
-bool deployed(const EngineView& view) {
-  return engine_of(view.version) != Engine::transformers || view.version == EngineVersion::transformers_v5;
-}
-
 // The worst pair between versions engines ship today, else one involving the reference view [0], else any.
 const PairDifference* worst_of(const std::vector<EngineView>& views, const std::vector<PairDifference>& differences) {
   auto current = [&](const PairDifference& d) {
@@ -99,7 +94,7 @@ static void check(const Context& cx, Sink& out) {
     if (const std::string others = differing_from_reference(views, differences); !others.empty())
       message += fmt::format("; differing from {}: {}", views.front().label, others);
     const bool between_deployments = std::any_of(differences.begin(), differences.end(), [&](const PairDifference& d) {
-      return deployed(views[d.view_a]) && deployed(views[d.view_b]);
+      return deployed(cx, views[d.view_a]) && deployed(cx, views[d.view_b]);
     });
     Finding finding = out.report_as(between_deployments ? Severity::warning : Severity::info, pointer, message);
     finding

@@ -34,10 +34,6 @@ std::string values_by_engine(const std::vector<EngineView>& views, int setup, bo
   return fmt::format("{}", fmt::join(parts, "; "));
 }
 
-bool deployed(const EngineView& view) {
-  return engine_of(view.version) != Engine::transformers || view.version == EngineVersion::transformers_v5;
-}
-
 }  // namespace
 
 static void check(const Context& cx, Sink& out) {
@@ -48,7 +44,7 @@ static void check(const Context& cx, Sink& out) {
   std::map<std::string, bool> between_deployments;
   for (const auto& m : comparison.magnitudes) {
     between_deployments[cx.model.setups[static_cast<std::size_t>(m.setup)].pointer] |=
-        deployed(views[m.view_a]) && deployed(views[m.view_b]);
+        deployed(cx, views[m.view_a]) && deployed(cx, views[m.view_b]);
     auto& entry = dicts
                       .try_emplace(cx.model.setups[static_cast<std::size_t>(m.setup)].pointer, m.setup,
                                    std::make_pair(false, false))

@@ -252,6 +252,7 @@ FileResult check_model(LoadedModel loaded, const CheckOptions& options) {
   Model& model = loaded.model;
   FileResult result;
   result.path = model.source;
+  if (model.reference) result.resolved_file = shown_path(model.reference->path);
   const TrainingHistory history{loaded.as_trained ? &*loaded.as_trained : nullptr, options.training};
   result.audit = audit_model(model, resolve_target(options.target_tokens, model), history);
   std::vector<RopeTable> tables;
@@ -260,6 +261,7 @@ FileResult check_model(LoadedModel loaded, const CheckOptions& options) {
   context.unedited = loaded.as_trained ? &*loaded.as_trained : nullptr;
   context.memory_budget = options.memory_budget;
   context.kv_dtype = options.kv_dtype;
+  context.stack = options.stack;
   result.diagnostics = run_rules(context, options.selection);
   PointerLocations locations(loaded);
   for (auto& d : result.diagnostics) {

@@ -8,6 +8,7 @@
 #include "ropelens/check/project_settings.hpp"
 #include "ropelens/model/text.hpp"
 #include "ropelens/model/units.hpp"
+#include "ropelens/rope/engines/engine_stack.hpp"
 
 namespace ropelens {
 namespace fs = std::filesystem;
@@ -28,7 +29,7 @@ std::optional<fs::path> find_settings_file(fs::path directory) {
 // Every key .ropelens.json may hold; anything else is a typo that would silently switch a setting off.
 const std::vector<std::string>& known_keys() {
   static const std::vector<std::string> keys = {"exclude", "extend_exclude", "extend_select", "fail_on", "ignore",
-                                                "memory",  "select",         "severity",      "target"};
+                                                "memory",  "select",         "severity",      "stack",   "target"};
   return keys;
 }
 
@@ -86,6 +87,27 @@ std::vector<std::string> glob_list(const nlohmann::json& value, const std::strin
   return globs;
 }
 
+// "stack": ["vllm", "llama.cpp@main"], each entry checked against the engine versions ropelens models.
+Stack stack_of(const nlohmann::json& value, const std::string& file) {
+  const std::string expected =
+      "/stack must be a list of engines such as [\"vllm\", \"llama.cpp\"], each optionally @VERSION";
+  if (!value.is_array()) throw InputError(file, expected);
+  Stack stack;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    if (!value[i].is_string()) throw InputError(file, expected);
+    const std::string pointer = fmt::format("/stack/{}", i);
+    try {
+      Stack one = parse_stack({value[i].get<std::string>()}, pointer);
+      require_modelled_versions(one, pointer);
+      if (std::find(stack.entries.begin(), stack.entries.end(), one.entries.front()) == stack.entries.end())
+        stack.entries.push_back(one.entries.front());
+    } catch (const std::invalid_argument& e) {
+      throw InputError(file, e.what());
+    }
+  }
+  return stack;
+}
+
 Severity severity_of(const nlohmann::json& value, const std::string& file, const std::string& pointer) {
   auto severity = value.is_string() ? parse_severity(value.get<std::string>()) : std::nullopt;
   if (!severity) throw InputError(file, pointer + " must be error, warning or info");
@@ -114,6 +136,7 @@ ProjectSettings parse_project_settings(const Document& doc) {
   require_known_keys(root, doc.path);
   if (auto it = root.find("target"); it != root.end()) settings.target_tokens = target_of(*it, doc.path);
   if (auto it = root.find("memory"); it != root.end()) settings.memory_budget = memory_of(*it, doc.path);
+  if (auto it = root.find("stack"); it != root.end()) settings.stack = stack_of(*it, doc.path);
   if (auto it = root.find("fail_on"); it != root.end()) settings.fail_on = severity_of(*it, doc.path, "/fail_on");
   if (auto it = root.find("select"); it != root.end())
     settings.selection.select = selector_list(*it, doc.path, "select");

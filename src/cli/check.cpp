@@ -45,13 +45,12 @@ void run_check(const CheckCommandOptions& options, Outcome& outcome) {
   if (!options.baseline.empty() && !options.write_baseline.empty())
     throw std::invalid_argument(
         "--baseline and --write-baseline: give one (write a new baseline, or check against one)");
-  const ProjectSettings settings = load_project_settings(std::filesystem::current_path().string());
-  ResolvedRuleOptions resolved = resolve_rule_options(options.rules, settings);
+  ResolvedRuleOptions resolved = resolve_check_options(options.rules);
   CheckOptions& check = resolved.check;
   check.edits = parse_edits(options.edits);
   check.revision = options.revision;
   check.force_exclude = options.force_exclude;
-  if (!options.engine.empty()) check.engines = parse_engine_selection(options.engine);
+  if (!options.engine.empty()) check.engines = engines_in_stack(options.engine, check.stack);
   if (!options.baseline.empty()) check.baseline = std::make_shared<const Baseline>(Baseline::read(options.baseline));
   check.keep_findings = !options.write_baseline.empty();
 

@@ -46,8 +46,7 @@ GitDiffRequest git_request(const std::string& range, const std::vector<std::stri
 }
 
 void run_diff(const DiffCommandOptions& options, Outcome& outcome) {
-  const ProjectSettings settings = load_project_settings(std::filesystem::current_path().string());
-  const ResolvedRuleOptions resolved = resolve_rule_options(options.rules, settings);
+  const ResolvedRuleOptions resolved = resolve_check_options(options.rules);
   DiffReport report;
   if (!options.git.empty()) {
     report = diff_git(git_request(options.git, options.paths), resolved.check);

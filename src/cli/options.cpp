@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -10,6 +11,7 @@
 #include "ropelens/model/engine.hpp"
 #include "ropelens/model/text.hpp"
 #include "ropelens/model/units.hpp"
+#include "ropelens/rope/engines/engine_stack.hpp"
 #include "ropelens/rules/rule.hpp"
 
 namespace ropelens::cli {
@@ -58,6 +60,39 @@ CLI::Option* add_engine_option(CLI::App& cmd, std::string& engine, const std::st
 void add_engine_option(CLI::App& cmd, std::string& engine) {
   add_engine_option(cmd, engine,
                     fmt::format("show what an inference engine runs: {}, or all side by side", engine_names()));
+}
+
+void add_stack_option(CLI::App& cmd, std::vector<std::string>& stack) {
+  add_list_option(cmd, "--stack", stack,
+                  fmt::format("ENGINE[@VERSION]: the engines you serve with ({}); engine rules, views and snippets "
+                              "cover only these (ropelens rules lists the versions)",
+                              engine_names()));
+}
+
+Stack parse_stack_option(const std::vector<std::string>& values, const ProjectSettings& settings) {
+  if (values.empty()) return settings.stack;
+  Stack stack = parse_stack(values, "--stack");
+  require_modelled_versions(stack, "--stack");
+  return stack;
+}
+
+std::vector<Engine> engines_in_stack(const std::string& engine, const Stack& stack) {
+  std::vector<Engine> engines = parse_engine_selection(engine);
+  if (stack.empty()) return engines;
+  const std::vector<Engine> compared = compared_engines(stack);
+  if (engine == "all") return compared;
+  if (std::find(compared.begin(), compared.end(), engines.front()) == compared.end())
+    throw std::invalid_argument(
+        fmt::format("--engine {} is not in the stack ({})", to_string(engines.front()), stack.describe()));
+  return engines;
+}
+
+std::vector<Engine> snippet_engines(const std::string& engine, const Stack& stack) {
+  std::vector<Engine> engines = parse_engine_selection(engine);
+  std::erase_if(engines, [&](Engine e) { return !stack.empty() && !stack.contains(e); });
+  if (engines.empty())
+    throw std::invalid_argument(fmt::format("--engine {} is not in the stack ({})", engine, stack.describe()));
+  return engines;
 }
 
 void add_revision_option(CLI::App& cmd, std::optional<std::string>& revision) {
@@ -157,6 +192,7 @@ void add_rule_options(CLI::App& cmd, RuleOptions& options) {
                  fmt::format("SIZE (e.g. 80GiB): {} checks that weights plus the KV cache at the target fit in it",
                              rule_code("memory-over-budget")));
   add_kv_dtype_option(cmd, options.kv_dtype);
+  add_stack_option(cmd, options.stack);
 }
 
 ResolvedRuleOptions resolve_rule_options(const RuleOptions& options, const ProjectSettings& settings) {
@@ -175,9 +211,14 @@ ResolvedRuleOptions resolve_rule_options(const RuleOptions& options, const Proje
   check.memory_budget = settings.memory_budget;
   if (!options.memory.empty()) check.memory_budget = parse_memory_option(options.memory);
   check.kv_dtype = parse_kv_dtype_option(options.kv_dtype);
+  check.stack = parse_stack_option(options.stack, settings);
   resolved.fail_on = settings.fail_on.value_or(Severity::warning);
   if (!options.fail_on.empty()) resolved.fail_on = *parse_severity(options.fail_on);
   return resolved;
+}
+
+ResolvedRuleOptions resolve_check_options(const RuleOptions& options) {
+  return resolve_rule_options(options, load_project_settings(std::filesystem::current_path().string()));
 }
 
 int exit_code_for(bool unreadable, FindingCounts findings, Severity fail_on, bool exit_zero) {

@@ -35,6 +35,14 @@ CLI::Option* add_engine_option(CLI::App& cmd, std::string& engine, const std::st
 std::string engine_names();
 void add_revision_option(CLI::App& cmd, std::optional<std::string>& revision);
 void add_kv_dtype_option(CLI::App& cmd, std::string& dtype);
+// --stack ENGINE[@VERSION],...: which engines and versions the engine rules, views and snippets cover.
+void add_stack_option(CLI::App& cmd, std::vector<std::string>& stack);
+// The stack given, checked against the modelled versions; when none is given, .ropelens.json's.
+Stack parse_stack_option(const std::vector<std::string>& values, const ProjectSettings& settings);
+// The engines --engine selects, within the stack: an engine outside a given stack is a usage error.
+std::vector<Engine> engines_in_stack(const std::string& engine, const Stack& stack);
+// The engines suggest prints snippets for: --engine's, only those of the stack when there is one.
+std::vector<Engine> snippet_engines(const std::string& engine, const Stack& stack);
 std::vector<Edit> parse_edits(const std::vector<std::string>& specs);
 std::optional<KvDtype> parse_kv_dtype_option(const std::string& dtype);  // "" = the config's dtype
 // --memory SIZE as bytes; a bad size is a usage error naming the option.
@@ -65,8 +73,9 @@ struct RuleOptions {
   std::vector<std::string> ignore;
   std::vector<std::string> severity;
   std::vector<std::string> exclude;
-  std::string memory;    // --memory SIZE ("" = .ropelens.json's, else none)
-  std::string kv_dtype;  // --kv-dtype ("" = the config's dtype)
+  std::string memory;              // --memory SIZE ("" = .ropelens.json's, else none)
+  std::string kv_dtype;            // --kv-dtype ("" = the config's dtype)
+  std::vector<std::string> stack;  // --stack ENGINE[@VERSION],... (empty = .ropelens.json's, else every engine)
 };
 void add_rule_options(CLI::App& cmd, RuleOptions& options);
 
@@ -74,6 +83,9 @@ struct ResolvedRuleOptions {
   CheckOptions check;
   Severity fail_on = Severity::warning;
 };
+// The settings file of the working directory (.ropelens.json there or in a parent) merged with the flags: what
+// check, report and diff each run, so that they select, count and fail alike.
+ResolvedRuleOptions resolve_check_options(const RuleOptions& options);
 // Validates every selector (a typo is a usage error naming the nearest rule) and merges the settings.
 ResolvedRuleOptions resolve_rule_options(const RuleOptions& options, const ProjectSettings& settings);
 

@@ -1,4 +1,5 @@
-// `ropelens report`: checks the files like `check` and writes one self-contained HTML page.
+// `ropelens report`: checks the files as `check` does (the same settings file, rule options and counts) and
+// writes one self-contained HTML page.
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -9,8 +10,8 @@
 #include "exit_codes.hpp"
 #include "options.hpp"
 #include "output.hpp"
-#include "ropelens/render/render.hpp"
 #include "ropelens/check/report_data.hpp"
+#include "ropelens/render/render.hpp"
 
 namespace ropelens::cli {
 namespace {
@@ -19,26 +20,20 @@ constexpr const char* kDefaultReportPath = "ropelens-report.html";
 
 struct ReportCommandOptions {
   std::vector<std::string> paths;
-  std::optional<std::int64_t> target;
-  std::optional<std::int64_t> trained_length;
-  std::optional<std::int64_t> extended_length;
+  RuleOptions rules;
+  bool exit_zero = false;
   std::string engine = "all";
   std::vector<std::string> edits;
-  std::string memory;
-  std::string kv_dtype;
+  std::optional<std::string> revision;
   OutputOptions output;
 };
 
 void run_report(const ReportCommandOptions& options, Outcome& outcome) {
-  CheckOptions check;
-  check.selection.select = {
-      "ALL"};  // the page is a full reading of the model: facts included, not just the default set
-  check.target_tokens = options.target;
-  check.training = {options.trained_length, options.extended_length};
+  ResolvedRuleOptions resolved = resolve_check_options(options.rules);
+  CheckOptions& check = resolved.check;
   check.edits = parse_edits(options.edits);
-  check.engines = parse_engine_selection(options.engine);
-  if (!options.memory.empty()) check.memory_budget = parse_memory_option(options.memory);
-  check.kv_dtype = parse_kv_dtype_option(options.kv_dtype);
+  check.revision = options.revision;
+  check.engines = engines_in_stack(options.engine, check.stack);
   const ReportDocument document = build_report(options.paths, check);
   for (const auto& model : document.models)
     if (model->check.error) print_error(*model->check.error);
@@ -48,25 +43,22 @@ void run_report(const ReportCommandOptions& options, Outcome& outcome) {
   render_report_html(document, output.stream());
   output.close();
   if (!output.to_stdout() && !options.output.quiet) std::cout << std::filesystem::absolute(path).string() << "\n";
-  outcome.exit_code = document.counts.unreadable_files > 0 ? kExitError : kExitClean;
+  const CheckCounts& counts = document.counts;
+  outcome.exit_code = exit_code_for(counts.unreadable_files > 0, {counts.errors, counts.warnings, counts.infos},
+                                    resolved.fail_on, options.exit_zero);
 }
 
 }  // namespace
 
 void setup_report(CLI::App* cmd, Outcome& outcome) {
   auto options = std::make_shared<ReportCommandOptions>();
-  cmd->add_option("PATH", options->paths, "files (config.json or .gguf), model folders, directories, or -")->required();
-  add_tokens_option(*cmd, "--target", options->target,
-                    "target context length in tokens (default: each model's declared length)", 1);
-  add_tokens_option(*cmd, "--trained-length", options->trained_length, "override the pretraining length L_P", 1);
-  add_tokens_option(*cmd, "--extended-length", options->extended_length, "override the extension length L_E (0: none)",
-                    0);
+  cmd->add_option("PATH", options->paths, std::string(kPathHelp) + ", or directories (searched as check does)")
+      ->required();
+  add_rule_options(*cmd, options->rules);
+  cmd->add_flag("--exit-zero", options->exit_zero, "exit 0 even when there are findings");
   add_engine_option(*cmd, options->engine);
+  add_revision_option(*cmd, options->revision);
   add_set_option(*cmd, options->edits);
-  cmd->add_option("--memory", options->memory,
-                  "SIZE (e.g. 80GiB): add what fit finds (the longest context whose weights and KV cache fit, per "
-                  "engine) and check the budget at the target");
-  add_kv_dtype_option(*cmd, options->kv_dtype);
   cmd->add_option("-o,--output", options->output.path,
                   fmt::format("the HTML file to write (default {}; - for stdout)", kDefaultReportPath));
   add_quiet_option(*cmd, options->output, "do not print the path of the page written");

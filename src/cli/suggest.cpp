@@ -18,6 +18,7 @@ void setup_suggest(CLI::App* cmd, Outcome& outcome) {
     std::int64_t target = 0;
     std::optional<std::int64_t> original;
     std::string engine = "all";
+    std::vector<std::string> stack;
     std::string format = "text";
     OutputOptions output;
     std::optional<std::string> revision;
@@ -33,6 +34,7 @@ void setup_suggest(CLI::App* cmd, Outcome& outcome) {
                     "declared length)",
                     2);
   add_engine_option(*cmd, options->engine, fmt::format("snippets for: {} or all", engine_names()));
+  add_stack_option(*cmd, options->stack);
   add_format_option(*cmd, options->format, format_names(suggest_formats()));
   add_output_option(*cmd, options->output);
   add_revision_option(*cmd, options->revision);
@@ -41,7 +43,7 @@ void setup_suggest(CLI::App* cmd, Outcome& outcome) {
     request.revision = options->revision;
     request.target_tokens = options->target;
     request.original_tokens = options->original;
-    request.engines = parse_engine_selection(options->engine);
+    request.engines = snippet_engines(options->engine, parse_stack_option(options->stack, load_project_settings(".")));
     const SuggestReport report = suggest_changes(options->path, request);
     Output output(options->output.path);
     find_format(suggest_formats(), options->format, "suggest")(report, output.stream());

@@ -1,3 +1,4 @@
+#include <filesystem>
 #include <algorithm>
 #include <iostream>
 #include <memory>
@@ -9,6 +10,7 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "options.hpp"
+#include "ropelens/rope/engines/engine_stack.hpp"
 #include "output.hpp"
 #include "ropelens/audit/audit.hpp"
 #include "ropelens/rope/engines/engine_report.hpp"
@@ -17,6 +19,7 @@
 #include "ropelens/report/table_report.hpp"
 
 namespace ropelens::cli {
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -45,6 +48,7 @@ void setup_table(CLI::App* cmd, Outcome& outcome) {
     std::optional<std::int64_t> extended_length;
     std::string pairs;
     std::string engine;
+    std::vector<std::string> stack;
     std::vector<std::string> edits;
     std::string kv_dtype;
     std::optional<std::string> revision;
@@ -61,6 +65,7 @@ void setup_table(CLI::App* cmd, Outcome& outcome) {
                     0);
   cmd->add_option("--pairs", options->pairs, "rows to print: 0,16,32 or 29-34");
   add_engine_option(*cmd, options->engine);
+  add_stack_option(*cmd, options->stack);
   add_kv_dtype_option(*cmd, options->kv_dtype);
   add_revision_option(*cmd, options->revision);
   add_set_option(*cmd, options->edits);
@@ -80,7 +85,9 @@ void setup_table(CLI::App* cmd, Outcome& outcome) {
     std::ostream& out = output.stream();
     if (!options->engine.empty()) {
       auto target = resolve_target(options->target, loaded.model);
-      auto report = build_engine_report(loaded.model, parse_engine_selection(options->engine), target);
+      const Stack stack = parse_stack_option(options->stack, load_project_settings(fs::current_path().string()));
+      auto report = select_engine_report(stack_views(loaded.model, stack, target),
+                                         engines_in_stack(options->engine, stack), target);
       find_format(engine_formats(), options->format, "table --engine")(loaded.model, report, out);
       output.close();
       outcome.exit_code = 0;

@@ -6,6 +6,7 @@
 
 #include "diffing.hpp"
 #include "ropelens/rope/engines/engine_comparison.hpp"
+#include "ropelens/rope/engines/engine_stack.hpp"
 #include "ropelens/normalize/normalize.hpp"
 
 namespace ropelens {
@@ -106,17 +107,21 @@ std::vector<SetupChange> changed_setups(const FileResult& old_side, const FileRe
   return changes;
 }
 
-EngineVersion current_version_of(Engine engine) {
-  for (EngineVersion version : versions_of(engine))
-    if (is_current(version)) return version;
-  return versions_of(engine).front();
+// Each engine's current version, or with a stack the first version of each engine it compares.
+std::vector<EngineVersion> length_versions(const Stack& stack) {
+  std::vector<EngineVersion> versions;
+  for (EngineVersion version : compared_versions(stack))
+    if (std::none_of(versions.begin(), versions.end(),
+                     [&](EngineVersion v) { return engine_of(v) == engine_of(version); }))
+      versions.push_back(version);
+  return versions;
 }
 
-std::vector<EngineLengthChange> engine_lengths(const DiffSide& old_side, const DiffSide& new_side) {
+std::vector<EngineLengthChange> engine_lengths(const DiffSide& old_side, const DiffSide& new_side, const Stack& stack) {
   std::vector<EngineLengthChange> lengths;
-  for (Engine engine : all_engines()) {
+  for (EngineVersion version : length_versions(stack)) {
     EngineLengthChange change;
-    change.version = current_version_of(engine);
+    change.version = version;
     if (old_side) {
       const LengthLimit limit = engine_view(old_side->model, change.version, old_side->audit.target_tokens).length;
       change.old_limit_tokens = limit.limit_tokens;
@@ -177,7 +182,7 @@ std::string_view to_string(DiffStatus status) {
   return "modified";
 }
 
-ModelDiff diff_checked(DiffStatus status, const DiffSide& old_side, const DiffSide& new_side) {
+ModelDiff diff_checked(DiffStatus status, const DiffSide& old_side, const DiffSide& new_side, const Stack& stack) {
   ModelDiff diff;
   diff.status = status;
   if (old_side) diff.old_path = old_side->path;
@@ -194,7 +199,7 @@ ModelDiff diff_checked(DiffStatus status, const DiffSide& old_side, const DiffSi
     diff.fields = changed_fields(old_side->model, new_side->model);
     diff.setups = changed_setups(*old_side, *new_side);
   }
-  diff.engines = engine_lengths(old_side, new_side);
+  diff.engines = engine_lengths(old_side, new_side, stack);
   diff.findings = compare_findings(old_side, new_side);
   return diff;
 }
@@ -238,8 +243,8 @@ DiffReport diff_files(const std::string& old_path, const std::string& new_path, 
   DiffReport report;
   report.old_label = shown_path(old_path);
   report.new_label = shown_path(new_path);
-  report.models.push_back(
-      diff_checked(DiffStatus::modified, check_named(old_path, options), check_named(new_path, options)));
+  report.models.push_back(diff_checked(DiffStatus::modified, check_named(old_path, options),
+                                       check_named(new_path, options), options.stack));
   report.counts = count_changes(report.models);
   return report;
 }

@@ -63,8 +63,8 @@ std::string context_options(const std::string& command, const std::string& optio
   std::vector<std::pair<std::string, std::string>> context;
   if (command == "suggest" || command == "inspect" || command == "table") context = {{"--target", "128k"}};
   if (command == "diff") context = {{"--target", "128k"}, {"--memory", "16GiB"}};
-  if (command == "check") context = {{"--target", "128k"}, {"--memory", "16GiB"}, {"--severity", "CTX201=warning"}};
-  if (command == "report") context = {{"--memory", "16GiB"}};
+  if (command == "check" || command == "report")
+    context = {{"--target", "128k"}, {"--memory", "16GiB"}, {"--severity", "CTX201=warning"}};
   if (command == "fit") context = {{"--memory", "24GiB"}, {"--weights", "16GB"}};
   std::string out;
   for (const auto& [name, value] : context)
@@ -95,6 +95,7 @@ const std::map<std::string, std::string> kValues = {
     {"--reserve", "10%"},
     {"--weights", "8GB"},
     {"--kv-dtype", "fp8"},
+    {"--stack", "llama.cpp"},
 };
 
 // Options whose effect these inputs cannot show, and why.
@@ -105,6 +106,10 @@ const std::map<std::string, std::string> kNoVisibleEffect = {
     {"--baseline", "the recorded baseline is empty: nothing to leave out"},
     {"--git", "HEAD has no changed config in a fresh folder; checked by test_diff_cli"},
     {"--revision", "applies to model ids: a path is refused, checked by test_model_locator"},
+    {"check --stack",
+     "Qwen3-8B's engines agree on its frequencies and lengths: no engine finding to leave out; checked by "
+     "test_stack_cli on Qwen-VL-Chat"},
+    {"table --stack", "without --engine, table shows no engine view; checked by test_stack_cli with --engine"},
     {"diff --kv-dtype",
      "the dtype changes only the KV-cache figure of a CTX210 finding both sides hold, and diff counts an unchanged "
      "finding without its text"},

@@ -285,3 +285,37 @@ TEST_CASE("inspect of a model id shows the file read and the weights' index the 
   CHECK_THAT(outside.out, Contains("file                               " + dir.file(snapshot) + "/config.json\n"));
   CHECK_THAT(outside.out, Contains("metadata.total_size of " + dir.file(snapshot) + "/model.safetensors.index.json"));
 }
+
+TEST_CASE("a model id's findings point at the file read: SARIF, GitHub annotations and text", "[locator][cli]") {
+  TempDir dir;
+  make_hub(dir);
+  ScopedEnv cache("HF_HUB_CACHE", dir.file("hub"));
+  const std::string snapshot_file = "hub/models--Qwen--Qwen3-8B/snapshots/" + kMain + "/config.json";
+
+  // Outside the working directory: the file's URI, with no %SRCROOT% to resolve it against.
+  const auto sarif = run_cli("check Qwen/Qwen3-8B --target 131072 --format sarif");
+  CHECK(sarif.exit_code == 1);
+  const json sarif_log = json::parse(sarif.out);
+  const json& location = sarif_log["runs"][0]["results"][0]["locations"][0]["physicalLocation"];
+  CHECK(location["artifactLocation"]["uri"] == "file://" + dir.file(snapshot_file));
+  CHECK_FALSE(location["artifactLocation"].contains("uriBaseId"));
+  CHECK(location["region"]["startLine"].get<int>() > 1);
+  const auto github = run_cli("check Qwen/Qwen3-8B --target 131072 --format github");
+  // The workflow command escapes ':' in a property as %3A; GitHub reads it back as file://.
+  CHECK_THAT(github.out, Contains("::error file=file%3A//" + dir.file(snapshot_file) + ",line="));
+  CHECK_THAT(run_cli("check Qwen/Qwen3-8B --target 131072 -q").out,
+             Contains("file://" + dir.file(snapshot_file) + ":"));
+
+  // Inside it: the path relative to it, under %SRCROOT%.
+  const auto inside = run_cli_in(dir.path(), "check Qwen/Qwen3-8B --target 131072 --format sarif");
+  const json inside_log = json::parse(inside.out);
+  const json& relative = inside_log["runs"][0]["results"][0]["locations"][0]["physicalLocation"];
+  CHECK(relative["artifactLocation"]["uri"] == snapshot_file);
+  CHECK(relative["artifactLocation"]["uriBaseId"] == "%SRCROOT%");
+  CHECK_THAT(run_cli_in(dir.path(), "check Qwen/Qwen3-8B --target 131072 --format github").out,
+             Contains("::error file=" + snapshot_file + ",line="));
+  // The summary still names the model by its id.
+  CHECK(json::parse(
+            run_cli_in(dir.path(), "check Qwen/Qwen3-8B --target 131072 --format json").out)["files"][0]["path"] ==
+        "Qwen/Qwen3-8B@0123456789ab");
+}

@@ -41,11 +41,17 @@ struct FileResult {
   std::string path;
   std::optional<std::string> error;    // the file could not be read; nothing else is filled
   std::optional<std::string> skipped;  // a config.json a scan found that is no model's: why (nothing else is filled)
+  // A model named by id (Org/Name, ollama:NAME): the file read, shown_path (relative under the working directory,
+  // else absolute). Findings point at it; `path` keeps the id.
+  std::optional<std::string> resolved_file;
   Model model;
   std::vector<Diagnostic> diagnostics;  // without those a baseline holds
   Audit audit;
   std::shared_ptr<const EngineReport> engines;  // with --engine
   std::optional<BaselineMatch> baseline;        // with a baseline
+
+  // The file findings point at: the resolved file of a model id, else `path`.
+  const std::string& finding_file() const { return resolved_file ? *resolved_file : path; }
 };
 
 struct CheckCounts {
@@ -84,6 +90,7 @@ struct CheckOptions {
   bool keep_findings = false;                // RenderedFile::findings is filled (--write-baseline)
   std::optional<std::int64_t> memory_budget;  // --memory: bytes for weights plus KV cache at the target (CTX210)
   std::optional<KvDtype> kv_dtype;            // --kv-dtype: none: the config's dtype
+  Stack stack;                                // --stack: the engines and versions the rules and views cover
 };
 
 // Checks one loaded file (load_model): the audit reads its training history from the file before its edits.

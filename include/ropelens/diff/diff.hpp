@@ -103,7 +103,7 @@ struct DiffReport {
 using DiffSide = std::optional<FileResult>;
 
 // Compares two checked sides (check_model on each).
-ModelDiff diff_checked(DiffStatus status, const DiffSide& old_side, const DiffSide& new_side);
+ModelDiff diff_checked(DiffStatus status, const DiffSide& old_side, const DiffSide& new_side, const Stack& stack = {});
 
 // `ropelens diff OLD NEW`: two config files, model folders or GGUF files, in any combination.
 DiffReport diff_files(const std::string& old_path, const std::string& new_path, const CheckOptions& options);

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "render/check/check_renderers.hpp"
+#include "render/writers/sarif_common.hpp"
 #include "ropelens/render/render.hpp"
 #include "ropelens/model/text.hpp"
 
@@ -63,7 +64,8 @@ class GithubCheckRenderer : public CheckRenderer {
   explicit GithubCheckRenderer(std::ostream& out) : out_(out) {}
   std::string render_file(const FileResult& file) const override {
     std::string part;
-    for (const auto& d : file.diagnostics) part += render_detail::github_annotation(file.path, d);
+    const std::string where = file.resolved_file ? render_detail::linked_path(*file.resolved_file) : file.path;
+    for (const auto& d : file.diagnostics) part += render_detail::github_annotation(where, d);
     if (file.error) part += render_detail::github_error(file.path, *file.error);
     return part;
   }

@@ -38,7 +38,7 @@ class SarifCheckRenderer : public CheckRenderer {
     for (const auto& d : file.diagnostics) {
       if (!part.empty()) part += ",\n        ";
       JsonWriter writer(part, 8);
-      render_detail::write_sarif_result(writer, file.path, d, state);
+      render_detail::write_sarif_result(writer, file.finding_file(), d, state);
     }
     return part;
   }

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "render/check/check_renderers.hpp"
+#include "render/writers/sarif_common.hpp"
 #include "render/writers/format.hpp"
 #include "ropelens/rope/engines/engine_report.hpp"
 #include "ropelens/render/render.hpp"
@@ -156,7 +157,8 @@ class TextCheckRenderer : public CheckRenderer {
   std::string render_file(const FileResult& file) const override {
     std::string part;
     if (file.error) return part;
-    for (const auto& d : file.diagnostics) render_detail::append_finding_text(file.path, d, part, options_);
+    const std::string where = file.resolved_file ? render_detail::linked_path(*file.resolved_file) : file.path;
+    for (const auto& d : file.diagnostics) render_detail::append_finding_text(where, d, part, options_);
     if (options_.quiet) return part;
     bool audited = render_audit(file, options_, part);
     if (file.engines) {

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ropelens/render/render.hpp"
+#include "ropelens/rope/engines/engine_stack.hpp"
 #include "ropelens/rules/rule.hpp"
 #include "ropelens/rules/rule_docs.hpp"
 
@@ -15,12 +16,21 @@ bool on_by_default(const Rule& rule) { return rule.meta.default_set == DefaultSe
 // --extend-select must name.
 const char* default_set_label(const Rule& rule) { return on_by_default(rule) ? "default" : "opt-in"; }
 
+constexpr const char* kVersionsIntro =
+    "The engine rules (ENG) and engine views compare these engine versions; --stack ENGINE[@VERSION] (or \"stack\" in "
+    ".ropelens.json) limits them to the ones you serve with.";
+
 }  // namespace
 
 void render_rules_text(std::ostream& out) {
   for (const Rule* rule : rule_registry())
     out << fmt::format("{:<8} {:<7} {:<7} {:<34} {}\n", rule->meta.code, to_string(rule->meta.default_severity),
                        default_set_label(*rule), rule->meta.name, rule->meta.summary);
+  out << "\nengine versions modelled (--stack ENGINE@VERSION):\n";
+  for (Engine engine : all_engines())
+    for (EngineVersion version : versions_of(engine))
+      out << fmt::format("  {:<26} {}\n", fmt::format("{}@{}", to_string(engine), version_key(version)),
+                         label_of(version));
 }
 
 void render_rules_json(std::ostream& out) {
@@ -31,7 +41,14 @@ void render_rules_json(std::ostream& out) {
                      {"severity", to_string(rule->meta.default_severity)},
                      {"on_by_default", on_by_default(*rule)},
                      {"summary", rule->meta.summary}});
-  out << nlohmann::json{{"schema_version", 1}, {"rules", rules}}.dump(2) << "\n";
+  nlohmann::json engines = nlohmann::json::array();
+  for (Engine engine : all_engines()) {
+    nlohmann::json versions = nlohmann::json::array();
+    for (EngineVersion version : versions_of(engine))
+      versions.push_back({{"version", version_key(version)}, {"label", label_of(version)}});
+    engines.push_back({{"engine", to_string(engine)}, {"versions", versions}});
+  }
+  out << nlohmann::json{{"schema_version", 1}, {"rules", rules}, {"engine_versions", engines}}.dump(2) << "\n";
 }
 
 void render_rules_markdown(std::ostream& out) {
@@ -44,6 +61,10 @@ void render_rules_markdown(std::ostream& out) {
     out << fmt::format("| [{}](#{}) | {} | {} | {} | {} |\n", rule->meta.code,
                        fmt::format("{}-{}", rule->meta.code, rule->meta.name), rule->meta.name,
                        to_string(rule->meta.default_severity), default_set_label(*rule), rule->meta.summary);
+  out << "\n## Engine versions\n\n" << kVersionsIntro << "\n\n| --stack | version |\n|---|---|\n";
+  for (Engine engine : all_engines())
+    for (EngineVersion version : versions_of(engine))
+      out << fmt::format("| `{}@{}` | {} |\n", to_string(engine), version_key(version), label_of(version));
   for (const Rule* rule : rule_registry()) {
     auto doc = rule_doc(rule->meta.code);
     out << "\n---\n\n"

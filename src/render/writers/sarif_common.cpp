@@ -87,6 +87,10 @@ std::string artifact_uri(std::string_view shown_path) {
   return percent_encoded(shown_path);
 }
 
+std::string linked_path(std::string_view shown_path) {
+  return under_source_root(shown_path) ? std::string(shown_path) : artifact_uri(shown_path);
+}
+
 std::string source_root_uri() {
   std::error_code ec;
   std::string cwd = std::filesystem::current_path(ec).generic_string();

@@ -26,6 +26,8 @@ std::string sarif_level(Severity severity);
 // for standard input.
 std::string artifact_uri(std::string_view shown_path);
 bool under_source_root(std::string_view shown_path);
+// Where a finding is, for a reader following the link: a relative path as shown, else its file: URI.
+std::string linked_path(std::string_view shown_path);
 // The working directory as a file: URI ending in '/', what %SRCROOT% stands for.
 std::string source_root_uri();
 

@@ -136,13 +136,13 @@ bool same_behaviour(const EngineView& a, const EngineView& b) {
 
 }  // namespace
 
-std::vector<EngineView> engine_views(const Model& model, const std::vector<Engine>& engines,
+std::vector<EngineView> engine_views(const Model& model, const std::vector<EngineVersion>& versions,
                                      std::int64_t target_tokens) {
   std::vector<EngineView> views;
   for (Engine engine : all_engines()) {
-    if (std::find(engines.begin(), engines.end(), engine) == engines.end()) continue;
     const std::size_t first_of_engine = views.size();
     for (EngineVersion version : versions_of(engine)) {
+      if (std::find(versions.begin(), versions.end(), version) == versions.end()) continue;
       EngineView view = engine_view(model, version, target_tokens);
       auto kept = std::find_if(views.begin() + static_cast<std::ptrdiff_t>(first_of_engine), views.end(),
                                [&](const EngineView& v) { return same_behaviour(v, view); });
@@ -151,6 +151,13 @@ std::vector<EngineView> engine_views(const Model& model, const std::vector<Engin
     }
   }
   return views;
+}
+
+std::vector<EngineView> engine_views(const Model& model, const std::vector<Engine>& engines,
+                                     std::int64_t target_tokens) {
+  std::vector<EngineVersion> versions;
+  for (Engine engine : engines) versions.insert(versions.end(), versions_of(engine).begin(), versions_of(engine).end());
+  return engine_views(model, versions, target_tokens);
 }
 
 namespace engine_detail {

@@ -107,5 +107,8 @@ EngineView engine_view(const Model& model, EngineVersion version, std::int64_t t
 // The views of the selected engines; versions that behave identically for this config are merged.
 std::vector<EngineView> engine_views(const Model& model, const std::vector<Engine>& engines,
                                      std::int64_t target_tokens);
+// The views of these versions only (in all_engines() order, then each engine's order), merged the same way.
+std::vector<EngineView> engine_views(const Model& model, const std::vector<EngineVersion>& versions,
+                                     std::int64_t target_tokens);
 
 }  // namespace ropelens
