@@ -29,6 +29,8 @@ void add_fit(ModelReport& report, const CheckOptions& options) {
   request.memory_bytes = static_cast<std::uint64_t>(*options.memory_budget);
   if (options.kv_dtype) request.dtypes = {*options.kv_dtype};
   request.engines = options.engines;
+  std::erase_if(request.engines,
+                [&](Engine engine) { return !options.stack.empty() && !options.stack.contains(engine); });
   try {
     report.fit = fit_model(report.check.model, request);
   } catch (const FitRefused& refused) {

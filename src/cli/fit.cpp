@@ -1,4 +1,5 @@
 #include <cmath>
+#include <filesystem>
 #include <memory>
 
 #include <fmt/format.h>
@@ -7,6 +8,7 @@
 #include "options.hpp"
 #include "output.hpp"
 #include "ropelens/check/model_log.hpp"
+#include "ropelens/check/project_settings.hpp"
 #include "ropelens/load/model_loader.hpp"
 #include "ropelens/model/units.hpp"
 #include "ropelens/render/formats.hpp"
@@ -58,6 +60,7 @@ void setup_fit(CLI::App* cmd, Outcome& outcome) {
     std::string weights;
     std::vector<std::string> kv_dtypes;
     std::string engine = "all";
+    std::vector<std::string> stack;
     std::string format = "text";
     OutputOptions output;
     std::optional<std::string> revision;
@@ -74,6 +77,7 @@ void setup_fit(CLI::App* cmd, Outcome& outcome) {
                   "KV-cache dtypes to fit: bf16, f16, f32, fp8, q8_0, q4_0 (default: the config's torch_dtype, else "
                   "bf16)");
   add_engine_option(*cmd, options->engine, fmt::format("fit for: {} or all", engine_names()));
+  add_stack_option(*cmd, options->stack);
   add_format_option(*cmd, options->format, format_names(fit_formats()));
   add_revision_option(*cmd, options->revision);
   add_output_option(*cmd, options->output);
@@ -83,7 +87,9 @@ void setup_fit(CLI::App* cmd, Outcome& outcome) {
     request.reserve = parse_reserve(options->reserve, request.memory_bytes);
     if (!options->weights.empty()) request.weights_bytes = byte_size("--weights", options->weights);
     request.dtypes = parse_kv_dtypes(options->kv_dtypes);
-    request.engines = parse_engine_selection(options->engine);
+    const Stack stack =
+        parse_stack_option(options->stack, load_project_settings(std::filesystem::current_path().string()));
+    request.engines = snippet_engines(options->engine, stack);
     const FitRender render = find_format(fit_formats(), options->format, "fit");
     LoadedModel loaded = load_model(options->path, {}, options->revision);
     log_loaded_model(loaded);

@@ -138,14 +138,32 @@ TEST_CASE("fit cli: a GGUF's tensors are its weights", "[fit][cli][gguf]") {
 TEST_CASE("fit cli: report --memory adds fit's text to the model's section", "[fit][cli][report]") {
   TempDir dir;
   const std::string config = llama_with_weights(dir);
-  const auto run = run_cli("report " + config + " --memory 24GiB -q -o " + dir.file("r.html"));
+  const auto run = run_cli("report " + config + " --memory 24GiB --exit-zero -q -o " + dir.file("r.html"));
   REQUIRE(run.exit_code == 0);
   const std::string page = read_file(dir.file("r.html"));
   CHECK_THAT(page, Contains("<h3>Fit in 24.00 GiB</h3>") && Contains("--max-model-len 74064") &&
                        Contains("-c 73984 --cache-type-k bf16"));
   // Without weights the section says why there is no figure.
-  const auto refused = run_cli("report " + kLlama + " --memory 24GiB -q -o " + dir.file("s.html"));
+  const auto refused = run_cli("report " + kLlama + " --memory 24GiB --exit-zero -q -o " + dir.file("s.html"));
   REQUIRE(refused.exit_code == 0);
   CHECK_THAT(read_file(dir.file("s.html")), Contains("<h3>Fit</h3>") && Contains("the weights&#39; size is unknown"));
   CHECK_THAT(read_file(dir.file("r.html")), !Contains("<h3>Fit</h3>"));
+}
+
+TEST_CASE("fit cli: --stack and the settings file's stack keep only those engines", "[fit][cli][stack]") {
+  TempDir dir;
+  const std::string config = llama_with_weights(dir);
+  const json pinned = fit_json(config + " --memory 24GiB --reserve 0 --stack vllm");
+  REQUIRE(pinned["engines"].size() == 1);
+  CHECK(pinned["engines"]["vllm"]["bf16"]["max_tokens"] == 74064);
+
+  write_file(dir.file(".ropelens.json"), R"({"stack": ["llama.cpp", "sglang"]})");
+  const auto run = ropelens::test::run_shell("cd '" + dir.path() + "' && " + ropelens::test::binary() +
+                                             " fit config.json --memory 24GiB --reserve 0 --format json");
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  const json settled = json::parse(run.out);
+  CHECK(settled["engines"].size() == 2);
+  CHECK(settled["engines"]["llama.cpp"]["bf16"]["max_tokens"] == 73984);
+  CHECK(settled["engines"]["sglang"]["bf16"]["max_tokens"] == 74075);
 }

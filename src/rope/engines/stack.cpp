@@ -26,7 +26,7 @@ std::string_view version_key(EngineVersion version) {
 
 namespace {
 
-std::vector<std::string> keys_of(Engine engine) {
+std::vector<std::string> stack_keys_of(Engine engine) {
   std::vector<std::string> keys;
   for (EngineVersion version : versions_of(engine)) keys.emplace_back(version_key(version));
   return keys;
@@ -40,14 +40,14 @@ std::optional<EngineVersion> find_version(Engine engine, std::string_view key) {
 
 }  // namespace
 
-std::string version_keys(Engine engine) { return fmt::format("{}", fmt::join(keys_of(engine), ", ")); }
+std::string version_keys(Engine engine) { return fmt::format("{}", fmt::join(stack_keys_of(engine), ", ")); }
 
 void require_modelled_versions(const Stack& stack, std::string_view where) {
   for (const auto& entry : stack.entries)
     if (entry.version && !find_version(entry.engine, *entry.version))
-      throw std::invalid_argument(
-          fmt::format("{}: {} version '{}' is not modelled{}; ropelens models {}", where, to_string(entry.engine),
-                      *entry.version, did_you_mean(*entry.version, keys_of(entry.engine)), version_keys(entry.engine)));
+      throw std::invalid_argument(fmt::format(
+          "{}: {} version '{}' is not modelled{}; ropelens models {}", where, to_string(entry.engine), *entry.version,
+          did_you_mean(*entry.version, stack_keys_of(entry.engine)), version_keys(entry.engine)));
 }
 
 std::vector<EngineVersion> stack_versions(const Stack& stack) {
