@@ -41,7 +41,8 @@ void setup_suggest(CLI::App* cmd, Outcome& outcome) {
     request.engines = parse_engine_selection(options->engine);
     const SuggestReport report = suggest_changes(options->path, request);
     Output output(options->output.path);
-    find_format(suggest_formats(), options->format, "suggest")(report, output.stream());
+    find_format(suggest_formats(), options->format, "suggest")(report, output.stream(),
+                                                               text_options(options->output, output));
     output.close();
     outcome.exit_code = kExitClean;
   });

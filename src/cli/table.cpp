@@ -81,7 +81,8 @@ void setup_table(CLI::App* cmd, Outcome& outcome) {
     if (!options->engine.empty()) {
       auto target = resolve_target(options->target, loaded.model);
       auto report = build_engine_report(loaded.model, parse_engine_selection(options->engine), target);
-      find_format(engine_formats(), options->format, "table --engine")(loaded.model, report, out);
+      find_format(engine_formats(), options->format, "table --engine")(loaded.model, report, out,
+                                                                       text_options(options->output, output));
       output.close();
       outcome.exit_code = 0;
       return;
