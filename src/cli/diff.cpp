@@ -58,7 +58,7 @@ void run_diff(const DiffCommandOptions& options, Outcome& outcome) {
   }
   if (!options.output.quiet) {
     Output output(options.output.path);
-    find_format(diff_formats(), options.format, "diff")(report, output.stream());
+    find_format(diff_formats(), options.format, "diff")(report, output.stream(), text_options(options.output, output));
     output.close();
   }
   for (const auto& model : report.models)

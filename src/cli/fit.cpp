@@ -95,7 +95,7 @@ void setup_fit(CLI::App* cmd, Outcome& outcome) {
     log_loaded_model(loaded);
     const FitReport report = fit_model(loaded.model, request);
     Output output(options->output.path);
-    render(report, output.stream());
+    render(report, output.stream(), text_options(options->output, output));
     output.close();
     outcome.exit_code = 0;
   });

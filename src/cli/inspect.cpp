@@ -36,7 +36,8 @@ void setup_inspect(CLI::App* cmd, Outcome& outcome) {
     InspectReport report = build_inspect_report(loaded, {options->target, parse_kv_dtype_option(options->kv_dtype)});
     report.problems = config_findings(loaded);
     Output output(options->output.path);
-    find_format(inspect_formats(), options->format, "inspect")(report, output.stream());
+    find_format(inspect_formats(), options->format, "inspect")(report, output.stream(),
+                                                               text_options(options->output, output));
     output.close();
     outcome.exit_code = 0;
   });

@@ -46,7 +46,8 @@ void setup_suggest(CLI::App* cmd, Outcome& outcome) {
     request.engines = snippet_engines(options->engine, parse_stack_option(options->stack, load_project_settings(".")));
     const SuggestReport report = suggest_changes(options->path, request);
     Output output(options->output.path);
-    find_format(suggest_formats(), options->format, "suggest")(report, output.stream());
+    find_format(suggest_formats(), options->format, "suggest")(report, output.stream(),
+                                                               text_options(options->output, output));
     output.close();
     outcome.exit_code = kExitClean;
   });

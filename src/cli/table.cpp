@@ -88,7 +88,8 @@ void setup_table(CLI::App* cmd, Outcome& outcome) {
       const Stack stack = parse_stack_option(options->stack, load_project_settings(fs::current_path().string()));
       auto report = select_engine_report(stack_views(loaded.model, stack, target),
                                          engines_in_stack(options->engine, stack), target);
-      find_format(engine_formats(), options->format, "table --engine")(loaded.model, report, out);
+      find_format(engine_formats(), options->format, "table --engine")(loaded.model, report, out,
+                                                                       text_options(options->output, output));
       output.close();
       outcome.exit_code = 0;
       return;

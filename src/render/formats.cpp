@@ -3,7 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <sstream>
+
 #include "render/check/check_renderers.hpp"
+#include "render/writers/terminal_text.hpp"
 
 namespace ropelens {
 namespace {
@@ -20,7 +23,22 @@ std::unique_ptr<CheckRenderer> ignoring_text_options(std::ostream& out, const Te
   return make(out);
 }
 
-constexpr Format<InspectRender> kInspect[] = {{"text", render_inspect_text}, {"json", render_inspect_json}};
+template <class Report, void (*render)(const Report&, std::ostream&)>
+void without_text_options(const Report& report, std::ostream& out, const TextOptions& /*text*/) {
+  render(report, out);
+}
+void engines_json(const Model& model, const EngineReport& report, std::ostream& out, const TextOptions& /*text*/) {
+  render_engines_json(model, report, out);
+}
+// suggest's text is fitted to the terminal afterwards, line by line (fit_lines), as the other renderers fit theirs.
+void suggest_text(const SuggestReport& report, std::ostream& out, const TextOptions& text) {
+  std::ostringstream block;
+  render_suggest_text(report, block);
+  out << fit_lines(block.str(), text.width);
+}
+
+constexpr Format<InspectRender> kInspect[] = {{"text", render_inspect_text},
+                                              {"json", without_text_options<InspectReport, render_inspect_json>}};
 
 constexpr Format<TableRender> kTable[] = {
     {"text", render_table_text},
@@ -30,7 +48,7 @@ constexpr Format<TableRender> kTable[] = {
     {"svg", ignoring_text_options<render_table_svg>},
 };
 
-constexpr Format<EngineRender> kEngines[] = {{"text", render_engines_text}, {"json", render_engines_json}};
+constexpr Format<EngineRender> kEngines[] = {{"text", render_engines_text}, {"json", engines_json}};
 
 constexpr Format<CheckRendererFactory> kCheck[] = {
     {"text", make_text_check_renderer},
@@ -40,19 +58,21 @@ constexpr Format<CheckRendererFactory> kCheck[] = {
 };
 
 constexpr Format<DiffRender> kDiff[] = {{"text", render_diff_text},
-                                        {"json", render_diff_json},
-                                        {"markdown", render_diff_markdown},
-                                        {"sarif", render_diff_sarif},
-                                        {"github", render_diff_github}};
+                                        {"json", without_text_options<DiffReport, render_diff_json>},
+                                        {"markdown", without_text_options<DiffReport, render_diff_markdown>},
+                                        {"sarif", without_text_options<DiffReport, render_diff_sarif>},
+                                        {"github", without_text_options<DiffReport, render_diff_github>}};
 
-constexpr Format<SuggestRender> kSuggest[] = {{"text", render_suggest_text}, {"json", render_suggest_json}};
+constexpr Format<SuggestRender> kSuggest[] = {{"text", suggest_text},
+                                              {"json", without_text_options<SuggestReport, render_suggest_json>}};
 
 constexpr Format<RulesRender> kRules[] = {
     {"text", render_rules_text}, {"json", render_rules_json}, {"markdown", render_rules_markdown}};
 
 constexpr Format<ExplainRender> kExplain[] = {{"text", render_explain_text}, {"json", render_explain_json}};
 
-constexpr Format<FitRender> kFit[] = {{"text", render_fit_text}, {"json", render_fit_json}};
+constexpr Format<FitRender> kFit[] = {{"text", render_fit_text},
+                                      {"json", without_text_options<FitReport, render_fit_json>}};
 
 }  // namespace
 

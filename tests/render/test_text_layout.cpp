@@ -47,6 +47,28 @@ TEST_CASE("wrap: words to the width, hanging indent, long words and prefixes kep
   CHECK(wrapped("θθθ θθθ θθθ", 7, 0) == "θθθ θθθ\nθθθ");
 }
 
+TEST_CASE("fit_lines: only lines wider than the window break, at spaces, keeping a row's spacing",
+          "[render][terminal]") {
+  const std::string rows = "  a    b\n  pair   0.5   0.25  * [2] vs [1], up to ×1.0300\n";
+  CHECK(fit_lines(rows, std::nullopt) == rows);  // piped: byte for byte
+  CHECK(fit_lines(rows, 80) == rows);
+  CHECK(fit_lines(rows, 30) == "  a    b\n  pair   0.5   0.25  * [2] vs\n      [1], up to ×1.0300\n");
+  CHECK(fit_lines("x https://example.org/a/very/long/path y", 10) ==
+        "x\n    https://example.org/a/very/long/path\n    y");
+  CHECK(fit_lines("37–63 (27) tokens", 8) == "37–63\n    (27)\n    tokens");  // never "37–6" / "3"
+}
+
+TEST_CASE("hanging: the text wraps in its column, or 2 past the indent when the column is too narrow",
+          "[render][terminal]") {
+  const std::string prefix = "    vllm           16.00 GiB  ";
+  CHECK(hanging(prefix, "32 layers × 131072 tokens × 2048 values", std::nullopt) ==
+        prefix + "32 layers × 131072 tokens × 2048 values");
+  CHECK(hanging(prefix, "32 layers × 131072 tokens × 2048 values", 60) ==
+        prefix + "32 layers × 131072 tokens ×\n" + std::string(30, ' ') + "2048 values");
+  CHECK(hanging("  name: ", "a b c d e f", 30) == "  name: a b c d e f");
+  CHECK(hanging("  a long name of a row: ", "one two three", 30) == "  a long name of a row: one\n    two three");
+}
+
 TEST_CASE("log axis labels", "[render][svg]") {
   CHECK(log_tick_label(1) == "1");
   CHECK(log_tick_label(10) == "10");

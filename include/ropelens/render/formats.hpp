@@ -22,15 +22,15 @@ template <class Render> struct Format {
 // In the order --help lists them; the first is the default.
 template <class Render> using FormatMap = std::span<const Format<Render>>;
 
-using InspectRender = void (*)(const InspectReport&, std::ostream&);
+using InspectRender = void (*)(const InspectReport&, std::ostream&, const TextOptions&);
 using TableRender = void (*)(const TableReport&, std::ostream&, const TextOptions&);
-using EngineRender = void (*)(const Model&, const EngineReport&, std::ostream&);  // table --engine
+using EngineRender = void (*)(const Model&, const EngineReport&, std::ostream&, const TextOptions&);  // table --engine
 using CheckRendererFactory = std::unique_ptr<CheckRenderer> (*)(std::ostream&, const TextOptions&);
-using DiffRender = void (*)(const DiffReport&, std::ostream&);
-using SuggestRender = void (*)(const SuggestReport&, std::ostream&);
+using DiffRender = void (*)(const DiffReport&, std::ostream&, const TextOptions&);
+using SuggestRender = void (*)(const SuggestReport&, std::ostream&, const TextOptions&);
 using RulesRender = void (*)(std::ostream&);
 using ExplainRender = void (*)(const Rule&, std::ostream&);
-using FitRender = void (*)(const FitReport&, std::ostream&);
+using FitRender = void (*)(const FitReport&, std::ostream&, const TextOptions&);
 
 FormatMap<InspectRender> inspect_formats();
 FormatMap<TableRender> table_formats();

@@ -31,10 +31,10 @@ struct TextOptions {
 
 nlohmann::json model_to_json(const Model& model);
 
-void render_inspect_text(const InspectReport& report, std::ostream& out);
+void render_inspect_text(const InspectReport& report, std::ostream& out, const TextOptions& options = {});
 void render_inspect_json(const InspectReport& report, std::ostream& out);
 // Deployment facts, shared by inspect and table: the KV cache at the target, and a GGUF file's header.
-void render_kv_cache_text(const KvCacheReport& kv, std::ostream& out);
+void render_kv_cache_text(const KvCacheReport& kv, std::ostream& out, const TextOptions& options = {});
 nlohmann::json kv_cache_json(const KvCacheReport& kv);
 void render_gguf_metadata_text(const GgufMetadata& metadata, std::ostream& out);
 nlohmann::json gguf_metadata_json(const GgufMetadata& metadata);
@@ -49,7 +49,7 @@ void render_table_markdown(const TableReport& report, std::ostream& out);
 void render_table_svg(const TableReport& report, std::ostream& out);
 
 // `fit`: the longest context per engine and KV-cache dtype that fits a memory budget.
-void render_fit_text(const FitReport& report, std::ostream& out);
+void render_fit_text(const FitReport& report, std::ostream& out, const TextOptions& options = {});
 void render_fit_json(const FitReport& report, std::ostream& out);
 nlohmann::json fit_json(const FitReport& report);
 
@@ -85,13 +85,14 @@ void render_check_github(const CheckReport& report, std::ostream& out);
 
 // `diff`: every format but SARIF and GitHub annotations shows the whole comparison; those two hold the
 // findings the change introduced, each marked baselineState "new".
-void render_diff_text(const DiffReport& report, std::ostream& out);
+void render_diff_text(const DiffReport& report, std::ostream& out, const TextOptions& options = {});
 void render_diff_json(const DiffReport& report, std::ostream& out);
 void render_diff_markdown(const DiffReport& report, std::ostream& out);
 void render_diff_sarif(const DiffReport& report, std::ostream& out);
 void render_diff_github(const DiffReport& report, std::ostream& out);
 
-void render_engines_text(const Model& model, const EngineReport& report, std::ostream& out);
+void render_engines_text(const Model& model, const EngineReport& report, std::ostream& out,
+                         const TextOptions& options = {});
 void render_engines_json(const Model& model, const EngineReport& report, std::ostream& out);
 // The JSON document render_engines_json prints, for embedding in another report (e.g. check --format json).
 nlohmann::json engines_to_json(const Model& model, const EngineReport& report);

@@ -39,11 +39,13 @@ void render_detail::append_finding_text(const std::string& path, const Diagnosti
                                         const TextOptions& options) {
   using render_detail::styled;
   auto to = std::back_inserter(out);
+  // The position and code stay together; the severity and [rule-name] wrap as words, never inside one.
+  const std::string where = fmt::format("{}: {}", styled(position(path, d), fmt::emphasis::bold, options.color),
+                                        styled(d.code, fmt::emphasis::bold, options.color));
   const std::string head =
-      fmt::format("{}: {} {} [{}]", styled(position(path, d), fmt::emphasis::bold, options.color),
-                  styled(d.code, fmt::emphasis::bold, options.color),
-                  styled(to_string(d.severity), severity_style(d.severity), options.color), terminal_safe(d.name));
-  fmt::format_to(to, "{}\n", fitted(head + " " + terminal_safe(d.message), head.size(), 4, options));
+      fmt::format("{} {} [{}]", where, styled(to_string(d.severity), severity_style(d.severity), options.color),
+                  terminal_safe(d.name));
+  fmt::format_to(to, "{}\n", fitted(head + " " + terminal_safe(d.message), where.size(), 4, options));
   fmt::format_to(to, "  at {}{}\n", pointer_text(d.where.pointer),
                  d.where.byte_offset ? fmt::format(" (byte {})", *d.where.byte_offset) : "");
   for (const auto& r : d.related) fmt::format_to(to, "  see {}\n", pointer_text(r.pointer));
@@ -140,12 +142,16 @@ bool render_audit(const FileResult& file, const TextOptions& options, std::strin
     fmt::format_to(to, "  trained lengths read from {} as written, before its --set edits\n", terminal_safe(file.path));
   const std::vector<AuditRow> rows = audit_rows(file);
   const AuditColumns columns = audit_columns(rows, options);
-  fmt::format_to(to, "  {} {} {:>9} {:>9}  {} {}\n", padded("setup", columns.setup), padded("layers", columns.layers),
-                 "trained", "attended", padded("pairs out of range", columns.pairs), "worst (seen° → needed°)");
-  for (const auto& row : rows)
-    fmt::format_to(to, "  {} {} {:>9} {:>9}  {} {}\n", padded(row.setup, columns.setup),
-                   padded(row.layers, columns.layers), row.trained, row.attended, padded(row.pairs, columns.pairs),
-                   row.worst);
+  const std::string headings =
+      fmt::format("  {} {} {:>9} {:>9}  {}", padded("setup", columns.setup), padded("layers", columns.layers),
+                  "trained", "attended", padded("pairs out of range", columns.pairs));
+  fmt::format_to(to, "{}\n", render_detail::hanging(headings + " ", "worst (seen° → needed°)", options.width));
+  for (const auto& row : rows) {
+    const std::string cells =
+        fmt::format("  {} {} {:>9} {:>9}  {}", padded(row.setup, columns.setup), padded(row.layers, columns.layers),
+                    row.trained, row.attended, padded(row.pairs, columns.pairs));
+    fmt::format_to(to, "{}\n", render_detail::hanging(cells + " ", row.worst, options.width));
+  }
   render_shorter_length_key(file, out);
   return true;
 }
@@ -163,12 +169,12 @@ class TextCheckRenderer : public CheckRenderer {
     bool audited = render_audit(file, options_, part);
     if (file.engines) {
       std::ostringstream engines;
-      render_engines_text(file.model, *file.engines, engines);
+      render_engines_text(file.model, *file.engines, engines, options_);
       part += terminal_safe_lines(engines.str());
       audited = true;
     }
     if (!file.diagnostics.empty() || audited) part += '\n';
-    return part;
+    return render_detail::fit_lines(part, options_.width);  // the audit heading, a long setup name or path
   }
 
   void write_file(const std::string& part) override { out_ << part; }
@@ -189,7 +195,7 @@ class TextCheckRenderer : public CheckRenderer {
     if (c.baseline_used)
       summary += fmt::format("; {} suppressed by the baseline, {} fixed since it", c.baseline_suppressed,
                              c.baseline_fixed.size());
-    out_ << render_detail::styled(summary, style, options_.color) << "\n";
+    out_ << render_detail::styled(fitted(summary, 0, 2, options_), style, options_.color) << "\n";
   }
 
  private:

@@ -2,7 +2,10 @@
 // header, for inspect and table.
 #include <fmt/format.h>
 
+#include <sstream>
+
 #include "render/writers/format.hpp"
+#include "render/writers/terminal_text.hpp"
 #include "ropelens/render/render.hpp"
 #include "ropelens/model/units.hpp"
 
@@ -46,9 +49,16 @@ void weights_text(const KvCacheReport& kv, std::ostream& out) {
                      group_thousands(weights + kv.cache.total_bytes));
 }
 
-}  // namespace
+// One engine's two lines: name, size and its layer groups, then how it holds them; on a terminal each wraps in its
+// own column, so the names and sizes stay aligned.
+void engine_lines(const KvCacheView& engine, const TextOptions& options, std::ostream& out) {
+  const std::string named = fmt::format("    {:<13} {:>10}  ", engine.name(), bytes_text(engine.total_bytes));
+  const std::string blank = fmt::format("    {:<13} {:>10}  ", "", "");
+  out << render_detail::hanging(named, groups_text(engine), options.width) << "\n";
+  out << render_detail::hanging(blank, engine.summary, options.width) << "\n";
+}
 
-void render_kv_cache_text(const KvCacheReport& kv, std::ostream& out) {
+void write_kv_cache_text(const KvCacheReport& kv, const TextOptions& options, std::ostream& out) {
   out << "\n";
   if (kv.not_computed) {
     out << fmt::format("KV cache at {} tokens: not computed: {}\n", kv.tokens, *kv.not_computed);
@@ -60,11 +70,16 @@ void render_kv_cache_text(const KvCacheReport& kv, std::ostream& out) {
                      bytes_text(kv.cache.total_bytes), group_thousands(kv.cache.total_bytes));
   for (const auto& g : kv.cache.groups) group_line(g, out);
   out << "  by engine, one sequence:\n";
-  for (const auto& engine : kv.engines) {
-    out << fmt::format("    {:<13} {:>10}  {}\n", engine.name(), bytes_text(engine.total_bytes), groups_text(engine));
-    out << fmt::format("    {:<13} {:>10}  {}\n", "", "", engine.summary);
-  }
+  for (const auto& engine : kv.engines) engine_lines(engine, options, out);
   weights_text(kv, out);
+}
+
+}  // namespace
+
+void render_kv_cache_text(const KvCacheReport& kv, std::ostream& out, const TextOptions& options) {
+  std::ostringstream block;
+  write_kv_cache_text(kv, options, block);
+  out << render_detail::fit_lines(block.str(), options.width);
 }
 
 void render_gguf_metadata_text(const GgufMetadata& g, std::ostream& out) {

@@ -5,6 +5,7 @@
 #include "render/diff/diff_format.hpp"
 #include "ropelens/render/render.hpp"
 #include "ropelens/model/text.hpp"
+#include "render/writers/terminal_text.hpp"
 
 namespace ropelens {
 namespace {
@@ -72,12 +73,13 @@ std::string model_text(const ModelDiff& m) {
 
 }  // namespace
 
-void render_diff_text(const DiffReport& report, std::ostream& out) {
+// On a terminal, every line wider than it wraps at spaces (fit_lines); piped, the fixed layout.
+void render_diff_text(const DiffReport& report, std::ostream& out, const TextOptions& options) {
   std::string block =
       fmt::format("ropelens diff: {} → {}\n\n", terminal_safe(report.old_label), terminal_safe(report.new_label));
   for (const auto& model : report.models) block += model_text(model);
   block += diff_summary_text(report.counts) + "\n";
-  out << terminal_safe_lines(block);  // field values (value_text) and anything added later
+  out << fit_lines(terminal_safe_lines(block), options.width);  // field values (value_text) and anything added later
 }
 
 }  // namespace ropelens

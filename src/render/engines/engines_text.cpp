@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include <fmt/format.h>
 
 #include "render/engines/engine_text.hpp"
 #include "render/writers/format.hpp"
 #include "ropelens/rope/engines/engine_report.hpp"
+#include "render/writers/terminal_text.hpp"
+#include "ropelens/render/render.hpp"
 
 namespace ropelens {
 namespace {
@@ -21,18 +24,20 @@ constexpr int kColumn = 13;
 
 std::string column_tag(std::size_t view) { return fmt::format("[{}]", view + 1); }
 
-void render_legend(const EngineReport& report, std::ostream& out) {
+void render_legend(const EngineReport& report, const TextOptions& options, std::ostream& out) {
   out << "views\n";
   for (std::size_t v = 0; v < report.views.size(); ++v)
-    out << fmt::format("  {:<4} {}\n       follows {}\n", column_tag(v), view_title(report.views[v]),
-                       report.views[v].follows);
+    out << render_detail::hanging(fmt::format("  {:<4} ", column_tag(v)), view_title(report.views[v]), options.width)
+        << fmt::format("\n       follows {}\n", report.views[v].follows);
 }
 
-void render_lengths(const EngineReport& report, std::ostream& out) {
+void render_lengths(const EngineReport& report, const TextOptions& options, std::ostream& out) {
   out << fmt::format("\nmaximum length{}\n", report.comparison.lengths_differ ? "  ! engines disagree" : "");
   for (std::size_t v = 0; v < report.views.size(); ++v) {
     const LengthLimit& limit = report.views[v].length;
-    out << fmt::format("  {:<4} {:<22} {}\n", column_tag(v), limit_text(limit), limit.derivation);
+    out << render_detail::hanging(fmt::format("  {:<4} {:<22} ", column_tag(v), limit_text(limit)), limit.derivation,
+                                  options.width)
+        << "\n";
     if (limit.beyond == LimitAction::none || !limit.limit_tokens || report.target_tokens <= *limit.limit_tokens)
       continue;
     out << fmt::format("       at {} tokens: {}: {}\n", report.target_tokens, to_string(limit.beyond), limit.message);
@@ -129,24 +134,32 @@ std::string mark_text(const PairMark& mark) {
                      fixed(mark.ratio, 4));
 }
 
-void render_pairs(const EngineReport& report, std::size_t setup, std::ostream& out) {
+// On a terminal a row too wide for its mark takes the mark on a line of its own, under the row.
+void render_pairs(const EngineReport& report, std::size_t setup, const TextOptions& options, std::ostream& out) {
   const auto marks = marks_for(report, static_cast<int>(setup));
   std::vector<std::string> tags;
   for (std::size_t v = 0; v < report.views.size(); ++v) tags.push_back(column_tag(v));
-  out << fmt::format("\n  {:>5}", "pair");
-  for (const auto& tag : tags) out << fmt::format(" {:>{}}", tag, kColumn);
-  out << "  differ (> 1e-4 relative)\n";
+  std::string header = fmt::format("  {:>5}", "pair");
+  for (const auto& tag : tags) header += fmt::format(" {:>{}}", tag, kColumn);
+  const std::string differ = "  differ (> 1e-4 relative)";
+  if (options.width && render_detail::display_width(header + differ) > *options.width)
+    out << "\n" << differ << "\n" << header << "\n";  // the marks' heading above the columns
+  else out << "\n" << header << differ << "\n";
   std::size_t pairs = 0;
   for (const auto& view : report.views)
     if (setup < view.setups.size()) pairs = std::max(pairs, view.setups[setup].inv_freq.size());
   for (std::size_t i = 0; i < pairs; ++i) {
-    out << fmt::format("  {:>5}", i);
+    std::string row = fmt::format("  {:>5}", i);
     for (const auto& view : report.views) {
       const auto& inv = view.setups[setup].inv_freq;
-      out << fmt::format(" {:>{}}", i < inv.size() ? fixed(inv[i], 6) : "—", kColumn);
+      row += fmt::format(" {:>{}}", i < inv.size() ? fixed(inv[i], 6) : "—", kColumn);
     }
-    if (auto it = marks.find(static_cast<int>(i)); it != marks.end()) out << mark_text(it->second);
-    out << "\n";
+    if (auto it = marks.find(static_cast<int>(i)); it != marks.end()) {
+      const std::string mark = mark_text(it->second);
+      const bool stacked = options.width && render_detail::display_width(row + mark) > *options.width;
+      row += stacked ? "\n      " + mark : mark;
+    }
+    out << row << "\n";
   }
 }
 
@@ -183,7 +196,8 @@ bool same_in_every_view(const EngineReport& report, std::size_t a, std::size_t b
   return true;
 }
 
-void render_setup(const Model& model, const EngineReport& report, std::size_t setup, std::ostream& out) {
+void render_setup(const Model& model, const EngineReport& report, std::size_t setup, const TextOptions& options,
+                  std::ostream& out) {
   const RopeSetup& s = model.setups[setup];
   out << fmt::format("\nsetup {}: layers {}, {} attention{}, {} with rope_theta {}, rotary_dim {}\n", s.name,
                      index_ranges(s.layers), to_string(s.attention),
@@ -196,7 +210,7 @@ void render_setup(const Model& model, const EngineReport& report, std::size_t se
     }
   render_setup_summary(report, setup, out);
   render_notes(report, setup, out);
-  render_pairs(report, setup, out);
+  render_pairs(report, setup, options, out);
 }
 
 void render_gguf(const EngineReport& report, std::ostream& out) {
@@ -258,18 +272,16 @@ void render_summary(const Model& model, const EngineReport& report, std::ostream
   out << fmt::format("  maximum lengths: {}\n", c.lengths_differ ? "engines disagree" : "every limited engine agrees");
 }
 
-}  // namespace
-
-void render_engines_text(const Model& model, const EngineReport& report, std::ostream& out) {
+void write_engines_text(const Model& model, const EngineReport& report, const TextOptions& options, std::ostream& out) {
   out << fmt::format("{} ({}): how each engine runs its RoPE at {} tokens\n\n", model.source, model.model_type.value,
                      report.target_tokens);
   if (model.setups.empty()) {
     out << fmt::format("no rotary layers: positional scheme {}\n", to_string(model.scheme));
     return;
   }
-  render_legend(report, out);
-  render_lengths(report, out);
-  for (std::size_t s = 0; s < model.setups.size(); ++s) render_setup(model, report, s, out);
+  render_legend(report, options, out);
+  render_lengths(report, options, out);
+  for (std::size_t s = 0; s < model.setups.size(); ++s) render_setup(model, report, s, options, out);
   render_gguf(report, out);
   std::vector<std::pair<std::size_t, std::string>> notes;
   for (std::size_t v = 0; v < report.views.size(); ++v)
@@ -277,6 +289,17 @@ void render_engines_text(const Model& model, const EngineReport& report, std::os
   if (!notes.empty()) out << "\nnotes\n";
   render_grouped(notes, "  ", out);
   render_summary(model, report, out);
+}
+
+}  // namespace
+
+// On a terminal, tables keep their columns (a mark too wide moves under its row, a derivation wraps in its column)
+// and every other line wider than the window wraps at spaces; piped, the fixed layout.
+void render_engines_text(const Model& model, const EngineReport& report, std::ostream& out,
+                         const TextOptions& options) {
+  std::ostringstream block;
+  write_engines_text(model, report, options, block);
+  out << render_detail::fit_lines(block.str(), options.width);
 }
 
 }  // namespace ropelens

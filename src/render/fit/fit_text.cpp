@@ -1,5 +1,10 @@
 // fit as text: the budget and what takes it, one row per engine and dtype, the serve flags, and what is not counted.
+#include <sstream>
+
 #include <fmt/format.h>
+
+#include "render/writers/terminal_text.hpp"
+#include "ropelens/model/text.hpp"
 
 #include "ropelens/model/units.hpp"
 #include "ropelens/render/render.hpp"
@@ -41,7 +46,7 @@ std::string granularity_text(const EngineFit& fit) {
   return "";
 }
 
-void fit_rows(const FitReport& report, std::ostream& out) {
+void fit_rows(const FitReport& report, const TextOptions& options, std::ostream& out) {
   out << fmt::format("\n{:<14}{:<10}{:>12}  {:<12}{}\n", "engine", "kv dtype", "max tokens", "limited by",
                      "KV cache at max tokens");
   for (const EngineFit& fit : report.fits) {
@@ -50,8 +55,11 @@ void fit_rows(const FitReport& report, std::ostream& out) {
       out << fmt::format("{:<14}{:<10}{:>12}  {}\n", engine, to_string(fit.dtype), "-", *fit.unsupported);
       continue;
     }
-    out << fmt::format("{:<14}{:<10}{:>12}  {:<12}{} ({})\n", engine, to_string(fit.dtype), fit.max_tokens,
-                       to_string(fit.limited_by), size_text(fit.kv_bytes), granularity_text(fit));
+    const std::string row = fmt::format("{:<14}{:<10}{:>12}  {:<12}", engine, to_string(fit.dtype), fit.max_tokens,
+                                        to_string(fit.limited_by));
+    out << render_detail::hanging(row, fmt::format("{} ({})", size_text(fit.kv_bytes), granularity_text(fit)),
+                                  options.width)
+        << "\n";
   }
 }
 
@@ -65,15 +73,22 @@ void serve_lines(const FitReport& report, std::ostream& out) {
   }
 }
 
-}  // namespace
-
-void render_fit_text(const FitReport& report, std::ostream& out) {
+void write_fit_text(const FitReport& report, const TextOptions& options, std::ostream& out) {
   budget_lines(report, out);
   cap_lines(report, out);
-  fit_rows(report, out);
+  fit_rows(report, options, out);
   serve_lines(report, out);
   out << "\nnot counted:\n";
   for (const std::string& item : report.not_counted) out << fmt::format("  {}\n", item);
+}
+
+}  // namespace
+
+// On a terminal, each row's last column wraps in its column and every other line wider than the window at spaces.
+void render_fit_text(const FitReport& report, std::ostream& out, const TextOptions& options) {
+  std::ostringstream block;
+  write_fit_text(report, options, block);
+  out << render_detail::fit_lines(block.str(), options.width);
 }
 
 }  // namespace ropelens

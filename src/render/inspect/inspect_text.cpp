@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "render/writers/format.hpp"
+#include "render/writers/terminal_text.hpp"
 #include "render/inspect/model_settings.hpp"
 #include "ropelens/render/render.hpp"
 #include "ropelens/model/text.hpp"
@@ -40,7 +41,7 @@ void render_attention_layers(const Model& model, std::ostream& out) {
 
 namespace {
 
-void write_inspect_text(const InspectReport& report, std::ostream& out) {
+void write_inspect_text(const InspectReport& report, const TextOptions& options, std::ostream& out) {
   const Model& model = *report.model;
   const SchemeReport& schemes = report.schemes;
   const std::vector<Diagnostic>& problems = report.problems;
@@ -54,7 +55,7 @@ void write_inspect_text(const InspectReport& report, std::ostream& out) {
   for (const auto& setup : model.setups) render_inspected_setup(setup, out);
   render_scheme_text(schemes, out);
   if (report.gguf) render_gguf_metadata_text(*report.gguf, out);
-  if (report.kv_cache) render_kv_cache_text(*report.kv_cache, out);
+  if (report.kv_cache) render_kv_cache_text(*report.kv_cache, out, options);
   if (!model.notes.empty()) {
     out << "\nnotes\n";
     for (const auto& note : model.notes) out << "  - " << terminal_safe(note) << "\n";
@@ -69,10 +70,11 @@ void write_inspect_text(const InspectReport& report, std::ostream& out) {
 
 // Every value from the file is escaped where it is written; the whole block once more, so a value added later
 // cannot reach the terminal raw either.
-void render_inspect_text(const InspectReport& report, std::ostream& out) {
+// On a terminal, every line that is wider than it wraps at spaces (fit_lines).
+void render_inspect_text(const InspectReport& report, std::ostream& out, const TextOptions& options) {
   std::ostringstream block;
-  write_inspect_text(report, block);
-  out << terminal_safe_lines(block.str());
+  write_inspect_text(report, options, block);
+  out << render_detail::fit_lines(terminal_safe_lines(block.str()), options.width);
 }
 
 }  // namespace ropelens

@@ -150,28 +150,6 @@ void render_rows(const TableReport& report, const SetupTable& st, const TextOpti
         options, out);
 }
 
-// The KV cache block; on a terminal each line wraps to its width, keeping its indent.
-void render_kv_cache_fitted(const KvCacheReport& kv, const TextOptions& options, std::ostream& out) {
-  std::ostringstream block;
-  render_kv_cache_text(kv, block);
-  if (!options.width) {
-    out << block.str();
-    return;
-  }
-  std::istringstream lines(block.str());
-  for (std::string line; std::getline(lines, line);) {
-    if (render_detail::display_width(line) <= *options.width) {
-      out << line << "\n";
-      continue;
-    }
-    const std::size_t lead = std::min(line.find_first_not_of(' '), line.size());
-    const std::string indent(lead, ' ');
-    std::istringstream parts(render_detail::wrapped(std::string_view(line).substr(lead),
-                                                    std::max(20, *options.width - static_cast<int>(lead)), 4));
-    for (std::string part; std::getline(parts, part);) out << indent << part << "\n";
-  }
-}
-
 }  // namespace
 
 void render_table_text(const TableReport& report, std::ostream& out, const TextOptions& options) {
@@ -193,7 +171,7 @@ void render_table_text(const TableReport& report, std::ostream& out, const TextO
     out << "\n";
     render_rows(report, st, options, out);
   }
-  if (report.kv_cache) render_kv_cache_fitted(*report.kv_cache, options, out);
+  if (report.kv_cache) render_kv_cache_text(*report.kv_cache, out, options);
 }
 
 }  // namespace ropelens

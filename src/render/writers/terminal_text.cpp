@@ -86,6 +86,69 @@ std::string wrapped(std::string_view text, int width, int indent, std::size_t un
   return out;
 }
 
+namespace {
+
+// Where to end `line` in `width` columns, searching from byte `from`: the last space at which it fits, else (one
+// word wider than the line) the first space after it, else the end.
+std::size_t break_at(std::string_view line, int width, std::size_t from) {
+  if (display_width(line) <= width) return line.size();
+  std::size_t best = std::string_view::npos;
+  for (std::size_t space = line.find(' ', from); space != std::string_view::npos; space = line.find(' ', space + 1)) {
+    if (space == 0 || line[space - 1] == ' ') continue;
+    if (display_width(line.substr(0, space)) > width) return best != std::string_view::npos ? best : space;
+    best = space;
+  }
+  return best != std::string_view::npos ? best : line.size();
+}
+
+// Breaks one line at spaces, each further line indented `indent` columns, keeping the runs of spaces inside each
+// piece (a row's alignment) as they were.
+void break_line(std::string_view line, int width, int indent, std::size_t first_break_from, std::string& out) {
+  std::string rest(line);
+  std::size_t from = std::max(first_break_from, std::min(rest.find_first_not_of(' '), rest.size()));
+  for (;;) {
+    const std::size_t end = break_at(rest, width, from);
+    const std::string piece = rest.substr(0, end);
+    out.append(piece, 0, piece.find_last_not_of(' ') + 1);
+    const std::size_t next = rest.find_first_not_of(' ', end);
+    if (next == std::string::npos) return;
+    out += '\n';
+    rest = std::string(static_cast<std::size_t>(indent), ' ') + rest.substr(next);
+    from = static_cast<std::size_t>(indent);
+  }
+}
+
+}  // namespace
+
+std::string fit_lines(std::string_view text, std::optional<int> width, int hang) {
+  if (!width) return std::string(text);
+  std::string out;
+  for (std::size_t start = 0; start < text.size();) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    const std::string_view line = text.substr(start, end - start);
+    if (display_width(line) <= *width) out.append(line);
+    else {
+      const int lead = static_cast<int>(std::min(line.find_first_not_of(' '), line.size()));
+      break_line(line, *width, std::min(lead + hang, *width / 2), 0, out);
+    }
+    if (end < text.size()) out += '\n';
+    start = end + 1;
+  }
+  return out;
+}
+
+std::string hanging(std::string_view prefix, std::string_view text, std::optional<int> width) {
+  const std::string line = std::string(prefix) + std::string(text);
+  if (!width || display_width(line) <= *width) return line;
+  constexpr int kNarrowestColumn = 24;
+  const int column = display_width(prefix);
+  const int lead = static_cast<int>(std::min(prefix.find_first_not_of(' '), prefix.size()));
+  const int indent = *width - column >= kNarrowestColumn ? column : lead + 2;
+  std::string out;
+  break_line(line, *width, indent, prefix.size(), out);
+  return out;
+}
+
 std::string styled(std::string_view text, fmt::text_style style, bool color) {
   return color ? fmt::format(style, "{}", text) : std::string(text);
 }
