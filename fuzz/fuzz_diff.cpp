@@ -39,11 +39,12 @@ void require_accounted(const DiffSide& side, std::size_t listed, const char* whi
 
 void render_all(const DiffReport& report, std::size_t input_size) {
   using Render = void (*)(const DiffReport&, std::ostream&);
-  const std::pair<std::string_view, Render> formats[] = {{"text", [](const DiffReport& r, std::ostream& o) { render_diff_text(r, o); }},
-                                                         {"json", render_diff_json},
-                                                         {"markdown", render_diff_markdown},
-                                                         {"sarif", render_diff_sarif},
-                                                         {"github", render_diff_github}};
+  const std::pair<std::string_view, Render> formats[] = {
+      {"text", [](const DiffReport& r, std::ostream& o) { render_diff_text(r, o); }},
+      {"json", render_diff_json},
+      {"markdown", render_diff_markdown},
+      {"sarif", render_diff_sarif},
+      {"github", render_diff_github}};
   for (const auto& [name, render] : formats) {
     std::ostringstream out;
     render(report, out);

@@ -34,6 +34,7 @@ static void check(const Context& cx, Sink& out) {
 
 }  // namespace rope106
 
-extern const Rule ROPE106{{"ROPE106", "yarn-beta-order", Severity::error, "yarn beta_fast is below beta_slow"}, &rope106::check};
+extern const Rule ROPE106{{"ROPE106", "yarn-beta-order", Severity::error, "yarn beta_fast is below beta_slow"},
+                          &rope106::check};
 
 }  // namespace ropelens::rules
