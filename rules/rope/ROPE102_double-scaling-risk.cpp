@@ -31,7 +31,7 @@ static void check(const Context& cx, Sink& out) {
                         to_string(s.type), number(factor));
     } else if (s.type == RopeType::linear) {
       why = fmt::format("is read as the length after linear factor {} ({} × {})", number(factor),
-                        cx.audit.setups[static_cast<std::size_t>(i)].pretrain_tokens, number(factor));
+                        number(static_cast<double>(declared) / factor), number(factor));
     } else {
       continue;  // dynamic NTK treats max_position_embeddings as the pretraining length
     }
