@@ -188,6 +188,7 @@ ModelDiff diff_checked(DiffStatus status, const DiffSide& old_side, const DiffSi
   if (old_side) diff.old_path = old_side->path;
   if (new_side) diff.new_path = new_side->path;
   diff.path = new_side ? diff.new_path : diff.old_path;
+  diff.resolved_file = new_side ? new_side->resolved_file : old_side->resolved_file;
   for (const DiffSide* side : {&old_side, &new_side})
     if (*side && (*side)->error) {
       diff.error = (*side)->error;

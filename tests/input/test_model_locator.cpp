@@ -305,6 +305,19 @@ TEST_CASE("a model id's findings point at the file read: SARIF, GitHub annotatio
   CHECK_THAT(github.out, Contains("::error file=file%3A//" + dir.file(snapshot_file) + ",line="));
   CHECK_THAT(run_cli("check Qwen/Qwen3-8B --target 131072 -q").out,
              Contains("file://" + dir.file(snapshot_file) + ":"));
+  // diff's new findings point at the same file: the old side is the config with YaRN to 131072, the new side the id.
+  json scaled = json::parse(read_file(dir.file(snapshot_file)));
+  scaled["rope_scaling"] = {{"rope_type", "yarn"}, {"factor", 4.0}, {"original_max_position_embeddings", 32768}};
+  write_file(dir.file("scaled.json"), scaled.dump());
+  const auto diff_sarif = run_cli("diff " + dir.file("scaled.json") + " Qwen/Qwen3-8B --target 131072 --format sarif");
+  INFO(diff_sarif.err);
+  const json diff_log = json::parse(diff_sarif.out);
+  REQUIRE_FALSE(diff_log["runs"][0]["results"].empty());
+  CHECK(diff_log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] ==
+        "file://" + dir.file(snapshot_file));
+  const auto diff_github =
+      run_cli("diff " + dir.file("scaled.json") + " Qwen/Qwen3-8B --target 131072 --format github");
+  CHECK_THAT(diff_github.out, Contains("::error file=file%3A//" + dir.file(snapshot_file) + ",line="));
 
   // Inside it: the path relative to it, under %SRCROOT%.
   const auto inside = run_cli_in(dir.path(), "check Qwen/Qwen3-8B --target 131072 --format sarif");

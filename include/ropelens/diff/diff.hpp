@@ -69,16 +69,19 @@ struct FindingChanges {
 
 struct ModelDiff {
   DiffStatus status = DiffStatus::modified;
-  std::string path;                  // the file as shown: the new side's, or the old side's when deleted
-  std::string old_path;              // as shown on the old side ("HEAD:config.json"); empty when added
-  std::string new_path;              // as shown on the new side; empty when deleted
-  std::optional<std::string> error;  // a side could not be read: nothing else is filled
+  std::string path;                          // the file as shown: the new side's, or the old side's when deleted
+  std::string old_path;                      // as shown on the old side ("HEAD:config.json"); empty when added
+  std::string new_path;                      // as shown on the new side; empty when deleted
+  std::optional<std::string> resolved_file;  // the file read for a model id on the side findings come from
+  std::optional<std::string> error;          // a side could not be read: nothing else is filled
   std::optional<std::int64_t> old_target_tokens;
   std::optional<std::int64_t> new_target_tokens;
   std::vector<FieldChange> fields;
   std::vector<SetupChange> setups;
   std::vector<EngineLengthChange> engines;
   FindingChanges findings;
+  // Where findings point: the file a model id resolved to, else the path as shown.
+  const std::string& finding_file() const { return resolved_file ? *resolved_file : path; }
 };
 
 struct DiffCounts {

@@ -14,7 +14,7 @@ void render_diff_sarif(const DiffReport& report, std::ostream& out) {
     for (const auto& d : m.findings.introduced) {
       results += results.empty() ? "\n        " : ",\n        ";
       render_detail::JsonWriter writer(results, 8);
-      render_detail::write_sarif_result(writer, m.path, d, "new");
+      render_detail::write_sarif_result(writer, m.finding_file(), d, "new");
     }
   }
   const nlohmann::json properties = {{"compared", {{"new", report.new_label}, {"old", report.old_label}}},
@@ -26,7 +26,9 @@ void render_diff_sarif(const DiffReport& report, std::ostream& out) {
 
 void render_diff_github(const DiffReport& report, std::ostream& out) {
   for (const auto& m : report.models) {
-    for (const auto& d : m.findings.introduced) out << render_detail::github_annotation(m.path, d);
+    for (const auto& d : m.findings.introduced)
+      out << render_detail::github_annotation(m.resolved_file ? render_detail::linked_path(*m.resolved_file) : m.path,
+                                              d);
     if (m.error) out << render_detail::github_error(m.path, *m.error);
   }
 }
