@@ -23,6 +23,8 @@ using ropelens::test::TempDir;
 using ropelens::test::write_file;
 using ropelens::test::write_safetensors;
 
+using ropelens::test::ScopedEnv;
+
 namespace {
 
 const std::string kCommit = "0123456789abcdef0123456789abcdef01234567";
@@ -44,24 +46,6 @@ std::vector<SafetensorsSpec> qwen3_8b_tensors() {
 }
 constexpr std::uint64_t kQwen3Parameters = 2ull * 151936 * 4096 + 36ull * (4096 + 1024 + 1024 + 4096) * 4096;
 constexpr std::uint64_t kQwen3Bytes = 2 * kQwen3Parameters;  // 5,509,218,304
-
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    ::setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_) ::setenv(name_, old_->c_str(), 1);
-    else ::unsetenv(name_);
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
 
 // <hub>/models--Qwen--Qwen3-8B at main: config.json and one model.safetensors, each a blob behind a symlink.
 fs::path make_hub_with_single_file(const TempDir& dir) {

@@ -24,6 +24,8 @@ using ropelens::test::source_path;
 using ropelens::test::TempDir;
 using ropelens::test::write_file;
 
+using ropelens::test::ScopedEnv;
+
 namespace {
 
 const std::string kMain = "0123456789abcdef0123456789abcdef01234567";
@@ -31,24 +33,6 @@ const std::string kV1 = "fedcba9876543210fedcba9876543210fedcba98";
 const std::string kQwen3 = "testdata/configs/qwen/qwen3-8b.json";
 
 // Sets an environment variable for one test and restores it afterwards (the CLI runs inherit it).
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    ::setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_) ::setenv(name_, old_->c_str(), 1);
-    else ::unsetenv(name_);
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
-
 // A file stored as huggingface_hub stores it: the bytes in blobs/, a relative symlink in the snapshot.
 void cache_file(const fs::path& repo, const std::string& commit, const std::string& name, const std::string& text) {
   const std::string etag = "etag-" + commit.substr(0, 6) + "-" + name;

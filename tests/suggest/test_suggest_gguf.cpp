@@ -17,6 +17,8 @@ using ropelens::test::run_cli;
 using ropelens::test::TempDir;
 namespace fs = std::filesystem;
 
+using ropelens::test::ScopedEnv;
+
 namespace {
 
 // Qwen2.5-like: 128-dim heads, base 1e6, 32768 tokens, no scaling.
@@ -32,24 +34,6 @@ const Suggestion& method(const SuggestReport& report, SuggestMethod wanted) {
   FAIL("no suggestion for " << to_string(wanted));
   return report.suggestions.front();
 }
-
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    ::setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_) ::setenv(name_, old_->c_str(), 1);
-    else ::unsetenv(name_);
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
 
 }  // namespace
 
