@@ -153,8 +153,8 @@ double element_value(std::string_view dtype, const unsigned char* p) {
   if (dtype == "F64") return std::bit_cast<double>(little_endian_u64(p));
   std::uint32_t word = 0;
   for (int i = (dtype == "F32" ? 3 : 1); i >= 0; --i) word = (word << 8) | p[i];
-  if (dtype == "F32") return std::bit_cast<float>(word);
-  if (dtype == "BF16") return std::bit_cast<float>(word << 16);
+  if (dtype == "F32") return static_cast<double>(std::bit_cast<float>(word));
+  if (dtype == "BF16") return static_cast<double>(std::bit_cast<float>(word << 16));
   return half_to_double(static_cast<std::uint16_t>(word));
 }
 
