@@ -31,6 +31,20 @@ void write_file(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
 
+std::filesystem::path cache_blob(const std::filesystem::path& repo, const std::string& commit, const std::string& name) {
+  const std::string etag = "etag-" + commit.substr(0, 6) + "-" + name;
+  const auto snapshot = repo / "snapshots" / commit;
+  std::filesystem::create_directories(repo / "blobs");
+  std::filesystem::create_directories(snapshot);
+  std::filesystem::create_symlink(std::filesystem::path("../../blobs") / etag, snapshot / name);
+  return repo / "blobs" / etag;
+}
+
+void cache_file(const std::filesystem::path& repo, const std::string& commit, const std::string& name,
+                const std::string& text) {
+  write_file(cache_blob(repo, commit, name).string(), text);
+}
+
 namespace {
 
 RunResult run_command(const std::string& command_line, const std::string& stdin_text) {

@@ -55,6 +55,13 @@ class TempDir {
   std::filesystem::path path_;
 };
 
+// A file in a fake Hugging Face hub cache, laid out as huggingface_hub stores it: the bytes in <repo>/blobs/, a
+// relative symlink <repo>/snapshots/<commit>/<name> to them. Returns the blob's path, for the caller to fill.
+std::filesystem::path cache_blob(const std::filesystem::path& repo, const std::string& commit, const std::string& name);
+// The same, with the blob holding `text`.
+void cache_file(const std::filesystem::path& repo, const std::string& commit, const std::string& name,
+                const std::string& text);
+
 // Sets an environment variable for a scope and restores it after.
 class ScopedEnv {
  public:

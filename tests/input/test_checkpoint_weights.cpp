@@ -14,6 +14,8 @@
 namespace fs = std::filesystem;
 using Catch::Matchers::Contains;
 using nlohmann::json;
+using ropelens::test::cache_blob;
+using ropelens::test::cache_file;
 using ropelens::test::read_file;
 using ropelens::test::run_cli;
 using ropelens::test::run_cli_in;
@@ -50,14 +52,10 @@ constexpr std::uint64_t kQwen3Bytes = 2 * kQwen3Parameters;  // 5,509,218,304
 // <hub>/models--Qwen--Qwen3-8B at main: config.json and one model.safetensors, each a blob behind a symlink.
 fs::path make_hub_with_single_file(const TempDir& dir) {
   const fs::path repo = fs::path(dir.file("hub")) / "models--Qwen--Qwen3-8B";
-  const fs::path snapshot = repo / "snapshots" / kCommit;
-  fs::create_directories(snapshot);
-  write_file((repo / "blobs" / "config-etag").string(), read_file(source_path(kQwen3)));
-  write_safetensors((repo / "blobs" / "weights-etag").string(), qwen3_8b_tensors());
-  fs::create_symlink("../../blobs/config-etag", snapshot / "config.json");
-  fs::create_symlink("../../blobs/weights-etag", snapshot / "model.safetensors");
+  cache_file(repo, kCommit, "config.json", read_file(source_path(kQwen3)));
+  write_safetensors(cache_blob(repo, kCommit, "model.safetensors").string(), qwen3_8b_tensors());
   write_file((repo / "refs" / "main").string(), kCommit);
-  return snapshot;
+  return repo / "snapshots" / kCommit;
 }
 
 }  // namespace

@@ -17,6 +17,7 @@ using Catch::Matchers::Contains;
 using nlohmann::json;
 using ropelens::InputError;
 using ropelens::locate_model;
+using ropelens::test::cache_file;
 using ropelens::test::read_file;
 using ropelens::test::run_cli;
 using ropelens::test::run_cli_in;
@@ -31,15 +32,6 @@ namespace {
 const std::string kMain = "0123456789abcdef0123456789abcdef01234567";
 const std::string kV1 = "fedcba9876543210fedcba9876543210fedcba98";
 const std::string kQwen3 = "testdata/configs/qwen/qwen3-8b.json";
-
-// Sets an environment variable for one test and restores it afterwards (the CLI runs inherit it).
-// A file stored as huggingface_hub stores it: the bytes in blobs/, a relative symlink in the snapshot.
-void cache_file(const fs::path& repo, const std::string& commit, const std::string& name, const std::string& text) {
-  const std::string etag = "etag-" + commit.substr(0, 6) + "-" + name;
-  write_file((repo / "blobs" / etag).string(), text);
-  fs::create_directories(repo / "snapshots" / commit);
-  fs::create_symlink(fs::path("../../blobs") / etag, repo / "snapshots" / commit / name);
-}
 
 // <hub>/models--Qwen--Qwen3-8B with main and the tag v1, each a snapshot of the Qwen3-8B config.
 fs::path make_hub(const TempDir& dir) {
