@@ -18,6 +18,7 @@ enum class LayerPattern {
   gemma3_pattern,           // (i+1) % sliding_window_pattern -> sliding
   qwen2_max_window,         // use_sliding_window and i >= max_window_layers -> sliding
   llama4_nope,              // no_rope_layers: RoPE layers chunked, NoPE layers global
+  exaone4_pattern,          // EXAONE 4: with sliding_window, (i+1) % sliding_window_pattern (default 4) -> sliding
 };
 
 // Model-specific ways a config maps onto the RoPE model.

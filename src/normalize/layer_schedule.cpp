@@ -97,10 +97,11 @@ std::vector<int> read_no_rope_layers(Normalizing& n, int num_layers) {
   return uses_rope;
 }
 
-int gemma3_pattern(Normalizing& n) {
+// Every sliding_window_pattern-th layer attends globally (Gemma 3's default 6, EXAONE 4's 4).
+int sliding_period(Normalizing& n, int fallback) {
   if (auto hit = n.view.find_value({"sliding_window_pattern"}))
     if (auto v = read_integer(*hit, n.issues, "sliding_window_pattern", 1, kMaxLayers)) return static_cast<int>(*v);
-  return 6;
+  return fallback;
 }
 
 std::vector<std::string> derive_layer_types(Normalizing& n, int num_layers, const std::vector<int>& uses_rope) {
@@ -117,7 +118,10 @@ std::vector<std::string> derive_layer_types(Normalizing& n, int num_layers, cons
         if ((i + 1) % 2 != 0) type = kSliding;
         break;
       case LayerPattern::gemma3_pattern:
-        if ((i + 1) % gemma3_pattern(n) != 0) type = kSliding;
+        if ((i + 1) % sliding_period(n, 6) != 0) type = kSliding;
+        break;
+      case LayerPattern::exaone4_pattern:
+        if (has_window && (i + 1) % sliding_period(n, 4) != 0) type = kSliding;
         break;
       case LayerPattern::qwen2_max_window: break;  // handled below
       case LayerPattern::llama4_nope:
@@ -141,6 +145,19 @@ std::vector<std::string> derive_layer_types(Normalizing& n, int num_layers, cons
   return types;
 }
 
+// EXAONE 4 with a sliding window rotates only its sliding layers: transformers' Exaone4Attention applies RoPE when
+// `sliding_window is None or is_sliding`, so the global layers of the hybrid are NoPE.
+std::vector<int> exaone4_rope_layers(Normalizing& n, const std::vector<std::string>& types) {
+  if (n.family.pattern != LayerPattern::exaone4_pattern || !n.model.sliding_window) return {};
+  std::vector<int> uses_rope;
+  for (const auto& type : types) uses_rope.push_back(type == kSliding ? 1 : 0);
+  n.model.notes.push_back(
+      fmt::format("EXAONE 4 with sliding_window {}: only the sliding layers rotate, the others are "
+                  "NoPE (transformers Exaone4Attention)",
+                  n.model.sliding_window->value));
+  return uses_rope;
+}
+
 AttentionKind kind_of(std::string_view type) {
   if (type == kSliding) return AttentionKind::sliding;
   if (type == kChunked) return AttentionKind::chunked;
@@ -157,6 +174,7 @@ void read_layer_schedule(Normalizing& n) {
   if (!explicit_types) explicit_types = read_hybrid_schedule(n, num_layers);
   auto uses_rope = read_no_rope_layers(n, num_layers);
   auto types = explicit_types ? *explicit_types : derive_layer_types(n, num_layers, uses_rope);
+  if (uses_rope.empty()) uses_rope = exaone4_rope_layers(n, types);
 
   model.layers.reserve(static_cast<std::size_t>(num_layers));
   for (int i = 0; i < num_layers; ++i) {

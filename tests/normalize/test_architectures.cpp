@@ -268,6 +268,36 @@ TEST_CASE("SmolLM3: no_rope_layers leaves every fourth layer NoPE, theta default
   CHECK_FALSE(has_best_effort_issue(model));
 }
 
+TEST_CASE("EXAONE 4: with a sliding window only the sliding layers rotate, without one every layer does",
+          "[architectures]") {
+  json config = {{"model_type", "exaone4"},
+                 {"hidden_size", 5120},
+                 {"num_attention_heads", 40},
+                 {"head_dim", 128},
+                 {"num_hidden_layers", 8},
+                 {"sliding_window", 4096},
+                 {"sliding_window_pattern", "LLLG"},
+                 {"layer_types",
+                  {"sliding_attention", "sliding_attention", "sliding_attention", "full_attention", "sliding_attention",
+                   "sliding_attention", "sliding_attention", "full_attention"}},
+                 {"rope_theta", 1000000.0}};
+  const Model hybrid = normalized(config);
+  REQUIRE(hybrid.setups.size() == 1);
+  CHECK(hybrid.setups[0].layers == std::vector<int>{0, 1, 2, 4, 5, 6});
+  CHECK_FALSE(hybrid.layers[3].uses_rope);
+  CHECK(any_note_contains(hybrid, "only the sliding layers rotate"));
+  CHECK_FALSE(has_best_effort_issue(hybrid));
+
+  config.erase("layer_types");
+  config.erase("sliding_window_pattern");
+  CHECK(normalized(config).setups[0].layers == std::vector<int>{0, 1, 2, 4, 5, 6});  // Exaone4Config's default 4
+
+  config["sliding_window"] = nullptr;
+  const Model global = normalized(config);
+  REQUIRE(global.setups.size() == 1);
+  CHECK(global.setups[0].layers == std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7});
+}
+
 TEST_CASE("auto_map and the MLA key signature identify DeepSeek semantics without a known model_type",
           "[architectures]") {
   json config = mla_text(32.0);
