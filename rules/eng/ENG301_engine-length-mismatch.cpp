@@ -48,7 +48,8 @@ static void check(const Context& cx, Sink& out) {
     std::vector<std::string> labels;
     for (const auto* view : group) labels.push_back(view->label);
     const std::string why = group.size() == 1 ? fmt::format(" ({})", group.front()->length.derivation) : "";
-    parts.push_back(fmt::format("{} in {}{}", length, fmt::join(labels, ", "), why));
+    parts.push_back(fmt::format("{} in {}{}{}", length, fmt::join(labels, ", "), why,
+                                past_trained(cx, *group.front()->length.limit_tokens)));
   }
   out.report(where(cx.model), fmt::format("engines derive different maximum lengths: {}", fmt::join(parts, "; ")))
       .help(
