@@ -37,6 +37,26 @@ std::string pointer_or(const Provenance& from, const std::string& fallback) {
   return from.origin == Origin::config ? from.pointer : fallback;
 }
 
+std::string past_trained(const Context& cx, std::int64_t limit_tokens) {
+  // With scaling, serving past the trained length is what the scaling is for; CTX201 audits the angles then.
+  for (const auto& setup : cx.model.setups)
+    if (setup.type != RopeType::default_rope) return "";
+  const SetupAudit* longest = nullptr;
+  std::int64_t trained = 0;
+  for (const auto& setup : cx.audit.setups) {
+    const std::int64_t tokens = std::max(setup.pretrain_tokens, setup.extension_tokens);
+    if (tokens > trained) {
+      trained = tokens;
+      longest = &setup;
+    }
+  }
+  if (longest == nullptr || limit_tokens <= trained) return "";
+  const Provenance& from =
+      longest->extension_tokens > longest->pretrain_tokens ? longest->extension_from : longest->pretrain_from;
+  const std::string key = from.origin == Origin::config ? from.key() : "";
+  return fmt::format(", past the {} tokens the model was trained at{}", trained, key.empty() ? "" : " (" + key + ")");
+}
+
 bool deployed(const Context& cx, const EngineView& view) {
   if (engine_of(view.version) != Engine::transformers || view.version == EngineVersion::transformers_v5) return true;
   return std::any_of(cx.stack.entries.begin(), cx.stack.entries.end(), [&](const StackEntry& entry) {

@@ -49,6 +49,11 @@ bool scales_softmax_by_mscale(const Model& model);
 // transformers releases (libraries people upgrade) unless the stack pins one.
 bool deployed(const Context& cx, const EngineView& view);
 
+// ", past the 2048 tokens the model was trained at (seq_length)" for a served limit longer than every training
+// phase the audit read (pretraining or extension, any setup) when no setup scales its RoPE, so the positions past
+// it run unscaled frequencies through angles never seen in training; "" otherwise.
+std::string past_trained(const Context& cx, std::int64_t limit_tokens);
+
 // A value as people write it: up to 7 significant digits, no trailing zeros ("4", "1.25", "1000000").
 std::string number(double value);
 

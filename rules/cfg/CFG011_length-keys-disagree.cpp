@@ -16,7 +16,9 @@ std::vector<std::string> readers(const Context& cx) {
   if (auto key = cx.model.max_position_embeddings.from.key(); !key.empty())
     out.push_back(fmt::format("transformers reads {}", key));
   for (const auto& view : cx.engine_views())
-    if (!view.length.length_key.empty()) out.push_back(fmt::format("{} serves {}", view.label, view.length.derivation));
+    if (!view.length.length_key.empty())
+      out.push_back(fmt::format("{} serves {}{}", view.label, view.length.derivation,
+                                view.length.limit_tokens ? past_trained(cx, *view.length.limit_tokens) : ""));
   return out;
 }
 

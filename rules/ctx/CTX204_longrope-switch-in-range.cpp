@@ -13,12 +13,13 @@ static void check(const Context& cx, Sink& out) {
     const auto& original = *s.original_max_position_embeddings;
     if (cx.target_tokens <= original.value) continue;
     out.report(s.longrope.long_factor.from.pointer,
-               fmt::format("at {} tokens longrope switches from short to long factors after {} tokens: transformers "
-                           "switches once a forward reaches past {} (keys cached before keep the short rotation), "
-                           "SGLang switches a whole forward "
-                           "batch when any position in it exceeds {} (a short request switches when a long one shares "
-                           "its batch, and its cached keys are not re-rotated), vLLM picks one set per max_model_len, "
-                           "llama.cpp one per context size",
+               fmt::format("at {} tokens longrope switches from short to long factors after {} tokens, and attention "
+                           "then scores keys rotated with one set against queries rotated with the other: transformers "
+                           "v5 switches per forward, so a generation that crosses {} keeps the short-rotated keys it "
+                           "cached; SGLang switches a whole forward batch when any position in it exceeds {} "
+                           "(rope_variant.py @0b1fd02d), so a short request sharing a batch with a long one is "
+                           "rotated with the long set against its short-rotated cache; vLLM (one set per "
+                           "max_model_len) and llama.cpp (one per context size) do not mix them",
                            cx.target_tokens, original.value, original.value, original.value))
         .help(fmt::format(
             "serve one regime per deployment: a context of at most {} tokens keeps the short factors, "

@@ -26,10 +26,17 @@ std::string where(const Model& model) {
 static void check(const Context& cx, Sink& out) {
   if (cx.model.setups.empty() || from_gguf_file(cx.model)) return;  // a GGUF file runs in llama.cpp only
   const auto& views = cx.engine_views();
+  // Only the limits count: a default below the limit (vLLM serves a LongRoPE model at its original length unless
+  // --max-model-len says otherwise, on purpose: "to avoid performance degradation for shorter sequences",
+  // vllm/config/model.py _get_and_verify_max_len) refuses longer requests with an error naming the limit, and
+  // every engine still accepts the same length once asked.
+  std::map<std::int64_t, int> limits;
+  for (const auto& view : views)
+    if (view.length.limit_tokens) ++limits[*view.length.limit_tokens];
+  if (limits.size() < 2) return;
   std::map<std::string, std::vector<const EngineView*>> by_length;
   for (const auto& view : views)
     if (view.length.limit_tokens) by_length[length_text(view.length)].push_back(&view);
-  if (by_length.size() < 2) return;
   nlohmann::json lengths = nlohmann::json::object();
   for (const auto& view : views)
     if (view.length.limit_tokens)
@@ -41,7 +48,8 @@ static void check(const Context& cx, Sink& out) {
     std::vector<std::string> labels;
     for (const auto* view : group) labels.push_back(view->label);
     const std::string why = group.size() == 1 ? fmt::format(" ({})", group.front()->length.derivation) : "";
-    parts.push_back(fmt::format("{} in {}{}", length, fmt::join(labels, ", "), why));
+    parts.push_back(fmt::format("{} in {}{}{}", length, fmt::join(labels, ", "), why,
+                                past_trained(cx, *group.front()->length.limit_tokens)));
   }
   out.report(where(cx.model), fmt::format("engines derive different maximum lengths: {}", fmt::join(parts, "; ")))
       .help(

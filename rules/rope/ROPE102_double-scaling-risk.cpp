@@ -35,16 +35,28 @@ static void check(const Context& cx, Sink& out) {
     } else {
       continue;  // dynamic NTK treats max_position_embeddings as the pretraining length
     }
-    const bool gemma3 = cx.model.model_type.value.find("gemma3") != std::string::npos;  // max length exempt
+    // vLLM keeps max_model_len for gemma3 (_get_and_verify_max_len skips rope scaling for it), but
+    // LinearScalingRotaryEmbedding still builds max_position × factor rows, and torch.compile then fails on the
+    // size (vllm-project/vllm#33911, open).
+    const bool gemma3 = cx.model.model_type.value.find("gemma3") != std::string::npos;
     Finding finding = out.report(
         s.factor->from.pointer,
-        fmt::format("max_position_embeddings {} {}, yet vLLM multiplies it by {} again: {} positions in its {}",
-                    declared, why, number(factor), engine_tokens,
-                    gemma3 ? "cos/sin cache" : "maximum length and cos/sin cache"));
+        gemma3 ? fmt::format("max_position_embeddings {} {}, yet vLLM's LinearScalingRotaryEmbedding multiplies it by "
+                             "{} again: a {}-row cos/sin cache for a {}-token max_model_len, on which vLLM fails at "
+                             "startup under torch.compile (\"AssertionError: expected size {}=={}\", "
+                             "vllm-project/vllm#33911, open: Gemma3ForConditionalGeneration on vLLM main 4403e3ed4 "
+                             "with PyTorch 2.9.1, and 2.10)",
+                             declared, why, number(factor), engine_tokens, declared, engine_tokens, declared)
+               : fmt::format("max_position_embeddings {} {}, yet vLLM multiplies it by {} again: {} positions in its "
+                             "maximum length and cos/sin cache",
+                             declared, why, number(factor), engine_tokens));
     finding
-        .help(fmt::format("cap the served length explicitly (vLLM --max-model-len {}) instead of letting engines "
-                          "derive it from max_position_embeddings × factor",
-                          declared))
+        .help(gemma3 ? std::string("--max-model-len does not avoid it (the issue reproduces with 4096): serve without "
+                                   "torch.compile (vLLM -O0) until vllm#33911 is fixed, or on SGLang or llama.cpp, "
+                                   "which do not multiply")
+                     : fmt::format("cap the served length explicitly (vLLM --max-model-len {}) instead of letting "
+                                   "engines derive it from max_position_embeddings × factor",
+                                   declared))
         .related(s.max_position_embeddings.from.pointer)
         .fact("factor", factor)
         .fact("max_position_embeddings", declared)

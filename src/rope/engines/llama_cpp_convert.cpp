@@ -107,12 +107,25 @@ class Converter {
       key("rope.scaling.yarn_attn_factor", fmt_number(setup.yarn.attention_factor->value));
     if (!setup.yarn.truncate.value) {
       const RopeTable table = compute_rope_table(setup);
+      RopeSetup truncated = setup;
+      truncated.yarn.truncate.value = true;
+      const RopeTable runs = compute_rope_table(truncated);
+      int pairs = 0;
+      double worst = 1.0;
+      for (std::size_t i = 0; i < table.inv_freq.size() && i < runs.inv_freq.size(); ++i) {
+        if (relative_difference(table.inv_freq[i], runs.inv_freq[i]) <= kEngineRelativeThreshold) continue;
+        ++pairs;
+        if (table.inv_freq[i] > 0 && runs.inv_freq[i] > 0)
+          worst = std::max({worst, runs.inv_freq[i] / table.inv_freq[i], table.inv_freq[i] / runs.inv_freq[i]});
+      }
       lose(setup.yarn.truncate.from.pointer,
-           fmt::format("truncate false cannot be stored: llama.cpp floors and ceils the correction range ({}, {}) to "
-                       "({}, {})",
+           fmt::format("truncate false cannot be stored: llama.cpp (ggml rope_yarn_corr_dims) always floors and ceils "
+                       "the correction range ({}, {}) to ({}, {}), so a converted GGUF runs {} pairs with frequencies "
+                       "up to ×{:.4g} off the config's (the rounding vllm-project/vllm#27722 found behind high logprob "
+                       "errors, fixed there by PR #28244)",
                        fmt_number(table.correction_low.value_or(0.0)), fmt_number(table.correction_high.value_or(0.0)),
                        fmt_number(std::floor(table.correction_low.value_or(0.0))),
-                       fmt_number(std::ceil(table.correction_high.value_or(0.0)))));
+                       fmt_number(std::ceil(table.correction_high.value_or(0.0))), pairs, worst));
     }
     check_yarn_magnitude(setup, rope);
   }
