@@ -63,6 +63,11 @@ constexpr Family kFamilies[] = {
     {"cohere", true, 1e4, 8192, 0, 0, 0, LP::all_global, kInterleaved, D::standard, PS::rope},
     {"olmo", true, 1e4, 2048, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
     {"olmo2", true, 1e4, 2048, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    {"olmo3", true, 5e5, 2048, 0, 0, 4096, LP::olmo3_pattern, kHalf, D::olmo3, PS::rope},
+    {"exaone4", true, 1e4, 2048, 0, 0, 4096, LP::exaone4_pattern, kHalf, D::exaone4, PS::rope},
+    {"exaone4_5_text", true, 1e4, 2048, 0, 0, 4096, LP::exaone4_pattern, kHalf, D::exaone4, PS::rope},
+    {"mllama_text_model", true, 5e5, 131072, 0, 0, 0, LP::all_global, kHalf, D::mllama, PS::rope},
+    {"ministral3", true, 1e6, 262144, 128, 0, 0, LP::all_sliding_when_window, kHalf, D::ministral3, PS::rope},
     {"internlm2", false, 1e4, 2048, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
     {"minicpm", false, 1e4, 4096, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
     {"minicpmv", false, 1e4, 4096, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
@@ -123,6 +128,8 @@ constexpr std::pair<std::string_view, std::string_view> kArchitectures[] = {
     {"Qwen3_5ForConditionalGeneration", "qwen3_5"},
     {"Qwen3_5MoeForConditionalGeneration", "qwen3_5_moe"},
     {"GPTBigCodeForCausalLM", "gpt_bigcode"},
+    {"DeciLMForCausalLM", "llama"},  // nemotron_nas.py: DeciLMAttention(LlamaAttention), block_configs per layer
+    {"MolmoForCausalLM", "llama"},   // molmo.py: get_rope(head_dim, rotary_dim=head_dim, base=rope_theta)
     {"LlamaForCausalLM", "llama"},
     {"MistralForCausalLM", "mistral"},
     {"MixtralForCausalLM", "mixtral"},
