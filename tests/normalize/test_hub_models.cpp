@@ -1,18 +1,21 @@
 // The hub sample's models whose reading depends on their own class (docs/engines.md "Semantics by architecture"):
 // EXAONE 4's global NoPE, OLMo 3's unscaled sliding layers, Llama 3.2 Vision's cross-attention layers, Ministral 3's
-// query scale, Llama-Nemotron's FFN-only blocks, Molmo's Llama-like rotary and NemotronH's Mamba-2 keys. Every figure
-// is the published config's.
+// query scale, Llama-Nemotron's FFN-only blocks, Molmo's Llama-like rotary, NemotronH's Mamba-2 keys, and the
+// transformers versions that have no class for a model_type. Every figure is the published config's.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cmath>
 
 #include "model_support.hpp"
+#include "ropelens/rope/engines/engine_views.hpp"
 
 using ropelens::AttentionKind;
 using ropelens::Diagnostic;
+using ropelens::EngineVersion;
 using ropelens::Model;
 using ropelens::RopeType;
+using ropelens::Severity;
 using ropelens::test::contains;
 using ropelens::test::findings;
 using ropelens::test::load;
@@ -31,6 +34,12 @@ bool attends(const ropelens::Layer& layer) { return layer.attends; }
 
 bool any_note_contains(const Model& model, const std::string& part) {
   return std::any_of(model.notes.begin(), model.notes.end(), [&](const std::string& n) { return contains(n, part); });
+}
+
+std::vector<std::string> messages(const std::vector<Diagnostic>& found) {
+  std::vector<std::string> out;
+  for (const auto& d : found) out.push_back(d.message);
+  return out;
 }
 
 }  // namespace
@@ -148,4 +157,29 @@ TEST_CASE("NemotronH: n_groups is Mamba-2's group count, not a misspelled n_grou
     INFO(file);
     CHECK(findings(file, "CFG012").empty());
   }
+}
+
+TEST_CASE("Engine versions without the class: not compared, said per version") {
+  const Model olmo = load("testdata/hub/olmo/olmo-3.1-32b-instruct.json");
+  for (auto version : {EngineVersion::transformers_4_4x, EngineVersion::transformers_4_5x}) {
+    const auto view = ropelens::engine_view(olmo, version, 65536);
+    REQUIRE(view.no_class);
+    CHECK(contains(*view.no_class, "before transformers 4.57"));
+  }
+  CHECK_FALSE(ropelens::engine_view(olmo, EngineVersion::transformers_v5, 65536).no_class);
+
+  const Model gpt_oss = load("testdata/hub/gpt-oss/gpt-oss-120b.json");
+  CHECK(ropelens::engine_view(gpt_oss, EngineVersion::transformers_4_4x, 131072).no_class);
+  CHECK_FALSE(ropelens::engine_view(gpt_oss, EngineVersion::transformers_4_5x, 131072).no_class);  // 4.55.0
+
+  const auto eng306 = findings("testdata/hub/mistral/devstral-small-2-24b-instruct-2512.json", "ENG306");
+  REQUIRE(eng306.size() == 2);
+  for (const auto& d : eng306) {
+    CHECK(d.severity == Severity::info);
+    CHECK(contains(d.message, "before transformers 5.0 (#42498"));
+  }
+  // The 4.4x magnitude 0.1 ln 48 + 1 is no longer set against the versions that have the class.
+  for (const auto& m : messages(findings("testdata/hub/mistral/devstral-small-2-24b-instruct-2512.json", "ENG303")))
+    CHECK_FALSE(contains(m, "transformers 4.4x"));
+  CHECK(findings("testdata/hub/olmo/olmo-3.1-32b-instruct.json", "ENG302").empty());
 }
