@@ -22,10 +22,11 @@ std::string magnitude_pointer(const RopeSetup& setup) {
   return setup.pointer;
 }
 
-// "1 in transformers v5, SGLang; 1.2773 in vLLM < #56446"
+// "1 in transformers v5, SGLang; 1.2773 in vLLM < #56446"; a version without the model's class runs nothing.
 std::string values_by_engine(const std::vector<EngineView>& views, int setup, bool softmax) {
   std::map<std::string, std::vector<std::string>> by_value;
   for (const auto& view : views) {
+    if (view.no_class) continue;
     const auto& s = view.setups[static_cast<std::size_t>(setup)];
     by_value[fmt::format("{:.5g}", softmax ? s.softmax_multiplier : s.rope_magnitude)].push_back(view.label);
   }

@@ -29,8 +29,9 @@ constexpr std::array<std::string_view, 12> kAttending = {kFull,
                                                          "hybrid_sliding",
                                                          "deepseek_sparse_attention",
                                                          "attention"};
-// Layer types that hold no attention: linear attention and the legacy "mamba", LFM2's "conv", NemotronH's "moe"/"mlp".
-constexpr std::array<std::string_view, 5> kNotAttending = {kLinear, "mamba", "conv", "moe", "mlp"};
+// Layer types that hold no attention over the sequence: linear attention and the legacy "mamba", LFM2's "conv",
+// NemotronH's "moe"/"mlp", Mllama's "cross_attention" (to the image, no positions, a cache of image tokens only).
+constexpr std::array<std::string_view, 6> kNotAttending = {kLinear, "mamba", "conv", "moe", "mlp", "cross_attention"};
 
 template <std::size_t N> bool contains(const std::array<std::string_view, N>& names, std::string_view name) {
   return std::find(names.begin(), names.end(), name) != names.end();
@@ -234,7 +235,36 @@ std::optional<Schedule> read_kda_layers(Normalizing& n, int num_layers) {
   return attending_at(attending, num_layers, kLinear, hit.pointer);
 }
 
+// DeciLM (Llama-Nemotron, remote code): one block config per layer; an attention that is a no_op (or replaced by a
+// linear layer) leaves an FFN-only layer (vLLM nemotron_nas.py, DeciLMDecoderLayer._is_no_op_attention).
+std::optional<Schedule> read_block_configs(Normalizing& n, const Hit& hit, int num_layers) {
+  if (!hit.value->is_array()) {
+    n.issues.add(hit.pointer,
+                 LayerScheduleMismatch{
+                     .reason = ScheduleReason::not_a_list, .field = hit.key(), .written = describe_json(*hit.value)});
+    return std::nullopt;
+  }
+  if (!one_entry_per_layer(n, hit, hit.value->size(), num_layers)) return std::nullopt;
+  std::set<int> attending;
+  for (std::size_t i = 0; i < hit.value->size(); ++i) {
+    const auto& block = (*hit.value)[i];
+    const auto* attention = block.is_object() && block.contains("attention") ? &block["attention"] : nullptr;
+    const auto flag = [&](const char* key) {
+      return attention && attention->is_object() && attention->contains(key) && (*attention)[key].is_boolean() &&
+             (*attention)[key].get<bool>();
+    };
+    if (!flag("no_op") && !flag("replace_with_linear")) attending.insert(static_cast<int>(i));
+  }
+  if (static_cast<int>(attending.size()) < num_layers)
+    n.model.notes.push_back(
+        fmt::format("{} of {} block_configs have no attention (attention.no_op); the schedule "
+                    "counts the {} attention layers",
+                    num_layers - static_cast<int>(attending.size()), num_layers, attending.size()));
+  return attending_at(attending, num_layers, "mlp", hit.pointer);
+}
+
 std::optional<Schedule> read_schedule(Normalizing& n, int num_layers) {
+  if (auto hit = n.view.find_value({"block_configs"})) return read_block_configs(n, *hit, num_layers);
   if (auto hit = n.view.find_value({"layers_block_type"})) return read_type_list(n, *hit, num_layers);
   if (auto hit = n.view.find_value({"hybrid_override_pattern"})) return read_override_pattern(n, *hit, num_layers);
   if (auto hit = n.view.find_value({"attn_type_list"})) return read_attn_type_list(n, *hit, num_layers);

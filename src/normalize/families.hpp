@@ -18,11 +18,28 @@ enum class LayerPattern {
   gemma3_pattern,           // (i+1) % sliding_window_pattern -> sliding
   qwen2_max_window,         // use_sliding_window and i >= max_window_layers -> sliding
   llama4_nope,              // no_rope_layers: RoPE layers chunked, NoPE layers global
-  exaone4_pattern,          // EXAONE 4: with sliding_window, (i+1) % sliding_window_pattern (default 4) -> sliding
+  exaone4_pattern,  // Exaone4Config: (i+1) % sliding_window_pattern (default 4) -> sliding, when a window is set
+  olmo3_pattern,    // Olmo3Config: (i+1) % 4 -> sliding
 };
 
 // Model-specific ways a config maps onto the RoPE model.
-enum class Dialect { standard, gemma3, deepseek, chatglm, qwen1, gptj, gpt_oss, llama4, phi3, qwen_vl, non_rope };
+enum class Dialect {
+  standard,
+  gemma3,
+  deepseek,
+  chatglm,
+  qwen1,
+  gptj,
+  gpt_oss,
+  llama4,
+  phi3,
+  qwen_vl,
+  exaone4,     // global NoPE: with a sliding window, only the sliding layers rotate (Exaone4Attention)
+  olmo3,       // the sliding layers rotate with default RoPE, only the full layers take the scaling (Olmo3Model)
+  mllama,      // cross_attention_layers take no position embeddings (MllamaCrossAttentionDecoderLayer)
+  ministral3,  // rope_parameters.llama_4_scaling_beta scales the queries by position (Ministral3Attention)
+  non_rope
+};
 
 struct Family {
   std::string_view model_type;

@@ -26,6 +26,28 @@ bool flag_set(Normalizing& n, std::string_view key) {
   return hit && hit->value->is_boolean() && hit->value->get<bool>();
 }
 
+// DeciLM: num_attention_heads // attention.n_heads_in_group of the first block that attends (vLLM nemotron_nas.py
+// DeciLMDecoderLayer); ropelens keeps one head count per model.
+std::optional<Field<int>> block_kv_heads(Normalizing& n) {
+  auto blocks = n.view.find_value({"block_configs"});
+  auto heads = read_count(n, {"num_attention_heads"}, "num_attention_heads");
+  if (!blocks || !blocks->value->is_array() || !heads) return std::nullopt;
+  for (std::size_t i = 0; i < blocks->value->size(); ++i) {
+    const auto& block = (*blocks->value)[i];
+    if (!block.is_object() || !block.contains("attention") || !block["attention"].is_object()) continue;
+    const auto& group = block["attention"].value("n_heads_in_group", nlohmann::json());
+    if (!group.is_number_integer() || group.get<long long>() < 1) continue;
+    const int per_group = static_cast<int>(group.get<long long>());
+    const std::string pointer = json_pointer_join(
+        json_pointer_join(json_pointer_join(blocks->pointer, std::to_string(i)), "attention"), "n_heads_in_group");
+    return Field<int>{
+        heads->value / per_group,
+        Provenance::derived(fmt::format("num_attention_heads {} // n_heads_in_group {}", heads->value, per_group),
+                            pointer)};
+  }
+  return std::nullopt;
+}
+
 // num_key_value_heads and its spellings; ChatGLM's and Falcon's multi-query flags; else every head (multi-head).
 std::optional<Field<int>> read_kv_heads(Normalizing& n) {
   if (auto heads = read_count(n, {"num_key_value_heads", "num_kv_heads", "n_head_kv"}, "num_key_value_heads"))
@@ -34,7 +56,7 @@ std::optional<Field<int>> read_kv_heads(Normalizing& n) {
     if (auto groups = read_count(n, {"multi_query_group_num"}, "multi_query_group_num")) return groups;
   if (auto hit = n.view.find_value({"multi_query"}); hit && hit->value->is_boolean() && hit->value->get<bool>())
     return Field<int>{1, Provenance::derived("multi_query true: one key/value head", hit->pointer)};
-  return std::nullopt;
+  return block_kv_heads(n);
 }
 
 std::optional<Field<int>> read_head_dim(Normalizing& n, const std::optional<Field<int>>& heads) {

@@ -1,5 +1,6 @@
 // Which layers use which attention kind and whether they rotate at all.
 #include <algorithm>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -12,6 +13,7 @@ namespace {
 constexpr std::string_view kFullAttentionType = "full_attention";
 constexpr std::string_view kSliding = "sliding_attention";
 constexpr std::string_view kChunked = "chunked_attention";
+constexpr std::string_view kCrossAttention = "cross_attention";
 
 int read_num_layers(Normalizing& n) {
   auto hit = n.view.find_value({"num_hidden_layers", "n_layer", "n_layers", "num_layers"});
@@ -97,8 +99,8 @@ std::vector<int> read_no_rope_layers(Normalizing& n, int num_layers) {
   return uses_rope;
 }
 
-// Every sliding_window_pattern-th layer attends globally (Gemma 3's default 6, EXAONE 4's 4).
-int sliding_period(Normalizing& n, int fallback) {
+// Gemma 3's default period is 6, Exaone4Config's 4 (configuration_exaone4.py).
+int sliding_window_pattern(Normalizing& n, int fallback) {
   if (auto hit = n.view.find_value({"sliding_window_pattern"}))
     if (auto v = read_integer(*hit, n.issues, "sliding_window_pattern", 1, kMaxLayers)) return static_cast<int>(*v);
   return fallback;
@@ -118,10 +120,13 @@ std::vector<std::string> derive_layer_types(Normalizing& n, int num_layers, cons
         if ((i + 1) % 2 != 0) type = kSliding;
         break;
       case LayerPattern::gemma3_pattern:
-        if ((i + 1) % sliding_period(n, 6) != 0) type = kSliding;
+        if ((i + 1) % sliding_window_pattern(n, 6) != 0) type = kSliding;
         break;
       case LayerPattern::exaone4_pattern:
-        if (has_window && (i + 1) % sliding_period(n, 4) != 0) type = kSliding;
+        if (has_window && (i + 1) % sliding_window_pattern(n, 4) != 0) type = kSliding;
+        break;
+      case LayerPattern::olmo3_pattern:
+        if ((i + 1) % 4 != 0) type = kSliding;
         break;
       case LayerPattern::qwen2_max_window: break;  // handled below
       case LayerPattern::llama4_nope:
@@ -145,17 +150,36 @@ std::vector<std::string> derive_layer_types(Normalizing& n, int num_layers, cons
   return types;
 }
 
-// EXAONE 4 with a sliding window rotates only its sliding layers: transformers' Exaone4Attention applies RoPE when
-// `sliding_window is None or is_sliding`, so the global layers of the hybrid are NoPE.
-std::vector<int> exaone4_rope_layers(Normalizing& n, const std::vector<std::string>& types) {
-  if (n.family.pattern != LayerPattern::exaone4_pattern || !n.model.sliding_window) return {};
-  std::vector<int> uses_rope;
-  for (const auto& type : types) uses_rope.push_back(type == kSliding ? 1 : 0);
-  n.model.notes.push_back(
-      fmt::format("EXAONE 4 with sliding_window {}: only the sliding layers rotate, the others are "
-                  "NoPE (transformers Exaone4Attention)",
-                  n.model.sliding_window->value));
-  return uses_rope;
+// EXAONE 4: "We use global NoPE for hybrid attention model": Exaone4Attention rotates only when the config has no
+// sliding window or the layer is a sliding one (modeling_exaone4.py).
+bool exaone4_layer_rotates(const Normalizing& n, std::string_view type) {
+  return !n.model.sliding_window.has_value() || type == kSliding;
+}
+
+// Llama 3.2 Vision: the layers in cross_attention_layers attend to the image and take no position embeddings
+// (MllamaCrossAttentionDecoderLayer); only the self-attention layers rotate.
+std::set<int> cross_attention_layers(Normalizing& n, int num_layers) {
+  std::set<int> layers;
+  auto hit = n.view.find_value({"cross_attention_layers"});
+  if (!hit || !hit->value->is_array()) return layers;
+  for (std::size_t i = 0; i < hit->value->size(); ++i) {
+    const auto& item = (*hit->value)[i];
+    if (!item.is_number_integer() || item.get<long long>() < 0 || item.get<long long>() >= num_layers) {
+      n.issues.add(json_pointer_join(hit->pointer, std::to_string(i)),
+                   LayerScheduleMismatch{.reason = ScheduleReason::layer_index_out_of_range,
+                                         .field = "cross_attention_layers",
+                                         .written = describe_json(item),
+                                         .count = 0,
+                                         .layers = num_layers});
+      return {};
+    }
+    layers.insert(item.get<int>());
+  }
+  n.model.notes.push_back(fmt::format(
+      "{} cross-attention layers ({}) attend to the image and take no position embeddings; the RoPE schedule "
+      "counts the other {} layers",
+      layers.size(), hit->pointer, num_layers - static_cast<int>(layers.size())));
+  return layers;
 }
 
 AttentionKind kind_of(std::string_view type) {
@@ -174,7 +198,14 @@ void read_layer_schedule(Normalizing& n) {
   if (!explicit_types) explicit_types = read_hybrid_schedule(n, num_layers);
   auto uses_rope = read_no_rope_layers(n, num_layers);
   auto types = explicit_types ? *explicit_types : derive_layer_types(n, num_layers, uses_rope);
-  if (uses_rope.empty()) uses_rope = exaone4_rope_layers(n, types);
+  if (n.family.dialect == Dialect::mllama)
+    for (int i : cross_attention_layers(n, num_layers)) types[static_cast<std::size_t>(i)] = kCrossAttention;
+  const bool global_nope = n.family.dialect == Dialect::exaone4 && model.sliding_window.has_value();
+  if (global_nope)
+    model.notes.push_back(fmt::format(
+        "global NoPE: with sliding_window {} the full-attention layers carry no positions and only the sliding "
+        "layers rotate (transformers Exaone4Attention)",
+        model.sliding_window->value));
 
   model.layers.reserve(static_cast<std::size_t>(num_layers));
   for (int i = 0; i < num_layers; ++i) {
@@ -184,6 +215,7 @@ void read_layer_schedule(Normalizing& n) {
     layer.attention = kind_of(layer.layer_type);
     layer.attends = layer_type_attends(layer.layer_type);
     layer.uses_rope = layer.attends && (uses_rope.empty() || uses_rope[static_cast<std::size_t>(i)] == 1);
+    if (global_nope && !exaone4_layer_rotates(n, layer.layer_type)) layer.uses_rope = false;
     if (layer.attention == AttentionKind::sliding) {
       if (model.sliding_window) layer.window_tokens = model.sliding_window->value;
       else layer.attention = AttentionKind::global;  // a sliding layer type without a window attends globally

@@ -27,6 +27,8 @@ constexpr std::string_view kReadByRopelens[] = {
     "attn_scale",
     "attn_temperature_tuning",
     "attn_type_list",
+    "block_configs",
+    "cross_attention_layers",
     "d_model",
     "dtype",
     "floor_scale",
@@ -275,6 +277,14 @@ constexpr std::string_view kModelAttributes[] = {
     "use_parallel_residual",
 };
 
+// Mamba-2 mixers of the hybrid classes (NemotronHConfig, models/nemotron_h/configuration_nemotron_h.py
+// @13923c63d59f73faebae79b2ee3fafc7e3a35201; Bamba, Zamba2 and Falcon-H1 use the same names): `n_groups` is the
+// Mamba-2 group count, one edit from the MoE router's `n_group` but a different attribute.
+constexpr std::string_view kMambaAttributes[] = {
+    "chunk_size",      "conv_kernel",     "mamba_head_dim", "mamba_hidden_act",
+    "mamba_num_heads", "mamba_proj_bias", "n_groups",       "ssm_state_size",
+};
+
 // Remote-code spellings in real configs, one edit from a transformers attribute but not a misspelling of it:
 // `architecture` (a vendor field beside `architectures`), `emb_pdrop` (Phi-1 remote code), `layernorm_epsilon`
 // (ChatGLM).
@@ -324,6 +334,7 @@ const std::vector<std::string_view>& known_config_attributes() {
     all.insert(all.end(), std::begin(kGenerationParameters), std::end(kGenerationParameters));
     all.insert(all.end(), std::begin(kModelAttributes), std::end(kModelAttributes));
     all.insert(all.end(), std::begin(kVendorAttributes), std::end(kVendorAttributes));
+    all.insert(all.end(), std::begin(kMambaAttributes), std::end(kMambaAttributes));
     std::sort(all.begin(), all.end());
     all.erase(std::unique(all.begin(), all.end()), all.end());
     return all;

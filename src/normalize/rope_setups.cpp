@@ -289,6 +289,8 @@ void read_type_specific(Normalizing& n, const RopeDict& dict, RopeSetup& setup, 
 // _check_received_keys). Entries that are not strings name no key.
 std::set<std::string> keys_exempt_from_validation(const Normalizing& n) {
   std::set<std::string> exempt;
+  // Ministral3Config's class attribute (configuration_ministral3.py): its query scale and a copy of the length.
+  if (n.family.dialect == Dialect::ministral3) exempt = {"llama_4_scaling_beta", "max_position_embeddings"};
   auto hit = n.view.find("ignore_keys_at_rope_validation");
   if (!hit || !hit->value->is_array()) return exempt;
   for (const auto& entry : *hit->value)
@@ -373,6 +375,27 @@ RopeSetup gpt_oss_default_setup(Normalizing& n, Field<double> theta) {
   setup.yarn.truncate = {false, from};
   (void)n;
   return setup;
+}
+
+// Ministral3Attention scales the rotated queries by 1 + beta * ln(1 + floor(position / original)), with beta
+// rope_parameters.llama_4_scaling_beta and original its original_max_position_embeddings (modeling_ministral3.py,
+// _get_llama_4_attn_scale). The note states the scale at the last declared position.
+void note_llama4_query_scale(Normalizing& n, const RopeDict& dict) {
+  auto beta_hit = key_in(dict, "llama_4_scaling_beta");
+  auto original_hit = key_in(dict, "original_max_position_embeddings");
+  if (!beta_hit || !original_hit) return;
+  const Hit& beta_at = *beta_hit;
+  const Hit& original_at = *original_hit;
+  auto beta = read_number(beta_at, n.issues, "llama_4_scaling_beta");
+  auto original = read_integer(original_at, n.issues, "original_max_position_embeddings", 1, kMaxLengthTokens);
+  if (!beta || !original) return;
+  const std::int64_t last = n.model.max_position_embeddings.value - 1;
+  const double scale =
+      1.0 + *beta * std::log(1.0 + std::floor(static_cast<double>(last) / static_cast<double>(*original)));
+  n.model.notes.push_back(fmt::format(
+      "llama_4_scaling_beta {} ({}): transformers Ministral3Attention and vLLM scale the queries by "
+      "1 + beta * ln(1 + floor(position / {})), x{:.4f} at position {} (the last of max_position_embeddings)",
+      *beta, beta_at.pointer, *original, scale, last));
 }
 
 // ---- layers into setups ----
@@ -473,6 +496,11 @@ void read_rope_setups(Normalizing& n) {
     templates.push_back({read_setup_template(n, {}, {}, local, "sliding_attention"), "sliding_attention"});
     templates.push_back({read_setup_template(n, dict, dict, n.top_theta, "full_attention"), "full_attention"});
     if (!layer_types.count("sliding_attention")) templates.erase(templates.begin());
+  } else if (n.family.dialect == Dialect::olmo3 && layer_types.count("sliding_attention")) {
+    // Olmo3Config.convert_rope_params_to_dict puts a legacy rope_scaling on full_attention only; the sliding layers
+    // keep default RoPE (vLLM olmo2.py: "Rope scaling is only applied on full attention layers").
+    templates.push_back({read_setup_template(n, {}, {}, n.top_theta, "sliding_attention"), "sliding_attention"});
+    templates.push_back({read_setup_template(n, dict, dict, n.top_theta, "full_attention"), "full_attention"});
   } else if (dict.object == nullptr && n.family.dialect == Dialect::gpt_oss) {
     templates.push_back({gpt_oss_default_setup(n, n.top_theta), ""});
   } else {
@@ -483,6 +511,7 @@ void read_rope_setups(Normalizing& n) {
       model.notes.push_back(
           "use_dynamic_ntk and use_logn_attn are Qwen-1 remote-code features, not transformers' "
           "'dynamic' type; the frequencies shown are the unscaled ones");
+  if (n.family.dialect == Dialect::ministral3) note_llama4_query_scale(n, dict);
   for (auto& t : templates) finish_dims(n, t.setup);
   assign_layers(n, std::move(templates));
   for (auto& setup : model.setups) setup.max_position_embeddings = model.max_position_embeddings;

@@ -85,6 +85,7 @@ EngineComparison compare_views(const std::vector<EngineView>& views, double thre
   EngineComparison out;
   for (std::size_t a = 0; a < views.size(); ++a)
     for (std::size_t b = a + 1; b < views.size(); ++b) {
+      if (views[a].no_class || views[b].no_class) continue;  // a version without the class runs nothing
       compare_frequencies(views, a, b, threshold, out);
       compare_magnitudes(views, a, b, threshold, out);
       out.lengths_differ = out.lengths_differ || lengths_differ(views[a], views[b]);

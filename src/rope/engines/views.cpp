@@ -106,6 +106,8 @@ EngineView build_engine_view(const Model& model, EngineVersion version, std::int
 EngineView engine_view(const Model& model, EngineVersion version, std::int64_t target_tokens) {
   EngineView view = build_engine_view(model, version, target_tokens);
   for (auto& setup : view.setups) setup.pairing = model.pairing.value;
+  view.no_class = engine_detail::missing_class(model, version);
+  if (view.no_class) view.notes.push_back(Note("cannot load this config: {}; not compared", *view.no_class));
   return view;
 }
 
@@ -127,7 +129,8 @@ bool same_setup(const EngineSetupView& a, const EngineSetupView& b) {
 
 bool same_behaviour(const EngineView& a, const EngineView& b) {
   if (a.length.limit_tokens != b.length.limit_tokens || a.length.default_tokens != b.length.default_tokens ||
-      a.length.beyond != b.length.beyond || a.setups.size() != b.setups.size() || a.refusal != b.refusal)
+      a.length.beyond != b.length.beyond || a.setups.size() != b.setups.size() || a.refusal != b.refusal ||
+      a.no_class != b.no_class)
     return false;
   for (std::size_t i = 0; i < a.setups.size(); ++i)
     if (!same_setup(a.setups[i], b.setups[i])) return false;

@@ -48,6 +48,9 @@ std::vector<float> converter_llama3_divisors(double base, int dim, double factor
 // The magnitude ggml's rope kernel applies to cos/sin for this file (llama-context.cpp since PR #17945).
 double llama_cpp_rope_magnitude(const GgufRope& rope, bool deepseek2);
 
+// model_classes.cpp: why this version has no class for the config's model_type (nothing when it has one).
+std::optional<std::string> missing_class(const Model& model, EngineVersion version);
+
 // ---- shared helpers (views.cpp) ----
 
 EngineSetupView from_table(int setup, const RopeTable& table);

@@ -96,6 +96,9 @@ struct EngineView {
   std::optional<GgufConversion> gguf;
   // The engine cannot load this config: where and how it fails, and why ("" fields when it loads).
   std::optional<std::string> refusal;
+  // This version has no model class for the config's model_type (it came later): the view's figures are what
+  // the same setups would give, and no comparison uses them.
+  std::optional<std::string> no_class;
   std::vector<Note> notes;
 };
 
