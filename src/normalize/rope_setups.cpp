@@ -5,6 +5,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "ropelens/normalize/normalize.hpp"
 #include "normalizing.hpp"
@@ -318,6 +319,38 @@ void check_keys(Normalizing& n, const RopeDict& dict, const RopeSetup& setup, co
   }
 }
 
+// HunYuan's "dynamic" dict with `alpha`: every engine folds alpha into the base once, θ' = θ·alpha^(d/(d−2)), and
+// runs plain RoPE at every length (vLLM get_rope -> DynamicNTKAlphaRotaryEmbedding @a42938c2; transformers
+// HunYuanMoEV1RotaryEmbedding, models/hunyuan_v1_moe/modeling_hunyuan_v1_moe.py
+// @f3f034d7fae0e5afb8bb6b387cd3aefc499a6a69; llama.cpp conversion/hunyuan.py @7bca1fd9ca2a681b0182e16f24f832b7be1942af
+// writes θ' as rope.freq_base). The dict's factor, beta_fast, beta_slow, mscale and mscale_all_dim are read by none of
+// them.
+bool read_ntk_alpha(Normalizing& n, const RopeDict& dict, RopeSetup& setup) {
+  auto hit = key_in(dict, "alpha");
+  if (setup.type != RopeType::dynamic || !hit || !hit->value->is_number() || hit->value->get<double>() <= 0)
+    return false;
+  const double alpha = hit->value->get<double>();
+  const double dim = n.dims.head_dim.value * setup.partial_rotary_factor.value;
+  if (dim <= 2) return false;
+  const double base = setup.rope_theta.value * std::pow(alpha, dim / (dim - 2));
+  setup.rope_theta = {base, Provenance::derived(fmt::format("rope_theta {:g} × alpha {:g}^({:g}/{:g}) (HunYuan's NTK "
+                                                            "alpha, applied once at every length)",
+                                                            setup.rope_theta.value, alpha, dim, dim - 2),
+                                                hit->pointer)};
+  setup.type = RopeType::default_rope;
+  setup.rope_type_name = {"default",
+                          Provenance::derived("'dynamic' with alpha: a fixed base, no scaling", hit->pointer)};
+  setup.factor.reset();
+  std::vector<std::string> unread;
+  for (const auto& key : setup.dict_keys)
+    if (key != "alpha" && key != "type" && key != "rope_type" && key != "rope_theta") unread.push_back(key);
+  n.model.notes.push_back(
+      fmt::format("{} is HunYuan's NTK alpha: base {:.6g} at every length, as vLLM, "
+                  "transformers' hunyuan_v1 and llama.cpp's converter compute it{}",
+                  dict.pointer, base, unread.empty() ? "" : fmt::format("; {} not read", fmt::join(unread, ", "))));
+  return true;
+}
+
 RopeSetup read_setup_template(Normalizing& n, const RopeDict& dict, const RopeDict& top_dict, Field<double> theta,
                               std::string name) {
   RopeSetup setup;
@@ -353,6 +386,7 @@ RopeSetup read_setup_template(Normalizing& n, const RopeDict& dict, const RopeDi
     }
 
   setup.factor = read_dict_number(n, dict, "factor");
+  if (read_ntk_alpha(n, dict, setup)) return setup;
   check_factor_value(n, setup);
   read_original_length(n, dict, type, setup);
   read_type_specific(n, dict, setup, top_dict);
