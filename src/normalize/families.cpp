@@ -44,6 +44,9 @@ constexpr Family kFamilies[] = {
     {"deepseek_v2", true, 1e4, 2048, 0, 0, 0, LP::all_global, kInterleaved, D::deepseek, PS::rope},
     {"deepseek_v3", true, 1e4, 4096, 0, 0, 0, LP::all_global, kInterleaved, D::deepseek, PS::rope},
     {"deepseek_v32", true, 1e4, 0, 0, 0, 0, LP::all_global, kInterleaved, D::deepseek, PS::rope},
+    // DeepseekV4Config (models/deepseek_v4/configuration_deepseek_v4.py @b5b741e52e24b1c394ae4a0b13df86846284a1d3):
+    // sliding_window 128 in every layer, layer types from compress_ratios, two RoPE setups (rope_setups.cpp).
+    {"deepseek_v4", true, 1e4, 1048576, 0, 0, 128, LP::deepseek_v4_compression, kInterleaved, D::deepseek, PS::rope},
     {"glm_moe_dsa", true, 1e4, 202752, 0, 0, 0, LP::all_global, kInterleaved, D::deepseek, PS::rope},
     {"minicpm3", false, 1e4, 0, 0, 0, 0, LP::all_global, kHalf, D::deepseek, PS::rope},
     {"kimi_linear", false, 1e4, 0, 0, 0, 0, LP::all_global, kInterleaved, D::deepseek, PS::rope},

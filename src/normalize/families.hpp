@@ -18,6 +18,8 @@ enum class LayerPattern {
   gemma3_pattern,           // (i+1) % sliding_window_pattern -> sliding
   qwen2_max_window,         // use_sliding_window and i >= max_window_layers -> sliding
   llama4_nope,              // no_rope_layers: RoPE layers chunked, NoPE layers global
+  deepseek_v4_compression,  // compress_ratios: 0 sliding (plain RoPE), 4 and 128 compressed (YaRN on
+                            // compress_rope_theta)
 };
 
 // Model-specific ways a config maps onto the RoPE model.

@@ -27,6 +27,8 @@ constexpr std::string_view kReadByRopelens[] = {
     "attn_scale",
     "attn_temperature_tuning",
     "attn_type_list",
+    "compress_ratios",
+    "compress_rope_theta",
     "d_model",
     "dtype",
     "floor_scale",

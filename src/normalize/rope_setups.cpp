@@ -409,6 +409,22 @@ RopeSetup gpt_oss_default_setup(Normalizing& n, Field<double> theta) {
   return setup;
 }
 
+// DeepSeek-V4 (DeepseekV4Config.__post_init__ @b5b741e52e24b1c394ae4a0b13df86846284a1d3): the sliding-window layers
+// run plain RoPE on rope_theta; the compressed layers run the config's rope_scaling (YaRN) on compress_rope_theta
+// (default 160000) with attention_factor forced to 1.0, "the reference does NOT multiply cos/sin by the yarn mscale".
+RopeSetup deepseek_v4_compressed_setup(Normalizing& n, const RopeDict& dict) {
+  Field<double> theta{160000.0, Provenance::by_default("transformers DeepseekV4Config default compress_rope_theta")};
+  if (auto hit = n.view.find_value({"compress_rope_theta"}))
+    if (auto v = read_number(*hit, n.issues, "compress_rope_theta"); v && *v > 0)
+      theta = {*v, Provenance::at(hit->pointer)};
+  RopeSetup setup = read_setup_template(n, dict, dict, theta, "compressed");
+  if (setup.type == RopeType::yarn)
+    setup.yarn.attention_factor = Field<double>{
+        1.0,
+        Provenance::by_default("transformers DeepseekV4Config sets attention_factor 1.0 on the compressed layers")};
+  return setup;
+}
+
 // ---- layers into setups ----
 
 struct Template {
@@ -507,6 +523,9 @@ void read_rope_setups(Normalizing& n) {
     templates.push_back({read_setup_template(n, {}, {}, local, "sliding_attention"), "sliding_attention"});
     templates.push_back({read_setup_template(n, dict, dict, n.top_theta, "full_attention"), "full_attention"});
     if (!layer_types.count("sliding_attention")) templates.erase(templates.begin());
+  } else if (n.family.pattern == LayerPattern::deepseek_v4_compression) {
+    templates.push_back({read_setup_template(n, {}, {}, n.top_theta, "sliding_attention"), "sliding_attention"});
+    templates.push_back({deepseek_v4_compressed_setup(n, dict), ""});
   } else if (dict.object == nullptr && n.family.dialect == Dialect::gpt_oss) {
     templates.push_back({gpt_oss_default_setup(n, n.top_theta), ""});
   } else {
