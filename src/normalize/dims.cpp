@@ -18,9 +18,26 @@ std::optional<Field<int>> read_dim(Normalizing& n, std::initializer_list<std::st
   return Field<int>{static_cast<int>(*value), Provenance::at(hit->pointer)};
 }
 
+bool dims_zero_at(Normalizing& n, std::string_view key) {
+  auto hit = n.view.find_value({key});
+  return hit && hit->value->is_number_integer() && hit->value->get<std::int64_t>() == 0;
+}
+
+// vLLM deepseek_v2.py (DeepseekV2DecoderLayer, @b863fe5bf4e19680572603b4e166faefc5725551): `use_mha` when
+// qk_nope_head_dim and qk_rope_head_dim are both 0 (DeepSeek-OCR's language model, `use_mla` false): plain multi-head
+// attention, DeepseekAttention, whose heads rotate whole as Llama's do; there is no latent and no rotary part.
+bool deepseek_without_mla(Normalizing& n) {
+  return n.family.dialect == Dialect::deepseek && dims_zero_at(n, "qk_rope_head_dim") &&
+         dims_zero_at(n, "qk_nope_head_dim");
+}
+
 Field<int> resolve_head_dim(Normalizing& n, const std::optional<Field<int>>& heads) {
   const auto& family = n.family;
-  if (family.dialect == Dialect::deepseek) {
+  if (family.dialect == Dialect::deepseek && deepseek_without_mla(n)) {
+    n.model.notes.push_back(
+        "qk_nope_head_dim and qk_rope_head_dim are 0: multi-head attention without MLA (vLLM's use_mha), each head "
+        "rotating whole");
+  } else if (family.dialect == Dialect::deepseek) {
     if (auto rope = read_dim(n, {"qk_rope_head_dim"}, "qk_rope_head_dim")) {
       n.model.notes.push_back(
           "MLA: RoPE acts only on the qk_rope_head_dim part of each head (head_dim := "
@@ -94,6 +111,12 @@ void resolve_pairing(Normalizing& n) {
   n.model.pairing = {n.family.pairing, Provenance::by_default(fmt::format("{} pairing of model_type '{}'",
                                                                           to_string(n.family.pairing), source))};
   if (n.family.dialect != Dialect::deepseek) return;
+  if (deepseek_without_mla(n)) {
+    n.model.pairing = {Pairing::rotate_half,
+                       Provenance::by_default("multi-head DeepSeek attention (qk_rope_head_dim 0): rotate_half, as "
+                                              "Llama's attention")};
+    return;
+  }
   auto hit = n.view.find_value({"rope_interleave"});
   if (!hit) return;
   if (auto interleave = read_bool(*hit, n.issues, "rope_interleave"))

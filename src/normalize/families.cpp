@@ -32,6 +32,9 @@ constexpr Family kFamilies[] = {
     {"qwen2_5_vl", true, 1e6, 32768, 0, 0, 4096, LP::qwen2_max_window, kHalf, D::qwen_vl, PS::rope},
     {"qwen3_vl_text", true, 5e6, 128000, 128, 0, 0, LP::all_global, kHalf, D::qwen_vl, PS::rope},
     {"qwen3_vl", true, 5e6, 128000, 128, 0, 0, LP::all_global, kHalf, D::qwen_vl, PS::rope},
+    // Qwen3VLMoeTextConfig: default_theta 5e5, head_dim hidden_size // num_attention_heads; the M-RoPE of qwen3_vl.
+    {"qwen3_vl_moe_text", true, 5e5, 128000, 0, 0, 0, LP::all_global, kHalf, D::qwen_vl, PS::rope},
+    {"qwen3_vl_moe", true, 5e5, 128000, 0, 0, 0, LP::all_global, kHalf, D::qwen_vl, PS::rope},
     {"gemma", true, 1e4, 8192, 256, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
     {"gemma2", true, 1e4, 8192, 256, 0, 4096, LP::alternate_sliding_first, kHalf, D::standard, PS::rope},
     {"gemma3_text", true, 1e6, 131072, 256, 0, 4096, LP::gemma3_pattern, kHalf, D::gemma3, PS::rope},
@@ -41,6 +44,9 @@ constexpr Family kFamilies[] = {
     {"deepseek_v2", true, 1e4, 2048, 0, 0, 0, LP::all_global, kInterleaved, D::deepseek, PS::rope},
     {"deepseek_v3", true, 1e4, 4096, 0, 0, 0, LP::all_global, kInterleaved, D::deepseek, PS::rope},
     {"deepseek_v32", true, 1e4, 0, 0, 0, 0, LP::all_global, kInterleaved, D::deepseek, PS::rope},
+    // DeepseekV4Config (models/deepseek_v4/configuration_deepseek_v4.py @b5b741e52e24b1c394ae4a0b13df86846284a1d3):
+    // sliding_window 128 in every layer, layer types from compress_ratios, two RoPE setups (rope_setups.cpp).
+    {"deepseek_v4", true, 1e4, 1048576, 0, 0, 128, LP::deepseek_v4_compression, kInterleaved, D::deepseek, PS::rope},
     {"glm_moe_dsa", true, 1e4, 202752, 0, 0, 0, LP::all_global, kInterleaved, D::deepseek, PS::rope},
     {"minicpm3", false, 1e4, 0, 0, 0, 0, LP::all_global, kHalf, D::deepseek, PS::rope},
     {"kimi_linear", false, 1e4, 0, 0, 0, 0, LP::all_global, kInterleaved, D::deepseek, PS::rope},
@@ -61,6 +67,9 @@ constexpr Family kFamilies[] = {
     {"granitemoe", true, 1e4, 2048, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
     {"starcoder2", true, 1e4, 4096, 0, 0, 0, LP::all_sliding_when_window, kHalf, D::standard, PS::rope},
     {"cohere", true, 1e4, 8192, 0, 0, 0, LP::all_global, kInterleaved, D::standard, PS::rope},
+    // ERNIE 4.5: apply_rotary_pos_emb pairs x[..., 0::2] with x[..., 1::2] (modeling_ernie4_5.py).
+    {"ernie4_5", true, 5e5, 131072, 128, 0, 0, LP::all_global, kInterleaved, D::standard, PS::rope},
+    {"ernie4_5_moe", true, 5e5, 131072, 0, 0, 0, LP::all_global, kInterleaved, D::standard, PS::rope},
     {"olmo", true, 1e4, 2048, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
     {"olmo2", true, 1e4, 2048, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
     {"olmo3", true, 5e5, 2048, 0, 0, 4096, LP::olmo3_pattern, kHalf, D::olmo3, PS::rope},
@@ -75,6 +84,10 @@ constexpr Family kFamilies[] = {
     {"stablelm_epoch", false, 1e4, 4096, 0, 0.25, 0, LP::all_global, kHalf, D::standard, PS::rope},
     {"chatglm", false, 1e4, 0, 0, 0.5, 0, LP::all_global, kInterleaved, D::chatglm, PS::rope},
     {"qwen", false, 1e4, 0, 0, 1.0, 0, LP::all_global, kHalf, D::qwen1, PS::rope},
+    // Remote code whose RoPE the engines' model files read as written: vLLM bailing_moe.py (rotate-half,
+    // partial_rotary_factor default 1), hunyuan_v1.py (rotate-half; rope_scaling alpha, rope_setups.cpp).
+    {"bailing_moe", false, 1e4, 0, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    {"hunyuan", false, 1e4, 0, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
     // Hybrids: attention interleaved with linear attention, Mamba or convolutions (attention_layers.cpp).
     {"qwen3_next", true, 1e4, 32768, 256, 0.25, 0, LP::all_global, kHalf, D::standard, PS::rope},
     {"qwen3_5_text", true, 1e4, 32768, 256, 0.25, 0, LP::all_global, kHalf, D::qwen_vl, PS::rope},
@@ -86,6 +99,8 @@ constexpr Family kFamilies[] = {
     {"granitemoehybrid", true, 1e4, 0, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
     {"lfm2", true, 1e6, 0, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
     {"minimax", true, 1e6, 0, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    // MiniMax-M1 remote code, served by vLLM minimax_text_01.py: rotary_dim of head_dim, rotate-half, attn_type_list.
+    {"minimax_m1", false, 1e4, 0, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
     {"zamba2", true, 1e4, 0, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
     {"jamba", true, 0, 0, 0, 0, 0, LP::all_global, kHalf, D::non_rope, PS::none},
     {"nemotron_h", true, 0, 4096, 128, 0, 0, LP::all_global, kHalf, D::non_rope, PS::none},

@@ -20,6 +20,8 @@ enum class LayerPattern {
   llama4_nope,              // no_rope_layers: RoPE layers chunked, NoPE layers global
   exaone4_pattern,  // Exaone4Config: (i+1) % sliding_window_pattern (default 4) -> sliding, when a window is set
   olmo3_pattern,    // Olmo3Config: (i+1) % 4 -> sliding
+  deepseek_v4_compression,  // compress_ratios: 0 sliding (plain RoPE), 4 and 128 compressed (YaRN on
+                            // compress_rope_theta)
 };
 
 // Model-specific ways a config maps onto the RoPE model.

@@ -106,7 +106,51 @@ int sliding_window_pattern(Normalizing& n, int fallback) {
   return fallback;
 }
 
+// DeepseekV4Config.__post_init__ (models/deepseek_v4/configuration_deepseek_v4.py
+// @b5b741e52e24b1c394ae4a0b13df86846284a1d3): the legacy compress_ratios map 0, 4 and 128 to sliding_attention,
+// compressed_sparse_attention and heavily_compressed_attention; without them, two heavily compressed layers, then
+// compressed_sparse (odd) and heavily_compressed (even) in turn.
+std::string deepseek_v4_type(std::int64_t ratio) {
+  if (ratio == 0) return std::string(kSliding);
+  if (ratio == 4) return "compressed_sparse_attention";
+  if (ratio == 128) return "heavily_compressed_attention";
+  return "";
+}
+
+std::vector<std::string> deepseek_v4_types(Normalizing& n, int num_layers) {
+  n.model.notes.push_back(
+      "DeepSeek-V4: the compressed layers attend to the sliding window and to compressed entries of the whole "
+      "context, shown as global attention; the sliding_attention layers see only the window");
+  std::vector<std::string> types;
+  auto hit = n.view.find_value({"compress_ratios"});
+  if (hit && hit->value->is_array() && static_cast<int>(hit->value->size()) >= num_layers) {
+    for (int i = 0; i < num_layers; ++i) {
+      const auto& item = (*hit->value)[static_cast<std::size_t>(i)];
+      std::string type = item.is_number_integer() ? deepseek_v4_type(item.get<std::int64_t>()) : "";
+      if (type.empty()) {
+        n.issues.add(json_pointer_join(hit->pointer, std::to_string(i)),
+                     LayerScheduleMismatch{.reason = ScheduleReason::unknown_layer_type,
+                                           .field = "compress_ratios",
+                                           .written = describe_json(item)});
+        type = kFullAttentionType;
+      }
+      types.push_back(type);
+    }
+    return types;
+  }
+  if (hit)
+    n.issues.add(hit->pointer, LayerScheduleMismatch{
+                                   .reason = ScheduleReason::wrong_entry_count,
+                                   .field = "compress_ratios",
+                                   .count = hit->value->is_array() ? static_cast<std::int64_t>(hit->value->size()) : 0,
+                                   .layers = num_layers});
+  for (int i = 0; i < num_layers; ++i)
+    types.push_back(i < 2 || i % 2 == 0 ? "heavily_compressed_attention" : "compressed_sparse_attention");
+  return types;
+}
+
 std::vector<std::string> derive_layer_types(Normalizing& n, int num_layers, const std::vector<int>& uses_rope) {
+  if (n.family.pattern == LayerPattern::deepseek_v4_compression) return deepseek_v4_types(n, num_layers);
   std::vector<std::string> types(static_cast<std::size_t>(num_layers), std::string(kFullAttentionType));
   const bool has_window = n.model.sliding_window.has_value();
   for (int i = 0; i < num_layers; ++i) {
@@ -132,6 +176,7 @@ std::vector<std::string> derive_layer_types(Normalizing& n, int num_layers, cons
       case LayerPattern::llama4_nope:
         if (!uses_rope.empty() && uses_rope[static_cast<std::size_t>(i)] == 1) type = kChunked;
         break;
+      case LayerPattern::deepseek_v4_compression: break;  // handled above
     }
   }
   if (n.family.pattern == LayerPattern::qwen2_max_window && has_window) {

@@ -13,6 +13,19 @@ std::optional<Field<std::int64_t>> read_length(Normalizing& n, const Hit& hit, s
   return Field<std::int64_t>{*value, Provenance::at(hit.pointer)};
 }
 
+// A config class without a length attribute (remote code such as KimiLinearConfig) leaves the length to the engines:
+// vLLM's _get_and_verify_max_len also reads these keys (vllm/config/model.py @18ec6629253632af0a384f2ffbb8c6b28af322e7,
+// possible_keys), and a model_max_length in the config replaces the minimum over the others.
+std::optional<Field<std::int64_t>> read_vllm_only_length(Normalizing& n) {
+  if (auto hit = n.view.find_value({"model_max_length"})) return read_length(n, *hit, "model_max_length");
+  std::optional<Field<std::int64_t>> shortest;
+  for (std::string_view key : {"max_target_positions", "max_seq_length", "seq_len"})
+    if (auto hit = n.view.find_value({key}))
+      if (auto length = read_length(n, *hit, key); length && (!shortest || length->value < shortest->value))
+        shortest = length;
+  return shortest;
+}
+
 void read_declared_length(Normalizing& n) {
   Model& model = n.model;
   // The first of several spellings, in the order transformers' attribute maps and remote code use them.
@@ -33,6 +46,10 @@ void read_declared_length(Normalizing& n) {
   }
   if (model.scheme == PositionScheme::alibi || model.scheme == PositionScheme::t5_relative) {
     model.max_position_embeddings = {0, Provenance::by_default("no length key: the scheme has no position table")};
+    return;
+  }
+  if (auto vllm = read_vllm_only_length(n)) {
+    model.max_position_embeddings = *vllm;
     return;
   }
   model.max_position_embeddings = {2048, Provenance::by_default("no length key in the config; 2048 assumed, as vLLM "

@@ -5,6 +5,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "ropelens/normalize/normalize.hpp"
 #include "normalizing.hpp"
@@ -320,6 +321,38 @@ void check_keys(Normalizing& n, const RopeDict& dict, const RopeSetup& setup, co
   }
 }
 
+// HunYuan's "dynamic" dict with `alpha`: every engine folds alpha into the base once, θ' = θ·alpha^(d/(d−2)), and
+// runs plain RoPE at every length (vLLM get_rope -> DynamicNTKAlphaRotaryEmbedding @a42938c2; transformers
+// HunYuanMoEV1RotaryEmbedding, models/hunyuan_v1_moe/modeling_hunyuan_v1_moe.py
+// @f3f034d7fae0e5afb8bb6b387cd3aefc499a6a69; llama.cpp conversion/hunyuan.py @7bca1fd9ca2a681b0182e16f24f832b7be1942af
+// writes θ' as rope.freq_base). The dict's factor, beta_fast, beta_slow, mscale and mscale_all_dim are read by none of
+// them.
+bool read_ntk_alpha(Normalizing& n, const RopeDict& dict, RopeSetup& setup) {
+  auto hit = key_in(dict, "alpha");
+  if (setup.type != RopeType::dynamic || !hit || !hit->value->is_number() || hit->value->get<double>() <= 0)
+    return false;
+  const double alpha = hit->value->get<double>();
+  const double dim = n.dims.head_dim.value * setup.partial_rotary_factor.value;
+  if (dim <= 2) return false;
+  const double base = setup.rope_theta.value * std::pow(alpha, dim / (dim - 2));
+  setup.rope_theta = {base, Provenance::derived(fmt::format("rope_theta {:g} × alpha {:g}^({:g}/{:g}) (HunYuan's NTK "
+                                                            "alpha, applied once at every length)",
+                                                            setup.rope_theta.value, alpha, dim, dim - 2),
+                                                hit->pointer)};
+  setup.type = RopeType::default_rope;
+  setup.rope_type_name = {"default",
+                          Provenance::derived("'dynamic' with alpha: a fixed base, no scaling", hit->pointer)};
+  setup.factor.reset();
+  std::vector<std::string> unread;
+  for (const auto& key : setup.dict_keys)
+    if (key != "alpha" && key != "type" && key != "rope_type" && key != "rope_theta") unread.push_back(key);
+  n.model.notes.push_back(
+      fmt::format("{} is HunYuan's NTK alpha: base {:.6g} at every length, as vLLM, "
+                  "transformers' hunyuan_v1 and llama.cpp's converter compute it{}",
+                  dict.pointer, base, unread.empty() ? "" : fmt::format("; {} not read", fmt::join(unread, ", "))));
+  return true;
+}
+
 RopeSetup read_setup_template(Normalizing& n, const RopeDict& dict, const RopeDict& top_dict, Field<double> theta,
                               std::string name) {
   RopeSetup setup;
@@ -355,6 +388,7 @@ RopeSetup read_setup_template(Normalizing& n, const RopeDict& dict, const RopeDi
     }
 
   setup.factor = read_dict_number(n, dict, "factor");
+  if (read_ntk_alpha(n, dict, setup)) return setup;
   check_factor_value(n, setup);
   read_original_length(n, dict, type, setup);
   read_type_specific(n, dict, setup, top_dict);
@@ -396,6 +430,22 @@ void note_llama4_query_scale(Normalizing& n, const RopeDict& dict) {
       "llama_4_scaling_beta {} ({}): transformers Ministral3Attention and vLLM scale the queries by "
       "1 + beta * ln(1 + floor(position / {})), x{:.4f} at position {} (the last of max_position_embeddings)",
       *beta, beta_at.pointer, *original, scale, last));
+}
+
+// DeepSeek-V4 (DeepseekV4Config.__post_init__ @b5b741e52e24b1c394ae4a0b13df86846284a1d3): the sliding-window layers
+// run plain RoPE on rope_theta; the compressed layers run the config's rope_scaling (YaRN) on compress_rope_theta
+// (default 160000) with attention_factor forced to 1.0, "the reference does NOT multiply cos/sin by the yarn mscale".
+RopeSetup deepseek_v4_compressed_setup(Normalizing& n, const RopeDict& dict) {
+  Field<double> theta{160000.0, Provenance::by_default("transformers DeepseekV4Config default compress_rope_theta")};
+  if (auto hit = n.view.find_value({"compress_rope_theta"}))
+    if (auto v = read_number(*hit, n.issues, "compress_rope_theta"); v && *v > 0)
+      theta = {*v, Provenance::at(hit->pointer)};
+  RopeSetup setup = read_setup_template(n, dict, dict, theta, "compressed");
+  if (setup.type == RopeType::yarn)
+    setup.yarn.attention_factor = Field<double>{
+        1.0,
+        Provenance::by_default("transformers DeepseekV4Config sets attention_factor 1.0 on the compressed layers")};
+  return setup;
 }
 
 // ---- layers into setups ----
@@ -501,6 +551,9 @@ void read_rope_setups(Normalizing& n) {
     // keep default RoPE (vLLM olmo2.py: "Rope scaling is only applied on full attention layers").
     templates.push_back({read_setup_template(n, {}, {}, n.top_theta, "sliding_attention"), "sliding_attention"});
     templates.push_back({read_setup_template(n, dict, dict, n.top_theta, "full_attention"), "full_attention"});
+  } else if (n.family.pattern == LayerPattern::deepseek_v4_compression) {
+    templates.push_back({read_setup_template(n, {}, {}, n.top_theta, "sliding_attention"), "sliding_attention"});
+    templates.push_back({deepseek_v4_compressed_setup(n, dict), ""});
   } else if (dict.object == nullptr && n.family.dialect == Dialect::gpt_oss) {
     templates.push_back({gpt_oss_default_setup(n, n.top_theta), ""});
   } else {

@@ -74,10 +74,12 @@ class Converter {
     key("rope.scaling.factor", fmt_number(stated_factor(setup)));
   }
 
+  // GGUF has no dynamic type (RopeScalingType: none, linear, yarn, longrope); the converters write nothing for it
+  // (TextModel.set_gguf_parameters, and InternLM2Model writes only linear: conversion/internlm.py @5535795b).
   void dynamic(const RopeSetup& setup) {
     lose(setup.rope_type_name.from.pointer,
-         fmt::format("dynamic NTK (factor {}) is not written (\"HunYuan, handled in model class\"): the GGUF runs "
-                     "plain RoPE with base {} at every length",
+         fmt::format("dynamic NTK (factor {}) is not written: GGUF has no dynamic scaling type and the converter "
+                     "writes no key for it, so the GGUF runs plain RoPE with base {} at every length",
                      fmt_number(stated_factor(setup)), fmt_number(setup.rope_theta.value)));
   }
 
@@ -174,6 +176,9 @@ class Converter {
     } else {
       cause = "the YaRN magnitude cannot be stored";
     }
+    if (model_.model_type.value == "deepseek_v4")
+      cause =
+          "guessed (llama.cpp's DeepSeek-V4 converter was not read; the generic YaRN conversion is assumed): " + cause;
     lose(pointer, fmt::format("{}: magnitude {} instead of {}", cause, fmt_number(runs), fmt_number(wanted)));
   }
 

@@ -84,9 +84,30 @@ EngineSetupView sglang_method_view(const Model& model, const RopeSetup& setup, i
   return view;
 }
 
+// models/deepseek_v4.py (MQALayer @f8101ac7db91793fa174f5a5c710b58445f040aa): rope_base compress_rope_theta where the
+// layer compresses, else rope_theta; the rotation reads freqs_cis from precompute_freqs_cis, unit magnitude, with
+// YaRN over original_max_position_embeddings on the compressed layers. The sliding layers get YaRN too unless
+// SGLANG_DSV4_2604_SUBMODE is "2604B" (original_seq_len 0), an environment default not read here.
+RopeSetup sglang_deepseek_v4_reading(const Model& model, const RopeSetup& setup, std::vector<Note>& notes) {
+  if (model.model_type.value != "deepseek_v4") return setup;
+  if (setup.type != RopeType::yarn) {
+    notes.push_back(
+        Note("deepseek_v4.py: plain RoPE on these layers only in SGLANG_DSV4_2604_SUBMODE 2604B (its "
+             "default was not read); otherwise YaRN as on the compressed layers"));
+    return setup;
+  }
+  RopeSetup served = setup;
+  served.rope_type_name.value = "deepseek_yarn";
+  const Provenance unit = Provenance::by_default("deepseek_v4.py precompute_freqs_cis: unit magnitude");
+  served.yarn.mscale = Field<double>{0.0, unit};
+  served.yarn.mscale_all_dim = Field<double>{0.0, unit};
+  served.yarn.attention_factor.reset();
+  return served;
+}
+
 EngineSetupView sglang_setup_view(const Model& model, const RopeSetup& setup, int index, std::int64_t target_tokens) {
   std::vector<Note> notes;
-  const RopeSetup served = layer_dict_reading(setup, notes);
+  const RopeSetup served = sglang_deepseek_v4_reading(model, layer_dict_reading(setup, notes), notes);
   EngineSetupView view = sglang_method_view(model, served, index, target_tokens);
   view.notes.insert(view.notes.begin(), notes.begin(), notes.end());
   return view;

@@ -117,11 +117,41 @@ bool partial_from_rope_pct(const RopeSetup& setup) {
          setup.partial_rotary_factor.from.key() == "rope_pct";
 }
 
+// deepseek_v4.py (DeepseekV4Attention @f1b76c19a8f7fc2f2a8ce2918533933128a3b22a): each layer's rotary takes
+// compress_rope_theta where the layer compresses and rope_theta elsewhere, and, when the config scales, rope_type
+// deepseek_yarn with mscale and mscale_all_dim 0 (magnitude 1) on every layer: the sliding-window layers too, which
+// transformers' DeepseekV4Config runs unscaled.
+RopeSetup deepseek_v4_reading(const Model& model, const RopeSetup& setup, std::vector<Note>& notes) {
+  if (model.model_type.value != "deepseek_v4") return setup;
+  const RopeSetup* scaled = nullptr;
+  for (const auto& candidate : model.setups)
+    if (candidate.type == RopeType::yarn) scaled = &candidate;
+  if (!scaled) return setup;
+  RopeSetup served = *scaled;
+  served.name = setup.name;
+  served.layers = setup.layers;
+  served.attention = setup.attention;
+  served.window_tokens = setup.window_tokens;
+  served.rope_theta = setup.rope_theta;
+  served.rope_type_name.value = "deepseek_yarn";
+  const Provenance zero = Provenance::by_default("deepseek_v4.py sets mscale and mscale_all_dim to 0");
+  served.yarn.mscale = Field<double>{0.0, zero};
+  served.yarn.mscale_all_dim = Field<double>{0.0, zero};
+  served.yarn.attention_factor.reset();
+  if (setup.type != RopeType::yarn)
+    notes.push_back(
+        Note("deepseek_v4.py gives the {} layers deepseek_yarn too (factor {}, original {}) on "
+             "rope_theta {}; transformers' DeepseekV4Config runs them unscaled",
+             setup.name, fmt_number(stated_factor(served)), original_or_declared(served),
+             fmt_number(setup.rope_theta.value)));
+  return served;
+}
+
 // What vLLM's get_rope receives for this setup: the layer's own dict, rope_pct unread, and in the
 // transformers-v4 branch of patch_rope_parameters a top-level original_max_position_embeddings written into a
 // flat dict (so legacy "su", which transformers leaves without one, runs on it as longrope).
 RopeSetup vllm_reading(const Model& model, const RopeSetup& setup, std::vector<Note>& notes) {
-  RopeSetup served = layer_dict_reading(setup, notes);
+  RopeSetup served = deepseek_v4_reading(model, layer_dict_reading(setup, notes), notes);
   if (partial_from_rope_pct(setup)) {
     served.partial_rotary_factor = {1.0, Provenance::by_default("vLLM reads no rope_pct: partial_rotary_factor 1")};
     served.rotary_dim = setup.head_dim.value;
