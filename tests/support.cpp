@@ -31,7 +31,8 @@ void write_file(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
 
-std::filesystem::path cache_blob(const std::filesystem::path& repo, const std::string& commit, const std::string& name) {
+std::filesystem::path cache_blob(const std::filesystem::path& repo, const std::string& commit,
+                                 const std::string& name) {
   const std::string etag = "etag-" + commit.substr(0, 6) + "-" + name;
   const auto snapshot = repo / "snapshots" / commit;
   std::filesystem::create_directories(repo / "blobs");

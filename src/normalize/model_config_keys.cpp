@@ -291,13 +291,13 @@ constexpr std::string_view kMambaAttributes[] = {
 // `architecture` (a vendor field beside `architectures`), `emb_pdrop` (Phi-1 remote code), `layernorm_epsilon`
 // (ChatGLM), `num_experts_per_token` and `num_shared_experts` (KimiLinearConfig, vLLM
 // vllm/transformers_utils/configs/kimi_linear.py @6b06599499a6f9d6f140ae26ff95b3cbd2e7e75c; `num_shared_experts` is
-// also Ling's BailingMoeConfig, read by vLLM bailing_moe.py @3a04cf8f14c971435137c3ec572a7803c663673d), `o_lora_rank`
-// (DeepSeek-V4's grouped output projection, vLLM deepseek_v4.py @f1b76c19a8f7fc2f2a8ce2918533933128a3b22a),
-// `num_shared_expert` (HunYuan's per-layer list, read by llama.cpp conversion/hunyuan.py
-// @7bca1fd9ca2a681b0182e16f24f832b7be1942af).
+// also Ling's BailingMoeConfig, read by vLLM bailing_moe.py @3a04cf8f14c971435137c3ec572a7803c663673d),
+// `o_lora_rank` and `o_groups` (DeepSeek-V4's grouped output projection, vLLM deepseek_v4.py
+// @f1b76c19a8f7fc2f2a8ce2918533933128a3b22a; `o_groups` is one edit from Mamba-2's `n_groups`), `num_shared_expert`
+// (HunYuan's per-layer list, read by llama.cpp conversion/hunyuan.py @7bca1fd9ca2a681b0182e16f24f832b7be1942af).
 constexpr std::string_view kVendorAttributes[] = {
     "architecture",      "emb_pdrop",          "layernorm_epsilon", "num_experts_per_token",
-    "num_shared_expert", "num_shared_experts", "o_lora_rank",
+    "num_shared_expert", "num_shared_experts", "o_groups",          "o_lora_rank",
 };
 
 // How many edits away a key may be from an attribute to count as its misspelling. Short names sit too close to
