@@ -137,16 +137,3 @@ TEST_CASE("DeepSeek-V3.2 converts as deepseek2, like V3: no magnitude or GGUF fi
 TEST_CASE("Kimi-K2's equal betas (1 and 1) are a hard cut every engine computes alike: no ROPE106") {
   CHECK(findings("testdata/configs/kimi/kimi-k2-instruct.json", "ROPE106").empty());
 }
-
-TEST_CASE("SGLang on transformers v5: a per-layer-type rope_parameters has no top-level factor, a flat one has") {
-  // MedGemma-27B: Gemma3TextConfig nests the legacy linear x8 dict under full_attention, so SGLang's
-  // get_context_length finds no rope_scaling["factor"] and serves max_position_embeddings.
-  const Model gemma = load("testdata/configs/gemma/medgemma-27b-it.json");
-  const auto gemma_sglang = engine_view(gemma, EngineVersion::sglang, 131072);
-  CHECK(gemma_sglang.length.limit_tokens == 131072);
-  CHECK(contains(gemma_sglang.length.derivation, "factor 8 ignored"));
-  // A flat linear dict keeps SGLang's max_position_embeddings x factor.
-  const Model llama = load("testdata/rules/ENG301/ok-llama3/config.json",
-                           {{"/rope_scaling", {{"rope_type", "linear"}, {"factor", 8.0}}}});
-  CHECK(engine_view(llama, EngineVersion::sglang, 131072).length.limit_tokens == 131072 * 8);
-}
