@@ -131,26 +131,8 @@ bool finds_no_length(const Model& model) {
   return states_no_length(model) || model.scheme == PositionScheme::t5_relative;
 }
 
-// transformers v5 keeps rope_parameters per layer type ({"full_attention": {...}, "sliding_attention": {...}}) when
-// the config writes it so, and always for Gemma 3 (Gemma3TextConfig.convert_rope_params_to_dict puts a legacy
-// rope_scaling under "full_attention", configuration_gemma3.py @008e5743). SGLang's get_context_length reads
-// config.rope_scaling, which v5 aliases to rope_parameters (model_config.py @001adf56: "in transformers v5,
-// rope_scaling is just rope_parameters"), so such a dict has no top-level "factor" and the length is not scaled.
-bool rope_parameters_per_layer_type(const Model& model) {
-  if (model.model_type.value.find("gemma3") != std::string::npos) return true;
-  for (const auto& setup : model.setups) {
-    const auto slash = setup.pointer.rfind('/');
-    if (slash == std::string::npos) continue;
-    const std::string last = setup.pointer.substr(slash + 1);
-    for (const auto& layer : model.layers)
-      if (layer.layer_type == last) return true;
-  }
-  return false;
-}
-
 // get_context_length: the first length key × factor, the factor forced to 1 when the dict has
-// original_max_position_embeddings (transformers fills it for yarn/longrope/llama3) or is llama3, and read as 1
-// when transformers v5 holds the dict per layer type.
+// original_max_position_embeddings (transformers fills it for yarn/longrope/llama3) or is llama3.
 LengthLimit sglang_length_limit(const Model& model, std::int64_t target_tokens) {
   if (finds_no_length(model)) {
     LengthLimit assumed = assumed_length_limit();
@@ -171,18 +153,13 @@ LengthLimit sglang_length_limit(const Model& model, std::int64_t target_tokens) 
   std::string how = fmt::format("{} {}", key, declared);
   if (first && model.length_keys.size() > 1) how += " (the first of CONTEXT_LENGTH_KEYS present)";
   if (const RopeSetup* setup = deciding_setup(model)) {
-    const bool per_layer_type = rope_parameters_per_layer_type(model);
-    const bool ignored =
-        per_layer_type || setup->original_max_position_embeddings.has_value() || setup->type == RopeType::llama3;
+    const bool ignored = setup->original_max_position_embeddings.has_value() || setup->type == RopeType::llama3;
     if (setup->factor && !ignored) {
       factor = setup->factor->value;
       how = fmt::format("{} × factor {}", how, fmt_number(factor));
     } else if (setup->factor) {
       how += fmt::format(" (factor {} ignored: {})", fmt_number(setup->factor->value),
-                         per_layer_type ? "transformers v5's rope_scaling is the per-layer-type rope_parameters, "
-                                          "which has no top-level factor"
-                         : setup->type == RopeType::llama3 ? "llama3"
-                                                           : "original_max_position_embeddings is present");
+                         setup->type == RopeType::llama3 ? "llama3" : "original_max_position_embeddings is present");
     }
   }
   const auto derived = whole_tokens(factor * static_cast<double>(declared));
