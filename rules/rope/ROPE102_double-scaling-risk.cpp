@@ -52,8 +52,8 @@ static void check(const Context& cx, Sink& out) {
                              declared, why, number(factor), engine_tokens));
     finding
         .help(gemma3 ? std::string("--max-model-len does not avoid it (the issue reproduces with 4096): serve without "
-                                   "torch.compile (vLLM -O0) until vllm#33911 is fixed, or on SGLang or llama.cpp, "
-                                   "which do not multiply")
+                                   "torch.compile (vLLM -O0) until vllm#33911 is fixed, or on llama.cpp, whose "
+                                   "cos/sin are computed per position; cap SGLang with --context-length")
                      : fmt::format("cap the served length explicitly (vLLM --max-model-len {}) instead of letting "
                                    "engines derive it from max_position_embeddings × factor",
                                    declared))
