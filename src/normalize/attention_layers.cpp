@@ -37,6 +37,15 @@ template <std::size_t N> bool contains(const std::array<std::string_view, N>& na
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
+// Whether the schedule key at `hit` holds a list; records the mismatch when not.
+bool is_list(Normalizing& n, const Hit& hit) {
+  if (hit.value->is_array()) return true;
+  n.issues.add(hit.pointer,
+               LayerScheduleMismatch{
+                   .reason = ScheduleReason::not_a_list, .field = hit.key(), .written = describe_json(*hit.value)});
+  return false;
+}
+
 // Whether a schedule read from `hit` has `entries` for the `num_layers` layers; records the mismatch when not.
 bool one_entry_per_layer(Normalizing& n, const Hit& hit, std::size_t entries, int num_layers) {
   if (static_cast<int>(entries) == num_layers) return true;
@@ -54,12 +63,7 @@ struct Schedule {
 
 // Whole-number list entries in [0, num_layers); anything else is reported and the list ignored.
 std::optional<std::set<int>> read_layer_indices(Normalizing& n, const Hit& hit, int num_layers, int base) {
-  if (!hit.value->is_array()) {
-    n.issues.add(hit.pointer,
-                 LayerScheduleMismatch{
-                     .reason = ScheduleReason::not_a_list, .field = hit.key(), .written = describe_json(*hit.value)});
-    return std::nullopt;
-  }
+  if (!is_list(n, hit)) return std::nullopt;
   std::set<int> indices;
   for (std::size_t i = 0; i < hit.value->size(); ++i) {
     const auto& item = (*hit.value)[i];
@@ -86,12 +90,7 @@ Schedule attending_at(const std::set<int>& indices, int num_layers, std::string_
 
 // A list of layer-type strings (layers_block_type), checked like layer_types.
 std::optional<Schedule> read_type_list(Normalizing& n, const Hit& hit, int num_layers) {
-  if (!hit.value->is_array()) {
-    n.issues.add(hit.pointer,
-                 LayerScheduleMismatch{
-                     .reason = ScheduleReason::not_a_list, .field = hit.key(), .written = describe_json(*hit.value)});
-    return std::nullopt;
-  }
+  if (!is_list(n, hit)) return std::nullopt;
   Schedule schedule{{}, hit.pointer};
   for (std::size_t i = 0; i < hit.value->size(); ++i) {
     const auto& item = (*hit.value)[i];
@@ -142,12 +141,7 @@ std::optional<Schedule> read_override_pattern(Normalizing& n, const Hit& hit, in
 
 // MiniMax remote code: 1 = softmax attention, 0 = lightning (linear) attention, as vLLM counts them.
 std::optional<Schedule> read_attn_type_list(Normalizing& n, const Hit& hit, int num_layers) {
-  if (!hit.value->is_array()) {
-    n.issues.add(hit.pointer,
-                 LayerScheduleMismatch{
-                     .reason = ScheduleReason::not_a_list, .field = hit.key(), .written = describe_json(*hit.value)});
-    return std::nullopt;
-  }
+  if (!is_list(n, hit)) return std::nullopt;
   if (!one_entry_per_layer(n, hit, hit.value->size(), num_layers)) return std::nullopt;
   std::set<int> attending;
   for (std::size_t i = 0; i < hit.value->size(); ++i) {
@@ -238,12 +232,7 @@ std::optional<Schedule> read_kda_layers(Normalizing& n, int num_layers) {
 // DeciLM (Llama-Nemotron, remote code): one block config per layer; an attention that is a no_op (or replaced by a
 // linear layer) leaves an FFN-only layer (vLLM nemotron_nas.py, DeciLMDecoderLayer._is_no_op_attention).
 std::optional<Schedule> read_block_configs(Normalizing& n, const Hit& hit, int num_layers) {
-  if (!hit.value->is_array()) {
-    n.issues.add(hit.pointer,
-                 LayerScheduleMismatch{
-                     .reason = ScheduleReason::not_a_list, .field = hit.key(), .written = describe_json(*hit.value)});
-    return std::nullopt;
-  }
+  if (!is_list(n, hit)) return std::nullopt;
   if (!one_entry_per_layer(n, hit, hit.value->size(), num_layers)) return std::nullopt;
   std::set<int> attending;
   for (std::size_t i = 0; i < hit.value->size(); ++i) {
