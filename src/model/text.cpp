@@ -1,10 +1,11 @@
 #include "ropelens/model/text.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdint>
 
 #include <fmt/format.h>
+
+#include "ropelens/model/spelling.hpp"
 
 namespace ropelens {
 
@@ -30,34 +31,12 @@ std::string group_thousands(std::uint64_t value) {
   return grouped;
 }
 
-namespace {
-
-char folded(char c) { return static_cast<char>(std::toupper(static_cast<unsigned char>(c))); }
-
-}  // namespace
-
-std::size_t spelling_distance(std::string_view a, std::string_view b) {
-  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
-  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i)
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t cost = folded(a[i - 1]) == folded(b[j - 1]) ? 0 : 1;
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-      if (i > 1 && j > 1 && folded(a[i - 1]) == folded(b[j - 2]) && folded(a[i - 2]) == folded(b[j - 1]))
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  return d[a.size()][b.size()];
-}
-
 std::optional<std::string> closest_match(std::string_view word, const std::vector<std::string>& candidates) {
-  constexpr std::size_t kLongestWord = 256;  // longer words are not typos of a name; don't spend time on them
-  if (word.empty() || word.size() > kLongestWord) return std::nullopt;
+  if (word.empty() || word.size() > kLongestSpelledWord) return std::nullopt;
   std::optional<std::string> best;
   std::size_t best_distance = std::max<std::size_t>(1, word.size() / 3) + 1;
   for (const auto& candidate : candidates) {
-    if (candidate.size() > kLongestWord) continue;
-    const std::size_t distance = spelling_distance(word, candidate);
+    const std::size_t distance = spelling_distance_within(word, candidate, best_distance - 1);
     if (distance < best_distance) {
       best = candidate;
       best_distance = distance;

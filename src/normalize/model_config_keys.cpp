@@ -2,12 +2,12 @@
 // config.json files, of apps, tools and editors, and a scan must pass over them rather than report each as a broken
 // model), and which top-level attributes exist, so that a near miss of one can be told from a vendor's own key.
 #include <algorithm>
-#include <cstdlib>
 #include <iterator>
 
 #include "config_attributes.hpp"
 #include "config_view.hpp"
 #include "normalizing.hpp"
+#include "ropelens/model/spelling.hpp"
 #include "ropelens/normalize/normalize.hpp"
 
 namespace ropelens {
@@ -313,21 +313,9 @@ bool names_its_own_thing(std::string_view key) {
   return key.starts_with('_') || key.ends_with("_token_id") || key.ends_with("_token_index");
 }
 
-std::optional<std::string_view> attribute_meant(std::string_view key) {
-  const std::size_t reach = typo_reach(key);
-  std::optional<std::string_view> nearest;
-  std::size_t nearest_distance = reach + 1;
-  for (auto attribute : known_config_attributes()) {
-    const auto length_gap =
-        static_cast<std::size_t>(std::abs(static_cast<long>(attribute.size()) - static_cast<long>(key.size())));
-    if (length_gap >= nearest_distance) continue;  // at least that many insertions or deletions
-    const std::size_t distance = spelling_distance(key, attribute);
-    if (distance < nearest_distance) {
-      nearest = attribute;
-      nearest_distance = distance;
-    }
-  }
-  return nearest;
+const SpellingDictionary& known_attributes() {
+  static const SpellingDictionary dictionary(known_config_attributes());
+  return dictionary;
 }
 
 }  // namespace
@@ -348,9 +336,7 @@ const std::vector<std::string_view>& known_config_attributes() {
   return known;
 }
 
-bool is_known_config_attribute(std::string_view key) {
-  return std::binary_search(known_config_attributes().begin(), known_config_attributes().end(), key);
-}
+bool is_known_config_attribute(std::string_view key) { return known_attributes().contains(key); }
 
 bool is_read_by_ropelens(std::string_view key) {
   return std::find(std::begin(kReadByRopelens), std::end(kReadByRopelens), key) != std::end(kReadByRopelens);
@@ -363,7 +349,7 @@ void read_misspelled_keys(Normalizing& n) {
     if (!scope.object->is_object()) continue;
     for (const auto& [key, value] : scope.object->items()) {
       if (names_its_own_thing(key) || is_known_config_attribute(key)) continue;
-      auto meant = attribute_meant(key);
+      auto meant = known_attributes().nearest(key, typo_reach(key));
       if (!meant) continue;
       n.issues.add(
           json_pointer_join(scope.pointer, key),

@@ -15,11 +15,7 @@ std::string index_ranges(const std::vector<int>& sorted_indices);
 // Digits grouped by thousands: 17179869184 → "17,179,869,184".
 std::string group_thousands(std::uint64_t value);
 
-// Optimal-string-alignment distance ignoring case: insertions, deletions, substitutions and adjacent
-// transpositions each count one.
-std::size_t spelling_distance(std::string_view a, std::string_view b);
-
-// The candidate closest to a mistyped word (case-insensitive edit distance, transpositions counted once),
+// The candidate closest to a mistyped word (spelling_distance_within, model/spelling.hpp),
 // when it is close enough to be what was meant: "CTX2O1" → "CTX201", "chek" → "check".
 std::optional<std::string> closest_match(std::string_view word, const std::vector<std::string>& candidates);
 
