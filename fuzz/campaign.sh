@@ -18,10 +18,13 @@ keep_new_inputs() {
   rm -rf "$kept"
 }
 
-# What the suite replays through the target: its own corpus for settings, every config and GGUF corpus otherwise.
+# What the suite replays through the target: its own corpus for settings and safetensors (inputs of their own
+# shape), every config and GGUF corpus otherwise.
 kept_corpora() {
-  if [ "$1" = settings ]; then echo testdata/fuzz/settings; return; fi
-  ls -d testdata/fuzz/*/ testdata/configs | grep -v '^testdata/fuzz/settings/$'
+  case "$1" in
+    settings|safetensors) echo "testdata/fuzz/$1"; return ;;
+  esac
+  ls -d testdata/fuzz/*/ testdata/configs | grep -vE '^testdata/fuzz/(settings|safetensors)/$'
 }
 
 result=clean

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every fuzz target for a bounded time. Each target's corpus is a working copy of its seeds
-# (testdata/fuzz/<target>/, grown by earlier campaigns) plus the configs and GGUF fixtures it can read, and the
-# config dictionary (fuzz/config.dict). Prints each target's executions; exits 1 when a target finds a failure.
+# (testdata/fuzz/<target>/, grown by earlier campaigns) plus the configs and GGUF fixtures it can read, and its
+# dictionary (fuzz/<target>.dict when there is one, else the config dictionary fuzz/config.dict). Prints each
+# target's executions; exits 1 when a target finds a failure.
 # FUZZ_SEED fixes libFuzzer's seed; FUZZ_FLAGS adds libFuzzer flags (e.g. -entropic=0).
 # Usage: fuzz/run.sh BUILD_DIR SECONDS_PER_TARGET [TARGET...]
 set -euo pipefail
@@ -17,7 +18,7 @@ seeds_for() {
     config|suggest|diff) echo "testdata/configs" ;;
     gguf) echo "" ;;
     check|table) echo "testdata/configs testdata/fuzz/gguf" ;;
-    settings) echo "" ;;
+    settings|safetensors) echo "" ;;
     *) echo "" ;;
   esac
 }
@@ -29,10 +30,12 @@ for name in "${targets[@]}"; do
   work="fuzz/corpus-work/$name"
   mkdir -p "$work" "testdata/fuzz/$name"
   log="fuzz/corpus-work/$name.log"
+  dict="fuzz/$name.dict"
+  [ -f "$dict" ] || dict=fuzz/config.dict
   echo "fuzz: $name for ${seconds}s"
   # shellcheck disable=SC2046
   if ! "$target" ${FUZZ_SEED:+-seed="$FUZZ_SEED"} ${FUZZ_FLAGS:-} -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-      -dict=fuzz/config.dict -artifact_prefix="fuzz/corpus-work/$name-" \
+      -dict="$dict" -artifact_prefix="fuzz/corpus-work/$name-" \
       "$work" "testdata/fuzz/$name" $(seeds_for "$name") 2>"$log"; then
     echo "fuzz: $name found a failure; see $log" >&2
     tail -n 40 "$log" >&2
