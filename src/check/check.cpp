@@ -14,6 +14,7 @@
 #include "ropelens/log/log.hpp"
 #include "ropelens/rope/engines/method_override.hpp"
 #include "ropelens/check/model_log.hpp"
+#include "ropelens/input/cores.hpp"
 #include "ropelens/normalize/normalize.hpp"
 
 namespace ropelens {
@@ -208,10 +209,12 @@ template <class Item> class OrderedChecker {
   std::size_t next_emit_ = 0;
 };
 
-unsigned worker_count_for(std::size_t files) {
-  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  if (files < 16 || cores == 1) return 0;
-  return std::min(cores, 8u);
+// Worker threads for a scan: one per job, no more than there are batches; none (the files are checked on the calling
+// thread) when one would do.
+unsigned worker_count_for(std::size_t files, unsigned jobs) {
+  const std::size_t batches = (files + OrderedChecker<int>::kBatchSize - 1) / OrderedChecker<int>::kBatchSize;
+  const auto workers = static_cast<unsigned>(std::min<std::size_t>(jobs > 0 ? jobs : available_cores(), batches));
+  return workers > 1 ? workers : 0;
 }
 
 }  // namespace
@@ -298,6 +301,7 @@ std::vector<ScannedFile> files_under(const std::vector<std::string>& paths, cons
   const logging::Stopwatch walk_time;
   ScanFilter filter = options.scan;
   filter.record_skipped = logging::enabled(logging::Level::info);
+  filter.threads = options.jobs;
   std::vector<ScannedFile> files;
   for (const auto& path : paths) {
     try {
@@ -325,15 +329,15 @@ std::vector<ScannedFile> files_under(const std::vector<std::string>& paths, cons
 }
 
 // `files` were read, `skipped` of them were not model configs and were not checked.
-void log_phase_times(const PhaseTimes* times, std::size_t files, std::size_t skipped,
+void log_phase_times(const PhaseTimes* times, std::size_t files, std::size_t skipped, unsigned workers,
                      const logging::Stopwatch& check_time) {
   if (times == nullptr) return;
   logging::info(
       "checked {} file(s){} in {:.1f} ms on {} thread(s); summed over threads: read+normalize {:.1f} ms, "
       "audit+rules {:.1f} ms, render {:.1f} ms",
       files - skipped, skipped > 0 ? fmt::format(" ({} skipped: not model configs)", skipped) : "",
-      check_time.elapsed_ms(), std::max(1u, worker_count_for(files)), times->ms(PhaseTimes::load),
-      times->ms(PhaseTimes::check), times->ms(PhaseTimes::render));
+      check_time.elapsed_ms(), std::max(1u, workers), times->ms(PhaseTimes::load), times->ms(PhaseTimes::check),
+      times->ms(PhaseTimes::render));
 }
 
 // Phase times are kept only when the log will print them.
@@ -341,10 +345,10 @@ std::unique_ptr<PhaseTimes> phase_times_if_logging() {
   return logging::enabled(logging::Level::info) ? std::make_unique<PhaseTimes>() : nullptr;
 }
 
-template <class Item> void check_in_order(const std::vector<ScannedFile>& files,
+template <class Item> void check_in_order(const std::vector<ScannedFile>& files, unsigned workers,
                                           const std::function<Item(const ScannedFile&)>& check_one,
                                           const std::function<void(Item&&)>& emit) {
-  if (unsigned workers = worker_count_for(files.size()); workers > 0) {
+  if (workers > 0) {
     OrderedChecker<Item>(files, check_one).run(workers, emit);
   } else {
     for (const auto& file : files) emit(check_one(file));
@@ -367,10 +371,11 @@ template <class Item> CheckCounts check_all(const std::vector<std::string>& path
   const auto times = phase_times_if_logging();
   const logging::Stopwatch check_time;
   for (auto& failed : unreadable_paths) emit(make_item(std::move(failed), times.get()));
+  const unsigned workers = worker_count_for(files.size(), options.jobs);
   check_in_order<Item>(
-      files, [&](const ScannedFile& file) { return make_item(check_file(file, options, times.get()), times.get()); },
-      emit);
-  log_phase_times(times.get(), files.size(), static_cast<std::size_t>(counts.skipped_files), check_time);
+      files, workers,
+      [&](const ScannedFile& file) { return make_item(check_file(file, options, times.get()), times.get()); }, emit);
+  log_phase_times(times.get(), files.size(), static_cast<std::size_t>(counts.skipped_files), workers, check_time);
   if (options.baseline) {
     counts.baseline_used = true;
     auto gone = options.baseline->entries_of_missing_files();

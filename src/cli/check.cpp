@@ -29,6 +29,7 @@ struct CheckCommandOptions {
   std::string engine;
   OutputOptions output;
   std::optional<std::string> revision;
+  unsigned jobs = 0;  // 0: the cores available
 };
 
 void write_text_file(const std::string& path, const std::string& text) {
@@ -50,6 +51,7 @@ void run_check(const CheckCommandOptions& options, Outcome& outcome) {
   check.edits = parse_edits(options.edits);
   check.revision = options.revision;
   check.force_exclude = options.force_exclude;
+  check.jobs = options.jobs;
   if (!options.engine.empty()) check.engines = engines_in_stack(options.engine, check.stack);
   if (!options.baseline.empty()) check.baseline = std::make_shared<const Baseline>(Baseline::read(options.baseline));
   check.keep_findings = !options.write_baseline.empty();
@@ -103,6 +105,7 @@ void setup_check(CLI::App* cmd, Outcome& outcome) {
                   "FILE: record today's findings in FILE (exit 0 unless a file cannot be read)");
   add_engine_option(*cmd, options->engine);
   add_revision_option(*cmd, options->revision);
+  add_jobs_option(*cmd, options->jobs);
   add_set_option(*cmd, options->edits);
   add_output_option(*cmd, options->output);
   add_color_option(*cmd, options->output);

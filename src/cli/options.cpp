@@ -138,6 +138,25 @@ CLI::Validator tokens_validator(std::int64_t min) {
       "TOKENS");
 }
 
+constexpr unsigned kMostJobs = 1024;
+
+void add_jobs_option(CLI::App& cmd, unsigned& jobs) {
+  cmd.add_option("-j,--jobs", jobs,
+                 "read and check files on N threads (default: the cores this process may use, as nproc counts "
+                 "them, or fewer under a container's CPU quota)")
+      ->type_name("N")
+      ->check(CLI::Validator(
+          [](std::string& text) {
+            unsigned value = 0;
+            const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+            if (error == std::errc() && end == text.data() + text.size() && value >= 1 && value <= kMostJobs)
+              return std::string();
+            return fmt::format("'{}' is not a number of threads: expected a whole number from 1 to {}", text,
+                               kMostJobs);
+          },
+          ""));
+}
+
 CLI::Option* add_list_option(CLI::App& cmd, const std::string& name, std::vector<std::string>& values,
                              const std::string& help) {
   return cmd.add_option(name, values, help + " (comma-separated, repeatable)")

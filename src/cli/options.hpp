@@ -22,6 +22,8 @@ std::string rule_code(std::string_view name);
 // A choice among `choices`; an unknown value names them and the nearest one. Shown in help as CLI11's IsMember
 // is ({a,b,c}), which the man page and the completions read.
 CLI::Validator one_of(std::vector<std::string> choices);
+// -j/--jobs N: threads for a scan, a whole number from 1 to 1024 (anything else is a usage error).
+void add_jobs_option(CLI::App& cmd, unsigned& jobs);
 // A list option: one value per occurrence (a following path stays a path), commas separating several
 // (--select CTX201,CTX202 --select ROPE), as ruff takes them.
 CLI::Option* add_list_option(CLI::App& cmd, const std::string& name, std::vector<std::string>& values,

@@ -18,6 +18,7 @@
 
 #include <fmt/format.h>
 
+#include "ropelens/input/cores.hpp"
 #include "ropelens/input/git.hpp"
 #include "ropelens/input/input.hpp"
 
@@ -208,15 +209,16 @@ class FolderWalk {
 
 // A model cache or a test corpus holds thousands of folders side by side, and listing them is mostly system calls:
 // the folders below the root are shared among threads (the checkers have not started yet, so the cores are idle).
-std::size_t walk_thread_count(std::size_t folders) {
+std::size_t walk_thread_count(std::size_t folders, unsigned threads) {
   constexpr std::size_t kFoldersPerThread = 256;
-  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
-  return std::clamp<std::size_t>(folders / kFoldersPerThread, 1, std::min<std::size_t>(cores, 8));
+  const std::size_t most = threads > 0 ? threads : available_cores();
+  return std::clamp<std::size_t>(folders / kFoldersPerThread, 1, most);
 }
 
 // Walks below each folder, on several threads when there are many; the parts come back in thread order.
-std::vector<FolderWalk::Result> walk_folders(const FolderWalk& walk, const std::vector<std::string>& folders) {
-  std::vector<FolderWalk::Result> parts(walk_thread_count(folders.size()));
+std::vector<FolderWalk::Result> walk_folders(const FolderWalk& walk, const std::vector<std::string>& folders,
+                                             unsigned most_threads) {
+  std::vector<FolderWalk::Result> parts(walk_thread_count(folders.size(), most_threads));
   std::atomic<std::size_t> next{0};
   std::vector<std::exception_ptr> failures(parts.size());
   auto work = [&](std::size_t part) {
@@ -237,14 +239,14 @@ std::vector<FolderWalk::Result> walk_folders(const FolderWalk& walk, const std::
 
 // Every config.json and *.gguf below `root` (a symlink to a file counts) that the matcher leaves in. Directory
 // symlinks are not followed, so a link cycle cannot loop, and directories that cannot be read are skipped;
-// with `record_skipped`, the result's skipped list hears of both, and of what the matcher left out, in path order.
-// The folders holding a safetensors index come along, so that loading a config need not look for one.
-FolderWalk::Result walk_model_files(const std::string& root, const ExcludeMatcher& matcher, bool record_skipped) {
-  const FolderWalk walk(root, matcher, record_skipped);
+// with `filter.record_skipped`, the result's skipped list hears of both, and of what the matcher left out, in path
+// order. The folders holding a safetensors index come along, so that loading a config need not look for one.
+FolderWalk::Result walk_model_files(const std::string& root, const ExcludeMatcher& matcher, const ScanFilter& filter) {
+  const FolderWalk walk(root, matcher, filter.record_skipped);
   FolderWalk::Result all;
   std::vector<std::string> folders;
   walk.list("", folders, all);
-  for (auto& part : walk_folders(walk, folders)) {
+  for (auto& part : walk_folders(walk, folders, filter.threads)) {
     std::move(part.found.begin(), part.found.end(), std::back_inserter(all.found));
     std::move(part.skipped.begin(), part.skipped.end(), std::back_inserter(all.skipped));
     std::move(part.folders_with_weights_index.begin(), part.folders_with_weights_index.end(),
@@ -396,7 +398,7 @@ FoundFiles find_model_files(const std::string& path, const ScanFilter& filter) {
   std::optional<std::vector<std::string>> found;
   if (filter.respect_gitignore && enclosing_work_tree(root)) found = git_model_files(root, matcher, out.notes);
   if (!found) {
-    FolderWalk::Result walked = walk_model_files(root, matcher, filter.record_skipped);
+    FolderWalk::Result walked = walk_model_files(root, matcher, filter);
     found = std::move(walked.found);
     out.skipped = std::move(walked.skipped);
     out.folders_with_weights_index = std::move(walked.folders_with_weights_index);

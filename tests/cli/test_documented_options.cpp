@@ -96,6 +96,7 @@ const std::map<std::string, std::string> kValues = {
     {"--weights", "8GB"},
     {"--kv-dtype", "fp8"},
     {"--stack", "llama.cpp"},
+    {"--jobs", "2"},
 };
 
 // Options whose effect these inputs cannot show, and why.
@@ -104,6 +105,7 @@ const std::map<std::string, std::string> kNoVisibleEffect = {
     {"--force-exclude", "qwen3-8b.json is a model config and matches no exclusion"},
     {"--wide", "piped output has every column already"},
     {"--baseline", "the recorded baseline is empty: nothing to leave out"},
+    {"--jobs", "the output is the same on any number of threads; checked by test_scan_cli"},
     {"--git", "HEAD has no changed config in a fresh folder; checked by test_diff_cli"},
     {"--revision", "applies to model ids: a path is refused, checked by test_model_locator"},
     {"check --stack",

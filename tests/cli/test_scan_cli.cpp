@@ -213,3 +213,37 @@ TEST_CASE("a scan counts the weights of the folders that hold a safetensors inde
     CHECK(named["files"][0]["diagnostics"] == scan["files"][i]["diagnostics"]);
   }
 }
+
+TEST_CASE("a scan on 1, 2 or 7 threads (--jobs) prints the same bytes in the same order", "[cli][scan]") {
+  TempDir dir;
+  const std::vector<std::string> configs = {kQwen3, "testdata/configs/llama/llama-3.2-3b.json",
+                                            "testdata/configs/synthetic/bad-values.json"};
+  for (int i = 0; i < 100; ++i)  // 100 folders: seven batches of 16 files, so every thread has work
+    write_file(dir.file("m" + std::to_string(i) + "/config.json"), read_file(source_path(configs[i % 3])));
+  write_file(dir.file("m7/config.json"), "{ not json");  // an unreadable file among them keeps its place
+  const auto one = run_cli_in(dir.path(), "check . --format json --exit-zero -j 1");
+  REQUIRE(one.exit_code == 2);
+  CHECK(paths_of(json::parse(one.out)).size() == 100);
+  for (const char* jobs : {"--jobs 2", "-j 7", ""}) {
+    INFO(jobs);
+    const auto many = run_cli_in(dir.path(), std::string("check . --format json --exit-zero ") + jobs);
+    CHECK(many.exit_code == 2);
+    CHECK(many.out == one.out);
+    CHECK(many.err == one.err);
+  }
+}
+
+TEST_CASE("jobs (-j/--jobs) take a whole number from 1 to 1024, and anything else is a usage error", "[cli][scan]") {
+  for (const char* jobs : {"0", "abc", "-3", "1.5", "1025"}) {
+    INFO(jobs);
+    const auto r = run_cli_in(source_path("."), std::string("check ") + kQwen3 + " --jobs=" + jobs);
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK_THAT(r.err, Contains(std::string("--jobs: '") + jobs +
+                               "' is not a number of threads: expected a whole number from 1 to 1024"));
+  }
+  const auto missing = run_cli_in(source_path("."), "check " + kQwen3 + " --jobs=");
+  CHECK(missing.exit_code == 2);
+  CHECK_THAT(missing.err, Contains("--jobs: 1 required N missing"));
+  CHECK(run_cli_in(source_path("."), "check " + kQwen3 + " -j 1024").exit_code == 0);
+}

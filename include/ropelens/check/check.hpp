@@ -91,6 +91,7 @@ struct CheckOptions {
   std::optional<std::int64_t> memory_budget;  // --memory: bytes for weights plus KV cache at the target (CTX210)
   std::optional<KvDtype> kv_dtype;            // --kv-dtype: none: the config's dtype
   Stack stack;                                // --stack: the engines and versions the rules and views cover
+  unsigned jobs = 0;                          // -j: threads that read and check files (0: available_cores())
 };
 
 // Checks one loaded file (load_model): the audit reads its training history from the file before its edits.

@@ -74,6 +74,7 @@ struct ScanFilter {
   std::vector<ExcludePattern> excludes = exclude_patterns(default_exclude_globs(), "");
   bool respect_gitignore = true;  // inside a git work tree, list files with git (see find_model_files)
   bool record_skipped = false;    // fill FoundFiles::skipped (for the -v log)
+  unsigned threads = 0;           // at most this many threads list folders (0: available_cores())
 };
 
 // An entry a directory walk passed over, and why (for the -v log).
