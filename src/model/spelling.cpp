@@ -2,15 +2,14 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cstdint>
 
 namespace ropelens {
 namespace {
 
-char folded(char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c; }
+char folded(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
-// A word of at most kLongestSpelledWord characters, case-folded, on the stack.
+// A word of at most kLongestSpelledWord characters in lower case, on the stack.
 class FoldedWord {
  public:
   explicit FoldedWord(std::string_view word) : size_(word.size()) {
@@ -23,22 +22,20 @@ class FoldedWord {
   std::size_t size_;
 };
 
-// Which characters a folded word holds, as bits (letters and digits their own, the rest shared by a few). A character
-// of one word that the other lacks costs at least one edit, so the bits one has and the other lacks bound the distance
-// from below; sharing a bit only lowers that bound.
-std::uint64_t character_set(std::string_view folded_word) {
-  std::uint64_t bits = 0;
-  for (const char c : folded_word) bits |= std::uint64_t{1} << (static_cast<unsigned char>(c) % 64);
-  return bits;
-}
-
-bool sets_within(std::uint64_t a, std::uint64_t b, std::size_t reach) {
-  return static_cast<std::size_t>(std::popcount(a & ~b)) <= reach &&
-         static_cast<std::size_t>(std::popcount(b & ~a)) <= reach;
-}
-
 std::size_t length_gap(std::string_view a, std::string_view b) {
   return a.size() > b.size() ? a.size() - b.size() : b.size() - a.size();
+}
+
+bool at_most_bits(std::uint64_t bits, std::size_t count) {
+  for (std::size_t i = 0; i < count && bits != 0; ++i) bits &= bits - 1;  // clears the lowest bit set
+  return bits == 0;
+}
+
+// A character of one word that the other lacks costs at least one edit (a deletion or a substitution; a transposition
+// changes no set), so the characters one has and the other lacks bound the distance from below. Characters that share
+// a bit only lower the bound.
+bool character_sets_within(std::uint64_t a, std::uint64_t b, std::size_t reach) {
+  return at_most_bits(a & ~b, reach) && at_most_bits(b & ~a, reach);
 }
 
 // spelling_distance_within for words already folded and at most kLongestSpelledWord long: the dynamic programme
@@ -79,39 +76,28 @@ std::size_t spelling_distance_within(std::string_view a, std::string_view b, std
   return folded_distance_within(folded_a.view(), folded_b.view(), reach);
 }
 
-SpellingDictionary::SpellingDictionary(const std::vector<std::string_view>& words) {
-  for (const auto word : words) {
-    if (!words_.insert(word).second || word.size() > kLongestSpelledWord) continue;
-    if (by_length_.size() <= word.size()) by_length_.resize(word.size() + 1);
-    const FoldedWord folded_word(word);
-    by_length_[word.size()].push_back({std::string(folded_word.view()), character_set(folded_word.view()), word});
-  }
-  for (auto& same_length : by_length_)
-    std::sort(same_length.begin(), same_length.end(), [](const Entry& a, const Entry& b) { return a.word < b.word; });
-}
+namespace spelling_detail {
 
-std::optional<std::string_view> SpellingDictionary::nearest(std::string_view word, std::size_t reach) const {
+std::optional<std::string_view> nearest_word(std::span<const SpelledWord> words, std::string_view word,
+                                             std::size_t reach) {
   if (word.size() > kLongestSpelledWord) return std::nullopt;
-  const std::size_t shortest = word.size() > reach ? word.size() - reach : 0;
-  const std::size_t longest = std::min(word.size() + reach, by_length_.empty() ? 0 : by_length_.size() - 1);
-  if (shortest > longest) return std::nullopt;
   const FoldedWord key(word);
   const std::uint64_t key_characters = character_set(key.view());
+  const std::size_t shortest = word.size() > reach ? word.size() - reach : 0;
+  auto candidate = std::lower_bound(words.begin(), words.end(), shortest,
+                                    [](const SpelledWord& w, std::size_t length) { return w.word.size() < length; });
   std::optional<std::string_view> best;
   std::size_t best_distance = reach;  // a word at this distance or closer is a candidate
-  for (std::size_t length = shortest; length <= longest; ++length) {
-    for (const auto& entry : by_length_[length]) {
-      if (length_gap(word, entry.word) > best_distance) break;  // every word of this length is as far
-      if (!sets_within(key_characters, entry.characters, best_distance)) continue;
-      const std::size_t distance = folded_distance_within(key.view(), entry.folded, best_distance);
-      if (distance > best_distance) continue;
-      if (!best || distance < best_distance || entry.word < *best) {
-        best = entry.word;
-        best_distance = distance;
-      }
-    }
+  for (; candidate != words.end() && candidate->word.size() <= word.size() + best_distance; ++candidate) {
+    if (length_gap(word, candidate->word) > best_distance) continue;  // at least that many insertions or deletions
+    if (!character_sets_within(key_characters, candidate->characters, best_distance)) continue;
+    const std::size_t distance = folded_distance_within(key.view(), candidate->word, best_distance);
+    if (distance > best_distance || (best && distance == best_distance && *best < candidate->word)) continue;
+    best = candidate->word;
+    best_distance = distance;
   }
   return best;
 }
 
+}  // namespace spelling_detail
 }  // namespace ropelens

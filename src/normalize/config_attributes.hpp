@@ -3,12 +3,10 @@
 #pragma once
 
 #include <string_view>
-#include <vector>
 
 namespace ropelens::normalize_detail {
 
-// Every key ropelens reads, then every other attribute transformers' config classes define; sorted, no repeats.
-const std::vector<std::string_view>& known_config_attributes();
+// A key ropelens reads, or another attribute transformers' config classes define (spelled exactly so).
 bool is_known_config_attribute(std::string_view key);
 bool is_read_by_ropelens(std::string_view key);
 

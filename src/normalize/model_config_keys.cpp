@@ -2,7 +2,9 @@
 // config.json files, of apps, tools and editors, and a scan must pass over them rather than report each as a broken
 // model), and which top-level attributes exist, so that a near miss of one can be told from a vendor's own key.
 #include <algorithm>
+#include <array>
 #include <iterator>
+#include <span>
 
 #include "config_attributes.hpp"
 #include "config_view.hpp"
@@ -313,30 +315,42 @@ bool names_its_own_thing(std::string_view key) {
   return key.starts_with('_') || key.ends_with("_token_id") || key.ends_with("_token_index");
 }
 
-const SpellingDictionary& known_attributes() {
-  static const SpellingDictionary dictionary(known_config_attributes());
-  return dictionary;
+// Every known attribute once, sorted (the lists above share a few names), and the dictionary of them: both built at
+// compile time, so a check of one file spends nothing on them at start-up.
+constexpr std::size_t kListedAttributes = std::size(kReadByRopelens) + std::size(kCommonAttributes) +
+                                          std::size(kGenerationParameters) + std::size(kModelAttributes) +
+                                          std::size(kVendorAttributes) + std::size(kMambaAttributes);
+
+constexpr std::array<std::string_view, kListedAttributes> sorted_listed_attributes() {
+  std::array<std::string_view, kListedAttributes> all{};
+  auto out = all.begin();
+  for (const auto list :
+       {std::span<const std::string_view>(kReadByRopelens), std::span<const std::string_view>(kCommonAttributes),
+        std::span<const std::string_view>(kGenerationParameters), std::span<const std::string_view>(kModelAttributes),
+        std::span<const std::string_view>(kVendorAttributes), std::span<const std::string_view>(kMambaAttributes)})
+    out = std::copy(list.begin(), list.end(), out);
+  std::sort(all.begin(), all.end());
+  return all;
 }
+
+constexpr std::size_t kKnownAttributeCount = [] {
+  auto all = sorted_listed_attributes();
+  return static_cast<std::size_t>(std::unique(all.begin(), all.end()) - all.begin());
+}();
+
+constexpr std::array<std::string_view, kKnownAttributeCount> kKnownAttributes = [] {
+  auto all = sorted_listed_attributes();
+  static_cast<void>(std::unique(all.begin(), all.end()));
+  std::array<std::string_view, kKnownAttributeCount> known{};
+  std::copy_n(all.begin(), kKnownAttributeCount, known.begin());
+  return known;
+}();
+
+constexpr SpellingDictionary<kKnownAttributeCount> kKnownAttributeDictionary(kKnownAttributes);
 
 }  // namespace
 
-const std::vector<std::string_view>& known_config_attributes() {
-  static const std::vector<std::string_view> known = [] {
-    std::vector<std::string_view> all;
-    all.insert(all.end(), std::begin(kReadByRopelens), std::end(kReadByRopelens));
-    all.insert(all.end(), std::begin(kCommonAttributes), std::end(kCommonAttributes));
-    all.insert(all.end(), std::begin(kGenerationParameters), std::end(kGenerationParameters));
-    all.insert(all.end(), std::begin(kModelAttributes), std::end(kModelAttributes));
-    all.insert(all.end(), std::begin(kVendorAttributes), std::end(kVendorAttributes));
-    all.insert(all.end(), std::begin(kMambaAttributes), std::end(kMambaAttributes));
-    std::sort(all.begin(), all.end());
-    all.erase(std::unique(all.begin(), all.end()), all.end());
-    return all;
-  }();
-  return known;
-}
-
-bool is_known_config_attribute(std::string_view key) { return known_attributes().contains(key); }
+bool is_known_config_attribute(std::string_view key) { return kKnownAttributeDictionary.contains(key); }
 
 bool is_read_by_ropelens(std::string_view key) {
   return std::find(std::begin(kReadByRopelens), std::end(kReadByRopelens), key) != std::end(kReadByRopelens);
@@ -349,7 +363,7 @@ void read_misspelled_keys(Normalizing& n) {
     if (!scope.object->is_object()) continue;
     for (const auto& [key, value] : scope.object->items()) {
       if (names_its_own_thing(key) || is_known_config_attribute(key)) continue;
-      auto meant = known_attributes().nearest(key, typo_reach(key));
+      auto meant = kKnownAttributeDictionary.nearest(key, typo_reach(key));
       if (!meant) continue;
       n.issues.add(
           json_pointer_join(scope.pointer, key),

@@ -1,6 +1,7 @@
 // Spelling distance within a reach, and the dictionary CFG012 looks keys up in.
+#include <array>
 #include <string>
-#include <vector>
+#include <string_view>
 
 #include <catch2/catch.hpp>
 
@@ -35,11 +36,13 @@ TEST_CASE("spelling_distance_within says reach + 1 for anything beyond reach, an
 }
 
 TEST_CASE("SpellingDictionary: exact words are found as spelled, near misses within reach, ties in byte order") {
-  const std::vector<std::string_view> words = {"rope_theta", "rope_type", "n_group", "n_groups",  "o_groups",
-                                               "head_dim",   "n_head",    "n_heads", "rope_theta"};
-  const SpellingDictionary dictionary(words);
+  static constexpr SpellingDictionary<8> dictionary(std::array<std::string_view, 8>{
+      "rope_theta", "rope_type", "n_group", "n_groups", "o_groups", "head_dim", "n_head", "n_heads"});
   CHECK(dictionary.contains("rope_theta"));
+  CHECK(dictionary.contains("n_heads"));
   CHECK_FALSE(dictionary.contains("ROPE_THETA"));  // a key spelled in another case is not the attribute
+  CHECK_FALSE(dictionary.contains("rope_thet"));
+  CHECK_FALSE(dictionary.contains(""));
   CHECK(dictionary.nearest("ROPE_THETA", 1) == std::optional<std::string_view>("rope_theta"));
   CHECK(dictionary.nearest("rope_thetta", 1) == std::optional<std::string_view>("rope_theta"));
   CHECK(dictionary.nearest("heda_dim", 1) == std::optional<std::string_view>("head_dim"));
@@ -49,6 +52,8 @@ TEST_CASE("SpellingDictionary: exact words are found as spelled, near misses wit
   CHECK(dictionary.nearest("m_groups", 1) == std::optional<std::string_view>("n_groups"));
   // o_groupsx is one edit from o_groups and two from n_groups: the nearer wins over byte order
   CHECK(dictionary.nearest("o_groupsx", 2) == std::optional<std::string_view>("o_groups"));
+  // n_grou is one edit from n_group (shorter than n_groups, which is two away)
+  CHECK(dictionary.nearest("n_grou", 2) == std::optional<std::string_view>("n_group"));
   CHECK_FALSE(dictionary.nearest("n_hed", 0).has_value());
   CHECK(dictionary.nearest("N_HEAD", 0) == std::optional<std::string_view>("n_head"));
   CHECK_FALSE(dictionary.nearest(std::string(kLongestSpelledWord + 1, 'a'), 2).has_value());
