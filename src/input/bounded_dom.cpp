@@ -52,9 +52,13 @@ class BoundedDomBuilder {
       return &out_.root;
     }
     Frame& parent = stack_.back();
-    if (parent.node->is_object()) {
-      parent.child_key.swap(pending_key_);
-      return &((*parent.node)[parent.child_key] = std::move(v));
+    if (auto* object = parent.node->get_ptr<json::object_t*>()) {
+      // The key moves into the object (no copy); the frame points at it, which stays put in the map.
+      auto [child, added] = object->try_emplace(std::move(pending_key_), std::move(v));
+      if (!added) child->second = std::move(v);  // a repeated key: the last value wins, as in nlohmann's parser
+      pending_key_.clear();
+      parent.child_key = &child->first;
+      return &child->second;
     }
     parent.child_index = parent.node->size();
     parent.node->push_back(std::move(v));
@@ -65,7 +69,7 @@ class BoundedDomBuilder {
     std::string pointer;
     for (const auto& frame : stack_)
       pointer =
-          json_pointer_join(pointer, frame.node->is_object() ? frame.child_key : std::to_string(frame.child_index));
+          json_pointer_join(pointer, frame.node->is_object() ? *frame.child_key : std::to_string(frame.child_index));
     return pointer;
   }
 
@@ -86,7 +90,7 @@ class BoundedDomBuilder {
       return true;
     }
     json* node = place(std::move(container));
-    stack_.push_back({node, {}, 0});
+    stack_.push_back({node, nullptr, 0});
     return true;
   }
 
@@ -98,8 +102,8 @@ class BoundedDomBuilder {
 
   struct Frame {
     json* node;
-    std::string child_key;        // key of the child most recently placed (objects)
-    std::size_t child_index = 0;  // its index (arrays)
+    const std::string* child_key = nullptr;  // key of the child most recently placed (objects), in the object
+    std::size_t child_index = 0;             // its index (arrays)
   };
   BoundedParse& out_;
   int max_depth_;
