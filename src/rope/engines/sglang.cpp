@@ -84,30 +84,40 @@ EngineSetupView sglang_method_view(const Model& model, const RopeSetup& setup, i
   return view;
 }
 
-// models/deepseek_v4.py (MQALayer @f8101ac7db91793fa174f5a5c710b58445f040aa): rope_base compress_rope_theta where the
-// layer compresses, else rope_theta; the rotation reads freqs_cis from precompute_freqs_cis, unit magnitude, with
-// YaRN over original_max_position_embeddings on the compressed layers. The sliding layers get YaRN too unless
-// SGLANG_DSV4_2604_SUBMODE is "2604B" (original_seq_len 0), an environment default not read here.
+// models/deepseek_v4.py (MqaAttentionBase @8905cbd42f4a27dbecad6487cd3904278756fef8): rope_base compress_rope_theta
+// where the layer compresses, else rope_theta, and precompute_freqs_cis with the config's YaRN (factor, beta_fast,
+// beta_slow, original_max_position_embeddings) on every layer, the compress_ratio 0 layers included: unit magnitude,
+// bit-identical to vLLM's deepseek_v4.py.
 RopeSetup sglang_deepseek_v4_reading(const Model& model, const RopeSetup& setup, std::vector<Note>& notes) {
   if (model.model_type.value != "deepseek_v4") return setup;
-  if (setup.type != RopeType::yarn) {
+  RopeSetup served = deepseek_v4_served(model, setup);
+  if (setup.type != RopeType::yarn && served.type == RopeType::yarn)
     notes.push_back(
-        Note("deepseek_v4.py: plain RoPE on these layers only in SGLANG_DSV4_2604_SUBMODE 2604B (its "
-             "default was not read); otherwise YaRN as on the compressed layers"));
+        Note("deepseek_v4.py runs precompute_freqs_cis with the config's YaRN (factor {}, original {}) "
+             "on the {} layers too, on rope_theta {}; transformers' DeepseekV4Config runs them unscaled",
+             fmt_number(stated_factor(served)), original_or_declared(served), setup.name,
+             fmt_number(setup.rope_theta.value)));
+  return served;
+}
+
+// models/llama.py (LlamaDecoderLayer @8905cbd4, which Phi-3 runs): a config with an original_max_position_embeddings
+// attribute has it written into its rope dict, so a legacy "su" dict, which transformers leaves without one, runs on
+// the top-level length (Phi-3-mini-128k: 4096, magnitude sqrt(1 + ln(131072/4096)/ln 4096) = 1.1902).
+RopeSetup sglang_original_length(const Model& model, const RopeSetup& setup, std::vector<Note>& notes) {
+  if (setup.type != RopeType::longrope || setup.original_max_position_embeddings ||
+      !model.original_max_position_embeddings)
     return setup;
-  }
   RopeSetup served = setup;
-  served.rope_type_name.value = "deepseek_yarn";
-  const Provenance unit = Provenance::by_default("deepseek_v4.py precompute_freqs_cis: unit magnitude");
-  served.yarn.mscale = Field<double>{0.0, unit};
-  served.yarn.mscale_all_dim = Field<double>{0.0, unit};
-  served.yarn.attention_factor.reset();
+  served.original_max_position_embeddings = model.original_max_position_embeddings;
+  notes.push_back(Note("llama.py writes the top-level original_max_position_embeddings {} into the \"{}\" dict",
+                       model.original_max_position_embeddings->value, setup.rope_type_name.value));
   return served;
 }
 
 EngineSetupView sglang_setup_view(const Model& model, const RopeSetup& setup, int index, std::int64_t target_tokens) {
   std::vector<Note> notes;
-  const RopeSetup served = sglang_deepseek_v4_reading(model, layer_dict_reading(setup, notes), notes);
+  const RopeSetup served =
+      sglang_original_length(model, sglang_deepseek_v4_reading(model, layer_dict_reading(setup, notes), notes), notes);
   EngineSetupView view = sglang_method_view(model, served, index, target_tokens);
   view.notes.insert(view.notes.begin(), notes.begin(), notes.end());
   return view;
@@ -177,10 +187,14 @@ LengthLimit sglang_length_limit(const Model& model, std::int64_t target_tokens) 
   return limit;
 }
 
-// SGLang reloads a chatglm config with its own ChatGLMConfig (configs/chatglm.py @8905cbd4), whose defaults are
-// ChatGLM2-6B's; chatglm.py then builds ChatGLM2's modules, and load_weights looks the v1 checkpoint's tensor
-// names (transformer.layers.N.attention.*) up among them without a fallback.
+// Where SGLang stops on a config. It reloads a chatglm config with its own ChatGLMConfig (configs/chatglm.py
+// @8905cbd4), whose defaults are ChatGLM2-6B's; chatglm.py then builds ChatGLM2's modules, and load_weights looks the
+// v1 checkpoint's tensor names (transformer.layers.N.attention.*) up among them without a fallback.
 std::optional<std::string> sglang_refusal(const Model& model) {
+  // rotary_embedding/factory.py @8905cbd4 get_rope: no branch for TeleChat3's type.
+  for (const auto& setup : model.setups)
+    if (setup.rope_type_name.value == "telechat3-yarn")
+      return std::string("ValueError: Unknown RoPE scaling type telechat3-yarn (rotary_embedding/factory.py get_rope)");
   if (model.model_type.value != "chatglm" || model.states_key("multi_query_attention")) return std::nullopt;
   return std::string(
       "KeyError in load_weights: the config lacks ChatGLM2's multi_query_attention, so SGLang's ChatGLMConfig "

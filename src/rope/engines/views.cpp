@@ -263,6 +263,26 @@ LengthLimit assumed_length_limit() {
   return limit;
 }
 
+RopeSetup deepseek_v4_served(const Model& model, const RopeSetup& setup) {
+  if (model.model_type.value != "deepseek_v4") return setup;
+  const RopeSetup* scaled = nullptr;
+  for (const auto& candidate : model.setups)
+    if (candidate.type == RopeType::yarn) scaled = &candidate;
+  if (!scaled) return setup;
+  RopeSetup served = *scaled;
+  served.name = setup.name;
+  served.layers = setup.layers;
+  served.attention = setup.attention;
+  served.window_tokens = setup.window_tokens;
+  served.rope_theta = setup.rope_theta;
+  served.rope_type_name.value = "deepseek_yarn";
+  const Provenance zero = Provenance::by_default("deepseek_v4.py: magnitude 1 (mscale and mscale_all_dim 0)");
+  served.yarn.mscale = Field<double>{0.0, zero};
+  served.yarn.mscale_all_dim = Field<double>{0.0, zero};
+  served.yarn.attention_factor.reset();
+  return served;
+}
+
 const RopeSetup* deciding_setup(const Model& model) {
   for (const auto& setup : model.setups)
     if (!setup.window_tokens) return &setup;

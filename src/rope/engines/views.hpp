@@ -75,6 +75,11 @@ double mla_softmax(const Model& model, const RopeSetup& setup);
 // magnitude gm(f, mscale)/gm(f, mscale_all_dim) on cos/sin, softmax scale × gm(f, mscale_all_dim)²; `note` says whose.
 EngineSetupView deepseek_yarn_view(const Model& model, const RopeSetup& setup, int index, Note note);
 
+// DeepSeek-V4 as vLLM (deepseek_v4.py DeepseekV4Attention @f1b76c19) and SGLang (deepseek_v4.py MqaAttentionBase
+// @8905cbd4: precompute_freqs_cis with the config's YaRN on every layer) run each layer: the config's YaRN on the
+// layer's own base (compress_rope_theta or rope_theta), magnitude 1, the sliding layers included. Other models: as is.
+RopeSetup deepseek_v4_served(const Model& model, const RopeSetup& setup);
+
 // vLLM and SGLang hand each layer type's own RoPE dict to their rotary embedding, so a truncate nested there
 // counts (transformers reads it only at the top level); `notes` says so where it changes the setup.
 RopeSetup layer_dict_reading(const RopeSetup& setup, std::vector<Note>& notes);

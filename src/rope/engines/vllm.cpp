@@ -85,6 +85,13 @@ EngineSetupView vllm_yarn_view(const Model& model, const RopeSetup& setup, int i
   if (!setup.mrope_section.empty()) return mrope_yarn_view(setup, index);
   EngineSetupView view = from_table(index, compute_rope_table(setup));
   view.method = RopeType::yarn;
+  if (setup.rope_type_name.value == "telechat3-yarn") {
+    view.notes.push_back(
+        Note("get_rope builds TeleChat3RoPEScaledRotaryEmbedding (telechat3_scaling_rope.py @9aaf83ef): "
+             "scale max_position / original, magnitude 0.07 ln s + 1 = {:.6g}",
+             view.rope_magnitude));
+    return view;
+  }
   if (!legacy_yarn(version)) return view;
   const double plain = yarn_mscale(stated_factor(setup));
   if (std::abs(plain - view.rope_magnitude) > 1e-12)
@@ -123,22 +130,8 @@ bool partial_from_rope_pct(const RopeSetup& setup) {
 // transformers' DeepseekV4Config runs unscaled.
 RopeSetup deepseek_v4_reading(const Model& model, const RopeSetup& setup, std::vector<Note>& notes) {
   if (model.model_type.value != "deepseek_v4") return setup;
-  const RopeSetup* scaled = nullptr;
-  for (const auto& candidate : model.setups)
-    if (candidate.type == RopeType::yarn) scaled = &candidate;
-  if (!scaled) return setup;
-  RopeSetup served = *scaled;
-  served.name = setup.name;
-  served.layers = setup.layers;
-  served.attention = setup.attention;
-  served.window_tokens = setup.window_tokens;
-  served.rope_theta = setup.rope_theta;
-  served.rope_type_name.value = "deepseek_yarn";
-  const Provenance zero = Provenance::by_default("deepseek_v4.py sets mscale and mscale_all_dim to 0");
-  served.yarn.mscale = Field<double>{0.0, zero};
-  served.yarn.mscale_all_dim = Field<double>{0.0, zero};
-  served.yarn.attention_factor.reset();
-  if (setup.type != RopeType::yarn)
+  RopeSetup served = deepseek_v4_served(model, setup);
+  if (setup.type != RopeType::yarn && served.type == RopeType::yarn)
     notes.push_back(
         Note("deepseek_v4.py gives the {} layers deepseek_yarn too (factor {}, original {}) on "
              "rope_theta {}; transformers' DeepseekV4Config runs them unscaled",
@@ -147,7 +140,9 @@ RopeSetup deepseek_v4_reading(const Model& model, const RopeSetup& setup, std::v
   return served;
 }
 
-// What vLLM's get_rope receives for this setup: the layer's own dict, rope_pct unread, and in the
+// What vLLM's get_rope receives for this setup: the layer's own dict, rope_pct unread, Ling's rotary_dim
+// (bailing_moe.py @9aaf83ef lines 133-134: partial_rotary_factor := getattr(config, "rotary_dim", head_dim) /
+// head_dim), and in the
 // transformers-v4 branch of patch_rope_parameters a top-level original_max_position_embeddings written into a
 // flat dict (so legacy "su", which transformers leaves without one, runs on it as longrope).
 RopeSetup vllm_reading(const Model& model, const RopeSetup& setup, std::vector<Note>& notes) {
@@ -158,6 +153,15 @@ RopeSetup vllm_reading(const Model& model, const RopeSetup& setup, std::vector<N
     notes.push_back(Note(
         "rope_pct {} is not read (patch_rope_parameters knows partial_rotary_factor, rotary_pct "
         "and rotary_emb_fraction): all {} dimensions rotate, {} pairs instead of {}",
+        fmt_number(setup.partial_rotary_factor.value), served.rotary_dim, served.rotary_dim / 2, setup.rotary_dim / 2));
+  }
+  if (model.model_type.value == "bailing_moe" && !model.states_key("rotary_dim") &&
+      served.rotary_dim != setup.head_dim.value) {
+    served.partial_rotary_factor = {1.0, Provenance::by_default("bailing_moe.py: rotary_dim / head_dim")};
+    served.rotary_dim = setup.head_dim.value;
+    notes.push_back(Note(
+        "bailing_moe.py replaces partial_rotary_factor {} with getattr(config, \"rotary_dim\", head_dim) / "
+        "head_dim: without rotary_dim all {} dims rotate, {} pairs instead of {} (since PR #30389)",
         fmt_number(setup.partial_rotary_factor.value), served.rotary_dim, served.rotary_dim / 2, setup.rotary_dim / 2));
   }
   if (setup.type == RopeType::longrope && !setup.original_max_position_embeddings &&
@@ -242,6 +246,12 @@ std::pair<BaseLength, std::int64_t> derived_length(const Model& model, EngineVer
     if (setup.type == RopeType::linear || setup.type == RopeType::dynamic) {
       scaling = stated_factor(setup);
       base.how = fmt::format("{} × factor {}", base_how, fmt_number(scaling));
+    } else if (setup.rope_type_name.value == "telechat3-yarn" && legacy_yarn(version)) {
+      scaling = stated_factor(setup);
+      base.how = fmt::format("{} × factor {} (telechat3-yarn is not in the yarn branch before PR #55116)", base_how,
+                             fmt_number(scaling));
+    } else if (setup.rope_type_name.value == "telechat3-yarn") {
+      base.how = fmt::format("{} (telechat3-yarn: max_position_embeddings is the scaled length, PR #55116)", base_how);
     } else if (is_deepseek_yarn(setup) && legacy_yarn(version)) {
       scaling = stated_factor(setup);
       base.how = fmt::format("{} × factor {} (deepseek_yarn is not in the yarn branch)", base_how, fmt_number(scaling));
