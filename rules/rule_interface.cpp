@@ -17,6 +17,12 @@ const EngineComparison& Context::engine_comparison() const {
   return *engine_comparison_;
 }
 
+const ConversionAudit* Context::conversion_audit() const {
+  if (source == nullptr) return nullptr;
+  if (!conversion_audit_) conversion_audit_ = audit_conversion(*source, model);
+  return &*conversion_audit_;
+}
+
 Finding& Finding::help(std::string text) {
   d_.help = std::move(text);
   return *this;

@@ -54,6 +54,10 @@ bool deployed(const Context& cx, const EngineView& view);
 // it run unscaled frequencies through angles never seen in training; "" otherwise.
 std::string past_trained(const Context& cx, std::int64_t limit_tokens);
 
+// Reports each difference of one aspect between a GGUF file and what the converter writes for its source config
+// (Context::conversion_audit), at the GGUF key, naming the config key: the GGUF conversion rules.
+void report_conversion(const Context& cx, ConversionAspect aspect, Sink& out, const std::string& help);
+
 // A value as people write it: up to 7 significant digits, no trailing zeros ("4", "1.25", "1000000").
 std::string number(double value);
 

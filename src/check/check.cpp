@@ -91,8 +91,11 @@ template <class Work> auto timed(PhaseTimes* times, PhaseTimes::Phase phase, con
 }
 
 LoadedModel load_scanned(const ScannedFile& file, const CheckOptions& options) {
-  if (file.named || options.revision) return load_model(file.path, options.edits, options.revision);
-  return load_found_model(file.path, options.edits, file.weights_index_listed_absent);
+  LoadedModel loaded = file.named || options.revision
+                           ? load_model(file.path, options.edits, options.revision)
+                           : load_found_model(file.path, options.edits, file.weights_index_listed_absent);
+  attach_conversion_source(loaded, options.source);
+  return loaded;
 }
 
 // An InputError's message without the file it starts with, for a line that names the file itself.
@@ -259,6 +262,7 @@ FileResult check_model(LoadedModel loaded, const CheckOptions& options) {
   for (const auto& setup : model.setups) tables.push_back(compute_rope_table(setup));
   Context context{model, tables, result.audit};
   context.unedited = loaded.as_trained ? &*loaded.as_trained : nullptr;
+  context.source = loaded.source ? &*loaded.source : nullptr;
   context.memory_budget = options.memory_budget;
   context.kv_dtype = options.kv_dtype;
   context.stack = options.stack;

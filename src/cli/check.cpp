@@ -29,6 +29,7 @@ struct CheckCommandOptions {
   std::string engine;
   OutputOptions output;
   std::optional<std::string> revision;
+  std::optional<std::string> source;
 };
 
 void write_text_file(const std::string& path, const std::string& text) {
@@ -49,6 +50,7 @@ void run_check(const CheckCommandOptions& options, Outcome& outcome) {
   CheckOptions& check = resolved.check;
   check.edits = parse_edits(options.edits);
   check.revision = options.revision;
+  check.source = options.source;
   check.force_exclude = options.force_exclude;
   if (!options.engine.empty()) check.engines = engines_in_stack(options.engine, check.stack);
   if (!options.baseline.empty()) check.baseline = std::make_shared<const Baseline>(Baseline::read(options.baseline));
@@ -103,6 +105,10 @@ void setup_check(CLI::App* cmd, Outcome& outcome) {
                   "FILE: record today's findings in FILE (exit 0 unless a file cannot be read)");
   add_engine_option(*cmd, options->engine);
   add_revision_option(*cmd, options->revision);
+  cmd->add_option("--source", options->source,
+                  "CONFIG: the config.json (path or Hugging Face id) the GGUF files were converted from; their "
+                  "RoPE keys are checked against what convert_hf_to_gguf.py writes for it (default: a config.json "
+                  "beside the GGUF file)");
   add_set_option(*cmd, options->edits);
   add_output_option(*cmd, options->output);
   add_color_option(*cmd, options->output);

@@ -96,6 +96,7 @@ const std::map<std::string, std::string> kValues = {
     {"--weights", "8GB"},
     {"--kv-dtype", "fp8"},
     {"--stack", "llama.cpp"},
+    {"--source", "config.json"},
 };
 
 // Options whose effect these inputs cannot show, and why.
@@ -122,6 +123,7 @@ const std::map<std::string, std::string> kNoVisibleEffect = {
 std::string expected_error(const std::string& option) {
   if (option == "--revision") return "--revision main applies to a model id";
   if (option == "--git") return "git";
+  if (option == "--source") return "--source names the config a GGUF file was converted from";  // on a config.json
   return "";
 }
 

@@ -37,9 +37,10 @@ std::string trim(std::string text) {
   return text;
 }
 
+// The case's GGUF file when it has one (a config.json beside it is then its source, for the conversion rules), else
+// its config.json.
 std::string find_input(const std::string& dir) {
   fs::path folder = fs::path(source_path(dir));
-  if (fs::exists(folder / "config.json")) return dir + "/config.json";
   for (const auto& entry : fs::directory_iterator(folder))
     if (entry.path().extension() == ".gguf") return dir + "/" + entry.path().filename().string();
   return dir + "/config.json";

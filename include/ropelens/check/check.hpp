@@ -83,6 +83,7 @@ struct CheckOptions {
   RuleSelection selection;
   std::vector<Edit> edits;                   // --set, applied to every file
   std::optional<std::string> revision;       // --revision, for Hugging Face ids
+  std::optional<std::string> source;         // --source: the config every GGUF file checked was converted from
   std::vector<Engine> engines;               // --engine: add each file's engine views to the report
   ScanFilter scan;                           // what directory scans leave out
   bool force_exclude = false;                // filter named paths as a scan would (pre-commit names every changed file)
