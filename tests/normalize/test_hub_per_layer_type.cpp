@@ -312,3 +312,20 @@ TEST_CASE("TeleChat3 in the engines: vLLM's own YaRN class, 131072 before PR #55
   REQUIRE(sglang.refusal);
   CHECK(contains(*sglang.refusal, "Unknown RoPE scaling type telechat3-yarn"));
 }
+
+TEST_CASE("MiMo-V2-Flash in transformers' native layout: the same two bases, and vLLM and SGLang cannot load it",
+          "[hub-models][mimo][engines]") {
+  const Model model = load("testdata/hub/mimo/mimo-v2-flash-native.json");
+  CHECK(setup_named(model, "sliding_attention").rope_theta.value == 1e4);
+  CHECK(setup_named(model, "full_attention").rope_theta.value == 5e6);
+  REQUIRE(model.kv.sliding_num_kv_heads);
+  CHECK(model.kv.sliding_num_kv_heads->value == 8);  // 2 × num_key_value_heads, as MiMoV2FlashAttention
+  for (auto version : {ropelens::EngineVersion::vllm_legacy, ropelens::EngineVersion::sglang}) {
+    const auto view = ropelens::engine_view(model, version, 262144);
+    REQUIRE(view.refusal);
+    CHECK(contains(*view.refusal, "hybrid_layer_pattern"));
+  }
+  CHECK_FALSE(
+      ropelens::engine_view(load("testdata/hub/mimo/mimo-v2-flash.json"), ropelens::EngineVersion::sglang, 262144)
+          .refusal);
+}

@@ -195,6 +195,7 @@ std::optional<std::string> sglang_refusal(const Model& model) {
   for (const auto& setup : model.setups)
     if (setup.rope_type_name.value == "telechat3-yarn")
       return std::string("ValueError: Unknown RoPE scaling type telechat3-yarn (rotary_embedding/factory.py get_rope)");
+  if (auto mimo = mimo_v2_refusal(model)) return mimo;
   if (model.model_type.value != "chatglm" || model.states_key("multi_query_attention")) return std::nullopt;
   return std::string(
       "KeyError in load_weights: the config lacks ChatGLM2's multi_query_attention, so SGLang's ChatGLMConfig "

@@ -263,6 +263,14 @@ LengthLimit assumed_length_limit() {
   return limit;
 }
 
+std::optional<std::string> mimo_v2_refusal(const Model& model) {
+  const std::string& type = model.model_type.value;
+  if ((type != "mimo_v2_flash" && type != "mimo_v2") || model.states_key("hybrid_layer_pattern")) return std::nullopt;
+  return std::string(
+      "AttributeError: the config has no hybrid_layer_pattern, which mimo_v2.py reads without a default (a config "
+      "in transformers' native layer_types layout)");
+}
+
 RopeSetup deepseek_v4_served(const Model& model, const RopeSetup& setup) {
   if (model.model_type.value != "deepseek_v4") return setup;
   const RopeSetup* scaled = nullptr;

@@ -75,6 +75,11 @@ double mla_softmax(const Model& model, const RopeSetup& setup);
 // magnitude gm(f, mscale)/gm(f, mscale_all_dim) on cos/sin, softmax scale × gm(f, mscale_all_dim)²; `note` says whose.
 EngineSetupView deepseek_yarn_view(const Model& model, const RopeSetup& setup, int index, Note note);
 
+// MiMo-V2's decoder layers in vLLM (mimo_v2.py @9aaf83ef is_compressed_softmax_layer) and SGLang (mimo_v2.py
+// @8905cbd4, line 770) read config.hybrid_layer_pattern without a default: a config in transformers' native layout
+// (layer_types) does not load. Why, when it does not.
+std::optional<std::string> mimo_v2_refusal(const Model& model);
+
 // DeepSeek-V4 as vLLM (deepseek_v4.py DeepseekV4Attention @f1b76c19) and SGLang (deepseek_v4.py MqaAttentionBase
 // @8905cbd4: precompute_freqs_cis with the config's YaRN on every layer) run each layer: the config's YaRN on the
 // layer's own base (compress_rope_theta or rope_theta), magnitude 1, the sliding layers included. Other models: as is.

@@ -315,6 +315,7 @@ std::string vllm_follows(EngineVersion version) {
 // chatglm.py @9aaf83ef reads config.original_rope without a default, and vLLM's own ChatGLMConfig
 // (transformers_utils/configs/chatglm.py), which fills ChatGLM2's other attributes, does not define it.
 std::optional<std::string> vllm_refusal(const Model& model) {
+  if (auto mimo = mimo_v2_refusal(model)) return mimo;
   if (model.model_type.value != "chatglm" || model.states_key("original_rope")) return std::nullopt;
   return std::string(
       "AttributeError: 'ChatGLMConfig' object has no attribute 'original_rope' (chatglm.py reads it without a "
