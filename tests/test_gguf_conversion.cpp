@@ -103,6 +103,10 @@ TEST_CASE(
   CHECK(beside.exit_code == 1);
   CHECK(beside.out.find("GGUF005 error [conversion-changed-scaling] qwen3.rope.scaling.type is absent") !=
         std::string::npos);
+  const auto folder_run = run_cli("check " + lossy + conversion_rules);  // the folder: config.json and model.gguf
+  CHECK(folder_run.exit_code == 1);
+  CHECK(folder_run.out.find("model.gguf: GGUF005 error") != std::string::npos);
+  CHECK(folder_run.out.find("in 2 files") != std::string::npos);
   const auto clean = run_cli("check " + faithful + "/model.gguf" + conversion_rules);
   CHECK(clean.exit_code == 0);
   CHECK(clean.out.find("GGUF005") == std::string::npos);
