@@ -1,7 +1,7 @@
 // The rule interface: the context rules read, the sink they report to, and the catalog lookups.
 #include <algorithm>
 
-#include "ropelens/rope/engines/engine_stack.hpp"
+#include "ropelens/engines/deployment.hpp"
 #include "ropelens/rules/rule.hpp"
 #include "ropelens/rules/rule_docs.hpp"
 

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "ropelens/rope/engines/engine_stack.hpp"
+#include "ropelens/engines/deployment.hpp"
 
 namespace ropelens::rules {
 

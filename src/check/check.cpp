@@ -10,9 +10,9 @@
 #include <fmt/format.h>
 
 #include "ropelens/check/check.hpp"
-#include "ropelens/rope/engines/engine_report.hpp"
+#include "ropelens/engines/engine_report.hpp"
 #include "ropelens/log/log.hpp"
-#include "ropelens/rope/engines/method_override.hpp"
+#include "ropelens/engines/method_override.hpp"
 #include "ropelens/check/model_log.hpp"
 #include "ropelens/normalize/normalize.hpp"
 

@@ -8,7 +8,7 @@
 #include "ropelens/check/project_settings.hpp"
 #include "ropelens/model/text.hpp"
 #include "ropelens/model/units.hpp"
-#include "ropelens/rope/engines/engine_stack.hpp"
+#include "ropelens/engines/deployment.hpp"
 
 namespace ropelens {
 namespace fs = std::filesystem;

@@ -8,10 +8,10 @@
 #include <fmt/format.h>
 
 #include "exit_codes.hpp"
-#include "ropelens/model/engine.hpp"
+#include "ropelens/engines/engine.hpp"
 #include "ropelens/model/text.hpp"
 #include "ropelens/model/units.hpp"
-#include "ropelens/rope/engines/engine_stack.hpp"
+#include "ropelens/engines/deployment.hpp"
 #include "ropelens/rules/rule.hpp"
 
 namespace ropelens::cli {

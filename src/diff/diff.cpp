@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "diffing.hpp"
-#include "ropelens/rope/engines/engine_comparison.hpp"
-#include "ropelens/rope/engines/engine_stack.hpp"
+#include "ropelens/engines/engine_comparison.hpp"
+#include "ropelens/engines/deployment.hpp"
 #include "ropelens/normalize/normalize.hpp"
 
 namespace ropelens {

@@ -2,7 +2,7 @@
 // which round N up to the engine's granularity themselves, so the answer lands on a whole block, page or cell pad.
 #include "ropelens/memory/fit.hpp"
 
-#include "kv_layers.hpp"
+#include "ropelens/memory/kv_layers.hpp"
 
 namespace ropelens {
 

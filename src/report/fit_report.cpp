@@ -9,7 +9,7 @@
 #include "ropelens/audit/reach.hpp"
 #include "ropelens/memory/fit.hpp"
 #include "ropelens/model/units.hpp"
-#include "ropelens/rope/engines/engine_descriptor.hpp"
+#include "ropelens/engines/engine_descriptor.hpp"
 
 namespace ropelens {
 namespace {

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "ropelens/rope/engines/engine_descriptor.hpp"
+#include "ropelens/engines/engine_descriptor.hpp"
 #include "suggesting.hpp"
 
 namespace ropelens::suggest_detail {

@@ -7,10 +7,10 @@
 
 #include <fmt/format.h>
 
-#include "ropelens/rope/engines/engine_comparison.hpp"
+#include "ropelens/engines/engine_comparison.hpp"
 #include "ropelens/input/model_locator.hpp"
 #include "ropelens/normalize/normalize.hpp"
-#include "ropelens/rope/engines/engine_descriptor.hpp"
+#include "ropelens/engines/engine_descriptor.hpp"
 #include "ropelens/rules/rule.hpp"
 #include "suggesting.hpp"
 

@@ -7,8 +7,8 @@
 
 #include "model_support.hpp"
 #include "ropelens/memory/kv_cache.hpp"
-#include "ropelens/model/engine.hpp"
-#include "ropelens/rope/engines/engine_descriptor.hpp"
+#include "ropelens/engines/engine.hpp"
+#include "ropelens/engines/engine_descriptor.hpp"
 #include "support.hpp"
 
 using namespace ropelens;

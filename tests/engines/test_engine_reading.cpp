@@ -6,7 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "model_support.hpp"
-#include "ropelens/rope/engines/engine_views.hpp"
+#include "ropelens/engines/engine_views.hpp"
 
 using namespace ropelens;
 using ropelens::test::contains;

@@ -9,10 +9,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "ropelens/rope/engines/engine_report.hpp"
-#include "ropelens/rope/engines/method_override.hpp"
+#include "ropelens/engines/engine_report.hpp"
+#include "ropelens/engines/method_override.hpp"
 #include "ropelens/render/render.hpp"
-#include "rope/engines/llama_cpp_math.hpp"
+#include "engines/llama_cpp/llama_cpp_math.hpp"
 #include "ropelens/load/model_loader.hpp"
 #include "ropelens/normalize/normalize.hpp"
 #include "model_support.hpp"

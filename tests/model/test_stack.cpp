@@ -3,8 +3,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "ropelens/model/stack.hpp"
-#include "ropelens/rope/engines/engine_stack.hpp"
+#include "ropelens/engines/stack.hpp"
+#include "ropelens/engines/deployment.hpp"
 
 using namespace ropelens;
 using Catch::Matchers::Contains;

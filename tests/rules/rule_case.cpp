@@ -11,7 +11,7 @@
 #include "ropelens/load/model_loader.hpp"
 #include "ropelens/render/render.hpp"
 #include "ropelens/model/units.hpp"
-#include "ropelens/rope/engines/engine_stack.hpp"
+#include "ropelens/engines/deployment.hpp"
 #include "safetensors_writer.hpp"
 #include "support.hpp"
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "ropelens/rope/engines/engine_report.hpp"
+#include "ropelens/engines/engine_report.hpp"
 #include "ropelens/input/input.hpp"
 #include "ropelens/memory/kv_cache.hpp"
 #include "ropelens/load/model_loader.hpp"

@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ropelens/check/check.hpp"
-#include "ropelens/rope/engines/engine_views.hpp"
+#include "ropelens/engines/engine_views.hpp"
 
 namespace ropelens {
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ropelens/model/engine.hpp"
+#include "ropelens/engines/engine.hpp"
 #include "ropelens/model/model.hpp"
 
 namespace ropelens {

@@ -11,7 +11,7 @@
 
 #include "ropelens/input/input.hpp"
 #include "ropelens/memory/kv_cache.hpp"
-#include "ropelens/model/engine.hpp"
+#include "ropelens/engines/engine.hpp"
 #include "ropelens/model/model.hpp"
 
 namespace ropelens {

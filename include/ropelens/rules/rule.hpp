@@ -10,10 +10,10 @@
 
 #include "ropelens/audit/audit.hpp"
 #include "ropelens/model/diagnostic.hpp"
-#include "ropelens/rope/engines/engine_comparison.hpp"
+#include "ropelens/engines/engine_comparison.hpp"
 #include "ropelens/memory/kv_cache.hpp"
 #include "ropelens/model/model.hpp"
-#include "ropelens/model/stack.hpp"
+#include "ropelens/engines/stack.hpp"
 #include "ropelens/rope/rope.hpp"
 
 namespace ropelens {

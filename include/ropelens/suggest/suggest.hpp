@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ropelens/rope/engines/engine_views.hpp"
+#include "ropelens/engines/engine_views.hpp"
 #include "ropelens/load/model_loader.hpp"
 #include "ropelens/model/diagnostic.hpp"
 

@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ropelens/render/render.hpp"
-#include "ropelens/rope/engines/engine_stack.hpp"
+#include "ropelens/engines/deployment.hpp"
 #include "ropelens/rules/rule.hpp"
 #include "ropelens/rules/rule_docs.hpp"
 

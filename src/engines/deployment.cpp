@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "ropelens/model/text.hpp"
-#include "ropelens/rope/engines/engine_stack.hpp"
+#include "ropelens/engines/deployment.hpp"
 
 namespace ropelens {
 

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "kv_layers.hpp"
+#include "ropelens/memory/kv_layers.hpp"
 
 namespace ropelens::kv_detail {
 namespace {

@@ -5,7 +5,7 @@
 #include <optional>
 #include <vector>
 
-#include "ropelens/rope/engines/engine_views.hpp"
+#include "ropelens/engines/engine_views.hpp"
 
 namespace ropelens {
 

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "llama_cpp_math.hpp"
-#include "ropelens/rope/engines/engine_report.hpp"
-#include "ropelens/rope/engines/engine_views.hpp"
-#include "ropelens/rope/engines/method_override.hpp"
+#include "llama_cpp/llama_cpp_math.hpp"
+#include "ropelens/engines/engine_report.hpp"
+#include "ropelens/engines/engine_views.hpp"
+#include "ropelens/engines/method_override.hpp"
 
 namespace ropelens::engine_detail {
 

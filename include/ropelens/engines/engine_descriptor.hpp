@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "ropelens/model/engine.hpp"
-#include "ropelens/rope/engines/engine_views.hpp"
+#include "ropelens/engines/engine.hpp"
+#include "ropelens/engines/engine_views.hpp"
 
 namespace ropelens {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#include "ropelens/rope/engines/engine_report.hpp"
+#include "ropelens/engines/engine_report.hpp"
 
 namespace ropelens {
 

@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "ropelens/model/stack.hpp"
-#include "ropelens/rope/engines/engine_views.hpp"
+#include "ropelens/engines/stack.hpp"
+#include "ropelens/engines/engine_views.hpp"
 
 namespace ropelens {
 

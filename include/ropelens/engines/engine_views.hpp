@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "ropelens/model/engine.hpp"
+#include "ropelens/engines/engine.hpp"
 #include "ropelens/model/model.hpp"
 #include "ropelens/model/note.hpp"
 #include "ropelens/rope/rope.hpp"

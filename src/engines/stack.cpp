@@ -1,4 +1,4 @@
-#include "ropelens/model/stack.hpp"
+#include "ropelens/engines/stack.hpp"
 
 #include <algorithm>
 #include <stdexcept>

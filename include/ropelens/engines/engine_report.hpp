@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "ropelens/rope/engines/engine_comparison.hpp"
-#include "ropelens/rope/engines/engine_views.hpp"
+#include "ropelens/engines/engine_comparison.hpp"
+#include "ropelens/engines/engine_views.hpp"
 
 namespace ropelens {
 

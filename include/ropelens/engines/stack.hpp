@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ropelens/model/engine.hpp"
+#include "ropelens/engines/engine.hpp"
 
 namespace ropelens {
 

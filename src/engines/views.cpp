@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "ropelens/rope/engines/engine_descriptor.hpp"
+#include "ropelens/engines/engine_descriptor.hpp"
 #include "views.hpp"
 
 namespace ropelens {

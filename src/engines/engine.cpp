@@ -1,4 +1,4 @@
-#include "ropelens/model/engine.hpp"
+#include "ropelens/engines/engine.hpp"
 
 #include <algorithm>
 #include <stdexcept>
