@@ -8,7 +8,7 @@
 namespace ropelens {
 
 const std::vector<EngineView>& Context::engine_views() const {
-  if (!engine_views_) engine_views_ = stack_views(model, stack, target_tokens);
+  if (!engine_views_) engine_views_ = deployment_views(model, deployment, target_tokens);
   return *engine_views_;
 }
 

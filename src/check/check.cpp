@@ -261,7 +261,7 @@ FileResult check_model(LoadedModel loaded, const CheckOptions& options) {
   context.unedited = loaded.as_trained ? &*loaded.as_trained : nullptr;
   context.memory_budget = options.memory_budget;
   context.kv_dtype = options.kv_dtype;
-  context.stack = options.stack;
+  context.deployment = options.deployment;
   result.diagnostics = run_rules(context, options.selection);
   PointerLocations locations(loaded);
   for (auto& d : result.diagnostics) {

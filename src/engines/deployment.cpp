@@ -1,86 +1,141 @@
-// The versions a stack pins and the views it compares; the engine files are not involved.
+// A stack resolved into a deployment: each pinned version placed in its engine's version table, and the versions
+// and engines each command then covers.
+#include "ropelens/engines/deployment.hpp"
+
 #include <algorithm>
-#include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
+#include "ropelens/engines/registry.hpp"
+#include "ropelens/engines/versions.hpp"
 #include "ropelens/model/text.hpp"
-#include "ropelens/engines/deployment.hpp"
 
 namespace ropelens {
-
-std::string_view version_key(EngineVersion version) {
-  switch (version) {
-    case EngineVersion::transformers_v5: return "v5";
-    case EngineVersion::transformers_4_5x: return "4.5x";
-    case EngineVersion::transformers_4_4x: return "4.4x";
-    case EngineVersion::vllm_current: return "main";
-    case EngineVersion::vllm_legacy: return "before-41277";
-    case EngineVersion::vllm_dynamic_41277: return "before-56446";
-    case EngineVersion::sglang: return "main";
-    case EngineVersion::llama_cpp: return "main";
-  }
-  return "main";
-}
-
 namespace {
 
-std::vector<std::string> stack_keys_of(Engine engine) {
+std::vector<std::string> version_keys(Engine engine) {
   std::vector<std::string> keys;
   for (EngineVersion version : versions_of(engine)) keys.emplace_back(version_key(version));
   return keys;
 }
 
-std::optional<EngineVersion> find_version(Engine engine, std::string_view key) {
-  for (EngineVersion version : versions_of(engine))
-    if (version_key(version) == key) return version;
-  return std::nullopt;
+DeployedEngine resolve_entry(const StackEntry& entry, std::string_view where, std::vector<std::string>& notes) {
+  DeployedEngine deployed{entry.engine, entry.version.value_or(""), std::nullopt};
+  if (!entry.version) return deployed;
+  const auto resolved = resolve_version(entry.engine, *entry.version);
+  if (!resolved)
+    throw std::invalid_argument(fmt::format(
+        "{}: {} version '{}' is not modelled{}; expected {}", where, to_string(entry.engine), *entry.version,
+        did_you_mean(*entry.version, version_keys(entry.engine)), version_choices(entry.engine)));
+  deployed.version = resolved->version;
+  if (resolved->note) notes.push_back(*resolved->note);
+  return deployed;
+}
+
+bool wanted(const DeployedEngine& entry, EngineVersion version) {
+  return entry.engine == engine_of(version) && (!entry.version || *entry.version == version);
+}
+
+std::vector<Engine> in_registry_order(const std::vector<Engine>& engines) {
+  std::vector<Engine> out;
+  for (Engine engine : all_engines())
+    if (std::find(engines.begin(), engines.end(), engine) != engines.end()) out.push_back(engine);
+  return out;
 }
 
 }  // namespace
 
-std::string version_keys(Engine engine) { return fmt::format("{}", fmt::join(stack_keys_of(engine), ", ")); }
-
-void require_modelled_versions(const Stack& stack, std::string_view where) {
-  for (const auto& entry : stack.entries)
-    if (entry.version && !find_version(entry.engine, *entry.version))
-      throw std::invalid_argument(fmt::format(
-          "{}: {} version '{}' is not modelled{}; ropelens models {}", where, to_string(entry.engine), *entry.version,
-          did_you_mean(*entry.version, stack_keys_of(entry.engine)), version_keys(entry.engine)));
+std::vector<Engine> Deployment::served() const {
+  if (!stated()) return all_engines();
+  std::vector<Engine> engines_named;
+  for (const auto& entry : engines) engines_named.push_back(entry.engine);
+  return in_registry_order(engines_named);
 }
 
-std::vector<EngineVersion> stack_versions(const Stack& stack) {
-  std::vector<EngineVersion> versions;
-  for (Engine engine : stack.engines())
-    for (EngineVersion version : versions_of(engine)) {
-      const bool wanted = stack.empty() || std::any_of(stack.entries.begin(), stack.entries.end(), [&](const auto& e) {
-                            return e.engine == engine && (!e.version || *e.version == version_key(version));
-                          });
-      if (wanted) versions.push_back(version);
-    }
-  return versions;
+bool Deployment::serves(Engine engine) const {
+  return !stated() ||
+         std::any_of(engines.begin(), engines.end(), [&](const DeployedEngine& e) { return e.engine == engine; });
 }
 
-std::vector<EngineVersion> compared_versions(const Stack& stack) {
-  std::vector<EngineVersion> versions = stack_versions(stack);
-  const auto engines = stack.engines();
-  if (engines.size() == 1 && engines.front() != Engine::transformers)
-    versions.insert(versions.begin(), EngineVersion::transformers_v5);
-  return versions;
+bool Deployment::pins(EngineVersion version) const {
+  return std::any_of(engines.begin(), engines.end(),
+                     [&](const DeployedEngine& e) { return e.version && *e.version == version; });
 }
 
-std::vector<Engine> compared_engines(const Stack& stack) {
-  const std::vector<EngineVersion> versions = compared_versions(stack);
-  std::vector<Engine> engines;
-  for (Engine engine : all_engines())
-    if (std::any_of(versions.begin(), versions.end(), [&](EngineVersion v) { return engine_of(v) == engine; }))
-      engines.push_back(engine);
+std::vector<EngineVersion> Deployment::versions() const {
+  std::vector<EngineVersion> out;
+  for (Engine engine : served())
+    for (EngineVersion version : versions_of(engine))
+      if (!stated() ||
+          std::any_of(engines.begin(), engines.end(), [&](const DeployedEngine& e) { return wanted(e, version); }))
+        out.push_back(version);
+  return out;
+}
+
+std::vector<EngineVersion> Deployment::compared_versions() const {
+  std::vector<EngineVersion> out = versions();
+  const std::vector<Engine> engines_served = served();
+  const EngineVersion reference = reference_version();
+  if (engines_served.size() == 1 && engines_served.front() != engine_of(reference)) out.insert(out.begin(), reference);
+  return out;
+}
+
+std::vector<Engine> Deployment::compared_engines() const {
+  std::vector<Engine> out;
+  for (EngineVersion version : compared_versions()) out.push_back(engine_of(version));
+  return in_registry_order(out);
+}
+
+namespace {
+
+std::vector<Engine> within(std::string_view engine_option, const std::vector<Engine>& allowed,
+                           const Deployment& deployment) {
+  if (engine_option == "all") return allowed;
+  const std::vector<Engine> engines = parse_engine_selection(engine_option);
+  if (std::find(allowed.begin(), allowed.end(), engines.front()) == allowed.end())
+    throw std::invalid_argument(
+        fmt::format("--engine {} is not in the stack ({})", to_string(engines.front()), deployment.describe()));
   return engines;
 }
 
-std::vector<EngineView> stack_views(const Model& model, const Stack& stack, std::int64_t target_tokens) {
-  return engine_views(model, compared_versions(stack), target_tokens);
+}  // namespace
+
+std::vector<Engine> Deployment::viewed(std::string_view engine_option) const {
+  return within(engine_option, compared_engines(), *this);
+}
+
+std::vector<Engine> Deployment::served(std::string_view engine_option) const {
+  return within(engine_option, served(), *this);
+}
+
+namespace {
+
+std::vector<std::string> entry_texts(const std::vector<DeployedEngine>& engines) {
+  std::vector<std::string> parts;
+  for (const auto& entry : engines)
+    parts.push_back(fmt::format("{}{}", to_string(entry.engine), entry.pinned.empty() ? "" : "@" + entry.pinned));
+  return parts;
+}
+
+}  // namespace
+
+std::string Deployment::describe() const { return fmt::format("{}", fmt::join(entry_texts(engines), ", ")); }
+
+std::string Deployment::stack_option() const { return fmt::format("{}", fmt::join(entry_texts(engines), ",")); }
+
+Deployment resolve_deployment(const Stack& stack, std::string_view where) {
+  Deployment deployment;
+  for (const StackEntry& entry : stack.entries) {
+    DeployedEngine deployed = resolve_entry(entry, where, deployment.notes);
+    if (std::find(deployment.engines.begin(), deployment.engines.end(), deployed) == deployment.engines.end())
+      deployment.engines.push_back(std::move(deployed));
+  }
+  return deployment;
+}
+
+std::vector<EngineView> deployment_views(const Model& model, const Deployment& deployment, std::int64_t target_tokens) {
+  return engine_views(model, deployment.compared_versions(), target_tokens);
 }
 
 }  // namespace ropelens

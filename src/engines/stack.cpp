@@ -9,30 +9,11 @@
 
 namespace ropelens {
 
-std::vector<Engine> Stack::engines() const {
-  if (empty()) return all_engines();
-  std::vector<Engine> out;
-  for (Engine engine : all_engines())
-    if (contains(engine)) out.push_back(engine);
-  return out;
-}
-
-bool Stack::contains(Engine engine) const {
-  return std::any_of(entries.begin(), entries.end(), [&](const StackEntry& e) { return e.engine == engine; });
-}
-
-std::string Stack::describe() const {
-  std::vector<std::string> parts;
-  for (const auto& entry : entries)
-    parts.push_back(fmt::format("{}{}", to_string(entry.engine), entry.version ? "@" + *entry.version : ""));
-  return fmt::format("{}", fmt::join(parts, ", "));
-}
-
 StackEntry parse_stack_entry(std::string_view text, std::string_view where) {
   const auto at = text.find('@');
   const std::string_view name = text.substr(0, at);
   std::vector<std::string> names;
-  for (const auto& id : engine_identities()) names.emplace_back(id.name);
+  for (Engine engine : all_engines()) names.emplace_back(to_string(engine));
   const auto engine = parse_engine(name);
   if (!engine)
     throw std::invalid_argument(fmt::format("{}: unknown engine '{}'{}; expected {}, each optionally @VERSION", where,

@@ -1,4 +1,4 @@
-// Engine names, versions, dispatch to the per-engine files, and merging versions that agree.
+// Dispatch to each engine's view (its registry row), and merging versions that agree.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -6,72 +6,10 @@
 
 #include <fmt/format.h>
 
-#include "ropelens/engines/engine_descriptor.hpp"
+#include "ropelens/engines/registry.hpp"
 #include "views.hpp"
 
 namespace ropelens {
-
-const std::vector<EngineDescriptor>& engine_descriptors() {
-  using namespace engine_detail;
-  static const std::vector<EngineDescriptor> descriptors = {
-      {Engine::transformers,
-       {EngineVersion::transformers_v5, EngineVersion::transformers_4_5x, EngineVersion::transformers_4_4x},
-       transformers_view,
-       {},
-       "src/transformers/models/auto/modeling_auto.py"},
-      // The legacy vLLM view comes before #41277 so that configs without dynamic NTK merge the two under the
-      // legacy label.
-      {Engine::vllm,
-       {EngineVersion::vllm_current, EngineVersion::vllm_legacy, EngineVersion::vllm_dynamic_41277},
-       vllm_view,
-       {"vllm serve <model>", "--max-model-len", "--kv-cache-dtype", "--gpu-memory-utilization", "--hf-overrides",
-        "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1"},
-       "vllm/model_executor/models/registry.py"},
-      {Engine::sglang,
-       {EngineVersion::sglang},
-       sglang_view,
-       {"python -m sglang.launch_server --model-path <model>", "--context-length", "--kv-cache-dtype",
-        "--mem-fraction-static", "--json-model-override-args", "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"},
-       "python/sglang/srt/models/registry.py"},
-      {Engine::llama_cpp,
-       {EngineVersion::llama_cpp},
-       llama_cpp_view,
-       {"llama-server -m <model>.gguf", "-c", "--cache-type-k", "", "--override-kv", "", "--cache-type-v"},
-       "src/llama-arch.cpp"},
-  };
-  return descriptors;
-}
-
-const EngineDescriptor& describe(Engine engine) {
-  for (const auto& descriptor : engine_descriptors())
-    if (descriptor.engine == engine) return descriptor;
-  return engine_descriptors().front();
-}
-
-Engine engine_of(EngineVersion version) {
-  for (const auto& descriptor : engine_descriptors())
-    if (std::find(descriptor.versions.begin(), descriptor.versions.end(), version) != descriptor.versions.end())
-      return descriptor.engine;
-  return Engine::transformers;
-}
-
-bool is_current(EngineVersion version) { return describe(engine_of(version)).versions.front() == version; }
-
-std::string_view label_of(EngineVersion version) {
-  switch (version) {
-    case EngineVersion::transformers_v5: return "transformers v5";
-    case EngineVersion::transformers_4_5x: return "transformers 4.5x";
-    case EngineVersion::transformers_4_4x: return "transformers 4.4x";
-    case EngineVersion::vllm_current: return "vLLM main (unreleased)";
-    case EngineVersion::vllm_legacy: return "vLLM < #56446";
-    case EngineVersion::vllm_dynamic_41277: return "vLLM dynamic NTK after #41277";
-    case EngineVersion::sglang: return "SGLang";
-    case EngineVersion::llama_cpp: return "llama.cpp (GGUF)";
-  }
-  return "transformers v5";
-}
-
-const std::vector<EngineVersion>& versions_of(Engine engine) { return describe(engine).versions; }
 
 std::string_view to_string(LimitAction action) {
   switch (action) {
@@ -98,7 +36,7 @@ bool from_gguf_file(const Model& model) { return engine_detail::read_from_gguf(m
 namespace {
 
 EngineView build_engine_view(const Model& model, EngineVersion version, std::int64_t target_tokens) {
-  return describe(engine_of(version)).view(model, version, target_tokens);
+  return engine_row(engine_of(version)).view(model, version, target_tokens);
 }
 
 }  // namespace
@@ -106,7 +44,6 @@ EngineView build_engine_view(const Model& model, EngineVersion version, std::int
 EngineView engine_view(const Model& model, EngineVersion version, std::int64_t target_tokens) {
   EngineView view = build_engine_view(model, version, target_tokens);
   for (auto& setup : view.setups) setup.pairing = model.pairing.value;
-  view.no_class = engine_detail::missing_class(model, version);
   if (view.no_class) view.notes.push_back(Note("cannot load this config: {}; not compared", *view.no_class));
   return view;
 }

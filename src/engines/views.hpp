@@ -1,4 +1,5 @@
-// Internal to the engine views: one builder per engine file and the helpers they share.
+// Internal to the engine views: the helpers every engine's view shares (each engine's folder declares its own view
+// in <engine>/<engine>.hpp).
 #pragma once
 
 #include <cstdint>
@@ -6,50 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "llama_cpp/llama_cpp_math.hpp"
 #include "ropelens/engines/engine_report.hpp"
 #include "ropelens/engines/engine_views.hpp"
 #include "ropelens/engines/method_override.hpp"
 
 namespace ropelens::engine_detail {
-
-// One engine per file: transformers.cpp, vllm.cpp, sglang.cpp, llama_cpp.cpp.
-EngineView transformers_view(const Model& model, EngineVersion version, std::int64_t target_tokens);
-EngineView vllm_view(const Model& model, EngineVersion version, std::int64_t target_tokens);
-EngineView sglang_view(const Model& model, EngineVersion version, std::int64_t target_tokens);
-EngineView llama_cpp_view(const Model& model, EngineVersion version, std::int64_t target_tokens);
-
-// What convert_hf_to_gguf.py writes for one setup, as llama.cpp's loader then holds it (llama_cpp_convert.cpp).
-struct GgufRope {
-  std::string scaling_type = "none";  // none | linear | yarn | longrope
-  float factor = 0.0f;                // rope.scaling.factor (0: freq_scale 1)
-  std::int64_t n_ctx_train = 0;
-  std::int64_t n_ctx_orig_yarn = 0;  // original_context_length, else n_ctx_train
-  float yarn_log_mul = 0.0f;         // after the loader's DEEPSEEK2 /0.1
-  float rope_attn_factor = 1.0f;     // rope.scaling.attn_factor
-  float beta_fast = 32.0f;
-  float beta_slow = 1.0f;
-  double freq_base = 10000.0;
-  int n_rot = 0;
-  std::vector<float> rope_freqs;  // llama3 divisors
-  std::vector<float> long_factors;
-  std::vector<float> short_factors;
-};
-
-struct GgufPlan {
-  GgufConversion conversion;
-  std::vector<GgufRope> ropes;  // one per Model::setups entry
-};
-GgufPlan plan_gguf(const Model& model);
-
-// LlamaModel.generate_extra_tensors' llama3 divisors, in torch float32.
-std::vector<float> converter_llama3_divisors(double base, int dim, double factor, double low, double high,
-                                             std::int64_t original_tokens);
-// The magnitude ggml's rope kernel applies to cos/sin for this file (llama-context.cpp since PR #17945).
-double llama_cpp_rope_magnitude(const GgufRope& rope, bool deepseek2);
-
-// model_classes.cpp: why this version has no class for the config's model_type (nothing when it has one).
-std::optional<std::string> missing_class(const Model& model, EngineVersion version);
 
 // ---- shared helpers (views.cpp) ----
 

@@ -90,7 +90,7 @@ struct CheckOptions {
   bool keep_findings = false;                // RenderedFile::findings is filled (--write-baseline)
   std::optional<std::int64_t> memory_budget;  // --memory: bytes for weights plus KV cache at the target (CTX210)
   std::optional<KvDtype> kv_dtype;            // --kv-dtype: none: the config's dtype
-  Stack stack;                                // --stack: the engines and versions the rules and views cover
+  Deployment deployment;                      // --stack: the engines and versions the rules and views cover
 };
 
 // Checks one loaded file (load_model): the audit reads its training history from the file before its edits.

@@ -1,6 +1,6 @@
 // Engine views: how transformers, vLLM, SGLang and llama.cpp turn the same normalized RoPE setups into
-// frequencies, magnitudes and length limits. Each engine is a pure function over the Model, one file per
-// engine in src/rope/engines/; every version whose behaviour changed is its own view, and each view names
+// frequencies, magnitudes and length limits. Each engine is a pure function over the Model, in its folder
+// src/engines/<engine>/rope_view.cpp; every version whose behaviour changed is its own view, and each view names
 // the source it follows (EngineView::follows). The transformers v5 view is src/rope/*.cpp itself.
 #pragma once
 
@@ -17,23 +17,6 @@
 #include "ropelens/rope/rope.hpp"
 
 namespace ropelens {
-
-// Every engine version whose behaviour differs somewhere.
-enum class EngineVersion {
-  transformers_v5,
-  transformers_4_5x,   // yarn factor := max/original when original is present (#38224, fixed by #40320)
-  transformers_4_4x,   // yarn correction range on max_position_embeddings (@ef468064)
-  vllm_current,        // ≥ PR #56446 (YaRN aligned with transformers; max_model_len never re-scaled for YaRN)
-  vllm_legacy,         // < PR #56446, and dynamic NTK before PR #41277
-  vllm_dynamic_41277,  // PR #41277 … < PR #56446: the dynamic-NTK formula changed, YaRN still legacy
-  sglang,
-  llama_cpp,
-};
-Engine engine_of(EngineVersion version);
-std::string_view label_of(EngineVersion version);
-// The version each engine ships today (transformers v5, vLLM ≥ PR #56446, SGLang, llama.cpp).
-bool is_current(EngineVersion version);
-const std::vector<EngineVersion>& versions_of(Engine engine);
 
 enum class LimitAction { none, warning, error };
 std::string_view to_string(LimitAction action);
@@ -87,7 +70,7 @@ struct GgufConversion {
 };
 
 struct EngineView {
-  EngineVersion version = EngineVersion::transformers_v5;
+  EngineVersion version{};
   std::string label;
   std::vector<std::string> same_as;  // labels of other versions that behave identically for this config
   std::string follows;               // the source (file @commit or PR) this view models

@@ -1,5 +1,5 @@
-// The engines a deployment runs (`--stack vllm@main,llama.cpp`, or "stack" in .ropelens.json): the engine rules,
-// engine views, suggestions and snippets then cover only these engines and versions.
+// The engines a deployment runs, as written (`--stack vllm@0.8.5,llama.cpp`, or "stack" in .ropelens.json): each
+// entry an engine, optionally pinned to a version. resolve_deployment (deployment.hpp) places the versions.
 #pragma once
 
 #include <optional>
@@ -12,26 +12,19 @@
 namespace ropelens {
 
 struct StackEntry {
-  Engine engine = Engine::transformers;
-  std::optional<std::string> version;  // a version key (rope/engines/engine_stack.hpp); none: every modelled version
+  Engine engine{};
+  std::optional<std::string> version;  // as written after '@': a version key or a release; none: every version
   bool operator==(const StackEntry&) const = default;
 };
 
 // Empty: no stack was given, every engine and version counts.
 struct Stack {
   std::vector<StackEntry> entries;
-
   bool empty() const { return entries.empty(); }
-  // The engines of the stack in all_engines() order, each once; every engine when the stack is empty.
-  std::vector<Engine> engines() const;
-  bool contains(Engine engine) const;
-  // "vllm@main, llama.cpp"
-  std::string describe() const;
 };
 
 // One entry, "ENGINE" or "ENGINE@VERSION"; `where` starts the error ("--stack", "/stack/0"). Throws
-// std::invalid_argument naming the nearest engine on a typo. The version is checked against the modelled ones by
-// require_modelled_versions (rope/engines/engine_stack.hpp).
+// std::invalid_argument naming the nearest engine on a typo. The version is checked by resolve_deployment.
 StackEntry parse_stack_entry(std::string_view text, std::string_view where);
 // Several entries (each already split at commas); a repeated entry is kept once.
 Stack parse_stack(const std::vector<std::string>& entries, std::string_view where);

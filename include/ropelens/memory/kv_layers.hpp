@@ -1,20 +1,16 @@
-// Internal to the KV-cache math: what each layer of a model caches per token, before any engine decides how many
-// tokens it keeps.
+// What each layer of a model caches per token, before any engine decides how many tokens it keeps: the arithmetic
+// each engine's KV-cache layout (src/engines/<engine>/kv_cache.cpp) is written in.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ropelens/memory/kv_cache.hpp"
 
 namespace ropelens::kv_detail {
-
-// The granularity each engine allocates its cache in (docs/engines.md, "KV cache").
-inline constexpr std::int64_t kVllmBlockTokens = 16;   // vLLM's default block size on CUDA
-inline constexpr std::int64_t kSglangPageTokens = 1;   // SGLang's default page size
-inline constexpr std::int64_t kLlamaCppPadding = 256;  // llama.cpp pads n_ctx and the SWA cache to 256 cells
 
 enum class LayerCaching { keeps_tokens, no_attention, shares_kv };
 
@@ -44,16 +40,27 @@ struct LayerTokens {
 };
 
 // Groups like layers in order of first appearance and adds up their bytes.
-KvCacheView make_view(std::optional<Engine> engine, std::string summary, const std::vector<CachingLayer>& layers,
+KvCacheView make_view(std::string summary, const std::vector<CachingLayer>& layers,
                       const std::vector<LayerTokens>& kept, KvDtype dtype);
 
 std::int64_t round_up(std::int64_t value, std::int64_t multiple);
 
-KvCacheView transformers_view(const CachingLayers& model, std::int64_t tokens, KvDtype dtype);
-KvCacheView vllm_view(const CachingLayers& model, std::int64_t tokens, KvDtype dtype);
-KvCacheView sglang_view(const CachingLayers& model, std::int64_t tokens, KvDtype dtype);
-KvCacheView llama_cpp_view(const CachingLayers& model, std::int64_t tokens, KvDtype dtype);
-// The engine's layout (a switch over Engine: the compiler checks that every engine has one).
-KvCacheView engine_view(Engine engine, const CachingLayers& model, std::int64_t tokens, KvDtype dtype);
+inline bool keeps_window(const CachingLayer& layer) { return layer.window_tokens.has_value(); }
+// What a layer that keeps no tokens holds: another layer's KV, or `state` (a layer without attention).
+LayerTokens keeps_nothing(const CachingLayer& layer, std::string_view state);
 
 }  // namespace ropelens::kv_detail
+
+namespace ropelens {
+
+// One engine's cache for one sequence of N tokens: the rows and tokens each layer keeps.
+using KvLayout = KvCacheView (*)(const kv_detail::CachingLayers& model, std::int64_t tokens, KvDtype dtype);
+struct EngineKvLayout {
+  std::string_view engine;  // its name, as KvCacheView::engine holds it
+  KvLayout layout;
+};
+
+// The window-aware cache and one view per layout (engines/kv_cache.hpp passes the registry's, in its order).
+KvCacheReport kv_cache_report(const Model& model, const KvRequest& request, const std::vector<EngineKvLayout>& layouts);
+
+}  // namespace ropelens

@@ -13,7 +13,7 @@
 #include "ropelens/engines/engine_comparison.hpp"
 #include "ropelens/memory/kv_cache.hpp"
 #include "ropelens/model/model.hpp"
-#include "ropelens/engines/stack.hpp"
+#include "ropelens/engines/deployment.hpp"
 #include "ropelens/rope/rope.hpp"
 
 namespace ropelens {
@@ -30,10 +30,10 @@ class Context {
   const Model* unedited = nullptr;            // the config as written, when --set edits were applied to `model`
   std::optional<std::int64_t> memory_budget;  // --memory in bytes (CTX210); none: no budget to check
   std::optional<KvDtype> kv_dtype;            // --kv-dtype; none: the config's dtype
-  Stack stack;                                // --stack: the engines and versions deployed; empty: every one
+  Deployment deployment;                      // --stack: the engines and versions deployed; none stated: every one
 
-  // The stack's engine views at the target (stack_views: for a one-engine stack, transformers v5 first as the
-  // config's meaning), computed on first use and shared by the rules that compare engines.
+  // The deployment's engine views at the target (deployment_views: for a one-engine stack, the reference version
+  // first as the config's meaning), computed on first use and shared by the rules that compare engines.
   const std::vector<EngineView>& engine_views() const;
   // Those views compared pair by pair (compare_views at the default threshold), also computed once.
   const EngineComparison& engine_comparison() const;

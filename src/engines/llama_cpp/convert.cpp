@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "../views.hpp"
+#include "llama_cpp.hpp"
 
 namespace ropelens::engine_detail {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "../views.hpp"
+#include "sglang.hpp"
 
 namespace ropelens::engine_detail {
 namespace {

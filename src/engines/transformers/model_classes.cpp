@@ -5,7 +5,7 @@
 // ("Engine versions without the class") cites each row.
 #include <fmt/format.h>
 
-#include "../views.hpp"
+#include "transformers.hpp"
 
 namespace ropelens::engine_detail {
 namespace {

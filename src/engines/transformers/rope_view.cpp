@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "../views.hpp"
+#include "transformers.hpp"
 
 namespace ropelens::engine_detail {
 namespace {
@@ -95,6 +95,7 @@ EngineView transformers_view(const Model& model, EngineVersion version, std::int
     view.notes.push_back(
         Note("MLA: the YaRN temperature lives in the softmax scale (mscale_all_dim), not in cos/sin "
              "(modeling_deepseek_v3, PR #47435)"));
+  view.no_class = missing_class(model, version);
   return view;
 }
 

@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "../views.hpp"
+#include "vllm.hpp"
 
 namespace ropelens::engine_detail {
 namespace {
