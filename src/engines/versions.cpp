@@ -22,6 +22,7 @@ struct Release {
 };
 
 bool read_number(std::string_view& text, long& out) {
+  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text.front()))) return false;  // no sign
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
   if (error != std::errc() || end == text.data()) return false;
   text.remove_prefix(static_cast<std::size_t>(end - text.data()));

@@ -52,7 +52,9 @@ TEST_CASE("an unknown engine or a malformed version is an error naming what is e
         "before-56446, or a release such as 0.8.5");
   CHECK(error_of({"llama.cpp@5000"}) ==
         "--stack: llama.cpp version '5000' is not modelled; expected main, or a release such as b5000");
-  CHECK_THAT(error_of({"vllm@0.8.x"}), Contains("or a release such as 0.8.5"));
+  for (const std::string version : {"0.8.x", "-1.0", "0.", "v", "1.2.3.4.5", "0.8.5.post", "99999999999999999999.1"})
+    CHECK_THAT(error_of({"vllm@" + version}), Contains("or a release such as 0.8.5"));
+  CHECK_THAT(error_of({"llama.cpp@b-1"}), Contains("or a release such as b5000"));
   CHECK_THAT(error_of({"transformers@four"}), Contains("expected v5, 4.5x, 4.4x, or a release such as 4.57.1"));
   CHECK_THAT(error_of({"sglang@"}), Contains("names no version"));
   CHECK(error_of({"transformers@4.4x", "vllm@before-56446"}) == "(no error)");
