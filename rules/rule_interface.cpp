@@ -1,14 +1,14 @@
 // The rule interface: the context rules read, the sink they report to, and the catalog lookups.
 #include <algorithm>
 
-#include "ropelens/rope/engines/engine_stack.hpp"
+#include "ropelens/engines/deployment.hpp"
 #include "ropelens/rules/rule.hpp"
 #include "ropelens/rules/rule_docs.hpp"
 
 namespace ropelens {
 
 const std::vector<EngineView>& Context::engine_views() const {
-  if (!engine_views_) engine_views_ = stack_views(model, stack, target_tokens);
+  if (!engine_views_) engine_views_ = deployment_views(model, deployment, target_tokens);
   return *engine_views_;
 }
 

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "ropelens/rope/engines/engine_stack.hpp"
+#include "ropelens/engines/registry.hpp"
 
 namespace ropelens::rules {
 
@@ -58,10 +58,9 @@ std::string past_trained(const Context& cx, std::int64_t limit_tokens) {
 }
 
 bool deployed(const Context& cx, const EngineView& view) {
-  if (engine_of(view.version) != Engine::transformers || view.version == EngineVersion::transformers_v5) return true;
-  return std::any_of(cx.stack.entries.begin(), cx.stack.entries.end(), [&](const StackEntry& entry) {
-    return entry.engine == Engine::transformers && entry.version == version_key(view.version);
-  });
+  if (is_current(view.version) || engine_row(engine_of(view.version)).older_versions == OlderVersions::count)
+    return true;
+  return cx.deployment.pins(view.version);
 }
 
 bool scales_softmax_by_mscale(const Model& model) {

@@ -46,7 +46,7 @@ std::string pointer_or(const Provenance& from, const std::string& fallback);
 bool scales_softmax_by_mscale(const Model& model);
 
 // Whether differences involving this view matter to a deployment: every engine version does, except the older
-// transformers releases (libraries people upgrade) unless the stack pins one.
+// versions of a library people upgrade (transformers: its registry row's older_versions) unless the stack pins one.
 bool deployed(const Context& cx, const EngineView& view);
 
 // ", past the 2048 tokens the model was trained at (seq_length)" for a served limit longer than every training

@@ -20,7 +20,7 @@
 #include "ropelens/input/gguf.hpp"
 #include "ropelens/input/input.hpp"
 #include "ropelens/load/model_loader.hpp"
-#include "ropelens/memory/kv_cache.hpp"
+#include "ropelens/engines/kv_cache.hpp"
 #include "ropelens/normalize/normalize.hpp"
 #include "ropelens/rope/rope.hpp"
 

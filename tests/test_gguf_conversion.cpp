@@ -10,7 +10,7 @@
 #include "ropelens/check/check.hpp"
 #include "ropelens/load/model_loader.hpp"
 #include "ropelens/normalize/normalize.hpp"
-#include "ropelens/rope/engines/gguf_conversion_audit.hpp"
+#include "ropelens/engines/gguf_conversion_audit.hpp"
 #include "support.hpp"
 
 using ropelens::CheckOptions;

@@ -10,9 +10,9 @@
 #include <fmt/format.h>
 
 #include "ropelens/check/check.hpp"
-#include "ropelens/rope/engines/engine_report.hpp"
+#include "ropelens/engines/engine_report.hpp"
 #include "ropelens/log/log.hpp"
-#include "ropelens/rope/engines/method_override.hpp"
+#include "ropelens/engines/method_override.hpp"
 #include "ropelens/check/model_log.hpp"
 #include "ropelens/normalize/normalize.hpp"
 
@@ -265,7 +265,7 @@ FileResult check_model(LoadedModel loaded, const CheckOptions& options) {
   context.source = loaded.source ? &*loaded.source : nullptr;
   context.memory_budget = options.memory_budget;
   context.kv_dtype = options.kv_dtype;
-  context.stack = options.stack;
+  context.deployment = options.deployment;
   result.diagnostics = run_rules(context, options.selection);
   PointerLocations locations(loaded);
   for (auto& d : result.diagnostics) {

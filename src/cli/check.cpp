@@ -52,7 +52,7 @@ void run_check(const CheckCommandOptions& options, Outcome& outcome) {
   check.revision = options.revision;
   check.source = options.source;
   check.force_exclude = options.force_exclude;
-  if (!options.engine.empty()) check.engines = engines_in_stack(options.engine, check.stack);
+  if (!options.engine.empty()) check.engines = check.deployment.viewed(options.engine);
   if (!options.baseline.empty()) check.baseline = std::make_shared<const Baseline>(Baseline::read(options.baseline));
   check.keep_findings = !options.write_baseline.empty();
 

@@ -1,7 +1,7 @@
 // What each layer caches per token: the key/value heads of its attention kind, MLA's latent, or nothing.
 #include <fmt/format.h>
 
-#include "kv_layers.hpp"
+#include "ropelens/memory/kv_layers.hpp"
 
 namespace ropelens::kv_detail {
 namespace {

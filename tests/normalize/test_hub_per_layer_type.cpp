@@ -7,9 +7,10 @@
 
 #include "model_support.hpp"
 #include "ropelens/check/check.hpp"
+#include "ropelens/engines/kv_cache.hpp"
 #include "ropelens/memory/kv_cache.hpp"
 #include "ropelens/rope/rope.hpp"
-#include "ropelens/rope/engines/engine_views.hpp"
+#include "ropelens/engines/engine_views.hpp"
 
 using ropelens::Model;
 using ropelens::RopeSetup;

@@ -5,7 +5,7 @@
 
 #include "model_support.hpp"
 #include "ropelens/check/check.hpp"
-#include "ropelens/rope/engines/engine_views.hpp"
+#include "ropelens/engines/engine_views.hpp"
 #include "ropelens/normalize/normalize.hpp"
 
 using nlohmann::json;

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "ropelens/rope/engines/engine_report.hpp"
+#include "ropelens/engines/engine_report.hpp"
 #include "ropelens/input/input.hpp"
 #include "ropelens/memory/kv_cache.hpp"
 #include "ropelens/load/model_loader.hpp"
@@ -91,7 +91,7 @@ struct CheckOptions {
   bool keep_findings = false;                // RenderedFile::findings is filled (--write-baseline)
   std::optional<std::int64_t> memory_budget;  // --memory: bytes for weights plus KV cache at the target (CTX210)
   std::optional<KvDtype> kv_dtype;            // --kv-dtype: none: the config's dtype
-  Stack stack;                                // --stack: the engines and versions the rules and views cover
+  Deployment deployment;                      // --stack: the engines and versions the rules and views cover
 };
 
 // Checks one loaded file (load_model): the audit reads its training history from the file before its edits.
