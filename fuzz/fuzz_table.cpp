@@ -7,7 +7,7 @@
 
 #include "fuzz_support.hpp"
 #include "ropelens/check/check.hpp"
-#include "ropelens/rope/engines/engine_report.hpp"
+#include "ropelens/engines/engine_report.hpp"
 #include "ropelens/render/render.hpp"
 #include "ropelens/report/table_report.hpp"
 

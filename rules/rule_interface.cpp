@@ -1,20 +1,26 @@
 // The rule interface: the context rules read, the sink they report to, and the catalog lookups.
 #include <algorithm>
 
-#include "ropelens/rope/engines/engine_stack.hpp"
+#include "ropelens/engines/deployment.hpp"
 #include "ropelens/rules/rule.hpp"
 #include "ropelens/rules/rule_docs.hpp"
 
 namespace ropelens {
 
 const std::vector<EngineView>& Context::engine_views() const {
-  if (!engine_views_) engine_views_ = stack_views(model, stack, target_tokens);
+  if (!engine_views_) engine_views_ = deployment_views(model, deployment, target_tokens);
   return *engine_views_;
 }
 
 const EngineComparison& Context::engine_comparison() const {
   if (!engine_comparison_) engine_comparison_ = compare_views(engine_views());
   return *engine_comparison_;
+}
+
+const ConversionAudit* Context::conversion_audit() const {
+  if (source == nullptr) return nullptr;
+  if (!conversion_audit_) conversion_audit_ = audit_conversion(*source, model);
+  return &*conversion_audit_;
 }
 
 Finding& Finding::help(std::string text) {

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "ropelens/rope/engines/engine_stack.hpp"
+#include "ropelens/engines/registry.hpp"
 
 namespace ropelens::rules {
 
@@ -58,14 +58,31 @@ std::string past_trained(const Context& cx, std::int64_t limit_tokens) {
 }
 
 bool deployed(const Context& cx, const EngineView& view) {
-  if (engine_of(view.version) != Engine::transformers || view.version == EngineVersion::transformers_v5) return true;
-  return std::any_of(cx.stack.entries.begin(), cx.stack.entries.end(), [&](const StackEntry& entry) {
-    return entry.engine == Engine::transformers && entry.version == version_key(view.version);
-  });
+  if (is_current(view.version) || engine_row(engine_of(view.version)).older_versions == OlderVersions::count)
+    return true;
+  return cx.deployment.pins(view.version);
 }
 
 bool scales_softmax_by_mscale(const Model& model) {
   return model.qk_nope_head_dim.has_value() || model.model_type.value.rfind("deepseek", 0) == 0;
+}
+
+void report_conversion(const Context& cx, ConversionAspect aspect, Sink& out, const std::string& help) {
+  const ConversionAudit* audit = cx.conversion_audit();
+  if (audit == nullptr) return;
+  for (const auto& d : audit->differences) {
+    if (d.aspect != aspect) continue;
+    const std::string config_key = d.config_pointer.empty() ? std::string("the config") : d.config_pointer;
+    Finding finding =
+        out.report(d.gguf_pointer, fmt::format("{} is {}; convert_hf_to_gguf.py writes {} for {} of {}: {}", d.gguf_key,
+                                               d.found, d.written, config_key, cx.source->source, d.consequence));
+    finding.help(help)
+        .fact("gguf_key", d.gguf_key)
+        .fact("config_key", d.config_pointer)
+        .fact("config_file", cx.source->source);
+    finding.fact("written", d.written).fact("found", d.found);
+    if (!d.config_pointer.empty()) finding.related(d.config_pointer);
+  }
 }
 
 std::string number(double value) { return fmt::format("{:.7g}", value); }

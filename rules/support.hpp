@@ -46,13 +46,17 @@ std::string pointer_or(const Provenance& from, const std::string& fallback);
 bool scales_softmax_by_mscale(const Model& model);
 
 // Whether differences involving this view matter to a deployment: every engine version does, except the older
-// transformers releases (libraries people upgrade) unless the stack pins one.
+// versions of a library people upgrade (transformers: its registry row's older_versions) unless the stack pins one.
 bool deployed(const Context& cx, const EngineView& view);
 
 // ", past the 2048 tokens the model was trained at (seq_length)" for a served limit longer than every training
 // phase the audit read (pretraining or extension, any setup) when no setup scales its RoPE, so the positions past
 // it run unscaled frequencies through angles never seen in training; "" otherwise.
 std::string past_trained(const Context& cx, std::int64_t limit_tokens);
+
+// Reports each difference of one aspect between a GGUF file and what the converter writes for its source config
+// (Context::conversion_audit), at the GGUF key, naming the config key: the GGUF conversion rules.
+void report_conversion(const Context& cx, ConversionAspect aspect, Sink& out, const std::string& help);
 
 // A value as people write it: up to 7 significant digits, no trailing zeros ("4", "1.25", "1000000").
 std::string number(double value);

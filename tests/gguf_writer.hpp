@@ -271,4 +271,20 @@ inline GgufWriter qwen_yarn_fixture() {
   return w;
 }
 
+// What convert_hf_to_gguf.py writes for testdata/configs/qwen/qwen3-8b.json with rope_scaling yarn factor 4 on 32768
+// (qwen3_yarn4_config); `scaling_keys` false drops the rope.scaling.* keys, `freq_base` overrides the base.
+inline GgufWriter qwen3_yarn4_fixture(bool scaling_keys = true, float freq_base = 1000000.0f,
+                                      std::uint32_t context = 40960) {
+  GgufWriter w = llama_like("qwen3", context, 36, 4096, 32);
+  w.u32("qwen3.attention.head_count_kv", 8)
+      .u32("qwen3.attention.key_length", 128)
+      .u32("qwen3.attention.value_length", 128)
+      .f32("qwen3.rope.freq_base", freq_base);
+  if (scaling_keys)
+    w.str("qwen3.rope.scaling.type", "yarn")
+        .f32("qwen3.rope.scaling.factor", 4.0f)
+        .u32("qwen3.rope.scaling.original_context_length", 32768);
+  return w;
+}
+
 }  // namespace ropelens::test

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -19,7 +20,7 @@
 #include "ropelens/input/gguf.hpp"
 #include "ropelens/input/input.hpp"
 #include "ropelens/load/model_loader.hpp"
-#include "ropelens/memory/kv_cache.hpp"
+#include "ropelens/engines/kv_cache.hpp"
 #include "ropelens/normalize/normalize.hpp"
 #include "ropelens/rope/rope.hpp"
 
@@ -1099,6 +1100,33 @@ TEST_CASE("gguf: write the rule case files", "[.write-rule-cases]") {
     std::filesystem::create_directories(root + name);
     writer.write(root + name + "/model.gguf");
   }
+  // The conversion rules: a GGUF beside the config.json it was converted from.
+  auto qwen3 = nlohmann::json::parse(ropelens::test::read_file(root + "../configs/qwen/qwen3-8b.json"));
+  qwen3["rope_scaling"] = {{"rope_type", "yarn"}, {"factor", 4.0}, {"original_max_position_embeddings", 32768}};
+  const std::string smollm3 = ropelens::test::read_file(root + "../configs/smollm/smollm3-3b.json");
+  auto smollm3_gguf = [](const std::string& arch) {
+    GgufWriter w = llama_like(arch, 65536, 36, 2048, 16);
+    w.u32(arch + ".attention.head_count_kv", 4).f32(arch + ".rope.freq_base", 5000000.0f);
+    return w;
+  };
+  const std::vector<std::tuple<std::string, std::string, GgufWriter>> conversions = {
+      {"GGUF005/bad-qwen3-yarn4-without-scaling-keys", qwen3.dump(2) + "\n",
+       ropelens::test::qwen3_yarn4_fixture(false)},
+      {"GGUF005/ok-qwen3-yarn4-as-converted", qwen3.dump(2) + "\n", ropelens::test::qwen3_yarn4_fixture()},
+      {"GGUF006/bad-freq-base-10000-under-1e6", qwen3.dump(2) + "\n",
+       ropelens::test::qwen3_yarn4_fixture(true, 10000.0f)},
+      {"GGUF006/ok-qwen3-yarn4-as-converted", qwen3.dump(2) + "\n", ropelens::test::qwen3_yarn4_fixture()},
+      {"GGUF007/bad-context-131072-under-40960", qwen3.dump(2) + "\n",
+       ropelens::test::qwen3_yarn4_fixture(true, 1000000.0f, 131072)},
+      {"GGUF007/ok-qwen3-yarn4-as-converted", qwen3.dump(2) + "\n", ropelens::test::qwen3_yarn4_fixture()},
+      {"GGUF008/bad-smollm3-converted-as-llama", smollm3, smollm3_gguf("llama")},
+      {"GGUF008/ok-smollm3-every-fourth-layer-nope", smollm3, smollm3_gguf("smollm3")},
+  };
+  for (const auto& [name, config, writer] : conversions) {
+    std::filesystem::create_directories(root + name);
+    ropelens::test::write_file(root + name + "/config.json", config);
+    writer.write(root + name + "/model.gguf");
+  }
 }
 
 namespace {
@@ -1175,6 +1203,6 @@ TEST_CASE("gguf: layers with no key/value heads are recurrent layers without att
   CHECK(model.layers[0].setup == -1);
   CHECK(model.layers[2].setup == 0);
   CHECK(model.hybrid_schedule_from->pointer == "gguf:jamba.attention.head_count_kv");
-  CHECK(model.schedule_summary() == "4 layers: 3 recurrent (no attention), 1 RoPE global");
+  CHECK(model.schedule_summary() == "4 layers: 3 recurrent (no RoPE), 1 RoPE global");
   CHECK(ropelens::kv_cache_at(model, {1024, std::nullopt}).cache.total_bytes == 1024ULL * 2 * 128 * 2 * 2);
 }

@@ -15,7 +15,8 @@ static std::string describe(const LayerScheduleMismatch& m) {
           "full_attention)",
           m.written);
     case ScheduleReason::entry_not_a_flag:
-      return fmt::format("{} entries must be 0 or 1 (1 = uses RoPE), got {}", m.field, m.written);
+      return fmt::format("{} entries must be 0 or 1 ({}), got {}", m.field,
+                         m.field == "hybrid_layer_pattern" ? "1 = sliding window" : "1 = uses RoPE", m.written);
     case ScheduleReason::wrong_entry_count:
       return fmt::format("{} has {} entries but num_hidden_layers is {}", m.field, m.count, m.layers);
     case ScheduleReason::layer_type_without_rope:

@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include "ropelens/engines/kv_cache.hpp"
 #include "ropelens/model/units.hpp"
 #include "../support.hpp"
 

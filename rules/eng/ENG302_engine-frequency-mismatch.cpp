@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "../support.hpp"
-#include "ropelens/rope/engines/engine_comparison.hpp"
+#include "ropelens/engines/engine_comparison.hpp"
 
 namespace ropelens::rules {
 namespace eng302 {

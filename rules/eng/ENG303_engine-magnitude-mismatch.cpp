@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "../support.hpp"
-#include "ropelens/rope/engines/engine_comparison.hpp"
+#include "ropelens/engines/engine_comparison.hpp"
 
 namespace ropelens::rules {
 namespace eng303 {
@@ -22,7 +22,7 @@ std::string magnitude_pointer(const RopeSetup& setup) {
   return setup.pointer;
 }
 
-// "1 in transformers v5, SGLang; 1.2773 in vLLM < #56446"; a version without the model's class runs nothing.
+// "1 in transformers v5, SGLang; 1.2773 in vLLM ≤ 0.21"; a version without the model's class runs nothing.
 std::string values_by_engine(const std::vector<EngineView>& views, int setup, bool softmax) {
   std::map<std::string, std::vector<std::string>> by_value;
   for (const auto& view : views) {

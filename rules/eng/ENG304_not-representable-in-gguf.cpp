@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "../support.hpp"
-#include "ropelens/rope/engines/engine_comparison.hpp"
+#include "ropelens/engines/engine_comparison.hpp"
 
 namespace ropelens::rules {
 namespace eng304 {
@@ -11,11 +11,11 @@ namespace eng304 {
 static void check(const Context& cx, Sink& out) {
   if (cx.model.setups.empty()) return;
   const auto& views = cx.engine_views();
-  const auto llama_cpp = std::find_if(views.begin(), views.end(),
-                                      [](const EngineView& v) { return v.version == EngineVersion::llama_cpp; });
-  if (llama_cpp == views.end()) return;
-  const EngineView& view = *llama_cpp;
-  if (!view.gguf || view.gguf->from_gguf) return;
+  // The view of the engine that runs the converted file: the one that carries what the converter writes.
+  const auto converted = std::find_if(views.begin(), views.end(), [](const EngineView& v) { return v.gguf; });
+  if (converted == views.end()) return;
+  const EngineView& view = *converted;
+  if (view.gguf->from_gguf) return;
   const std::string help =
       "serve this model from config.json (transformers, vLLM, SGLang), or audit the converted "
       "file's behaviour with ropelens table --engine llama.cpp before relying on it";

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "../support.hpp"
-#include "ropelens/rope/engines/method_override.hpp"
+#include "ropelens/engines/method_override.hpp"
 
 namespace ropelens::rules {
 namespace eng305 {

@@ -1,7 +1,7 @@
 #include <fmt/format.h>
 
 #include "../support.hpp"
-#include "ropelens/rope/engines/engine_views.hpp"
+#include "ropelens/engines/engine_views.hpp"
 
 namespace ropelens::rules {
 namespace eng306 {

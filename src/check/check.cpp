@@ -10,9 +10,9 @@
 #include <fmt/format.h>
 
 #include "ropelens/check/check.hpp"
-#include "ropelens/rope/engines/engine_report.hpp"
+#include "ropelens/engines/engine_report.hpp"
 #include "ropelens/log/log.hpp"
-#include "ropelens/rope/engines/method_override.hpp"
+#include "ropelens/engines/method_override.hpp"
 #include "ropelens/check/model_log.hpp"
 #include "ropelens/input/cores.hpp"
 #include "ropelens/normalize/normalize.hpp"
@@ -92,8 +92,11 @@ template <class Work> auto timed(PhaseTimes* times, PhaseTimes::Phase phase, con
 }
 
 LoadedModel load_scanned(const ScannedFile& file, const CheckOptions& options) {
-  if (file.named || options.revision) return load_model(file.path, options.edits, options.revision);
-  return load_found_model(file.path, options.edits, file.weights_index_listed_absent);
+  LoadedModel loaded = file.named || options.revision
+                           ? load_model(file.path, options.edits, options.revision)
+                           : load_found_model(file.path, options.edits, file.weights_index_listed_absent);
+  attach_conversion_source(loaded, options.source);
+  return loaded;
 }
 
 // An InputError's message without the file it starts with, for a line that names the file itself.
@@ -262,9 +265,10 @@ FileResult check_model(LoadedModel loaded, const CheckOptions& options) {
   for (const auto& setup : model.setups) tables.push_back(compute_rope_table(setup));
   Context context{model, tables, result.audit};
   context.unedited = loaded.as_trained ? &*loaded.as_trained : nullptr;
+  context.source = loaded.source ? &*loaded.source : nullptr;
   context.memory_budget = options.memory_budget;
   context.kv_dtype = options.kv_dtype;
-  context.stack = options.stack;
+  context.deployment = options.deployment;
   result.diagnostics = run_rules(context, options.selection);
   PointerLocations locations(loaded);
   for (auto& d : result.diagnostics) {

@@ -8,7 +8,7 @@
 #include "ropelens/check/project_settings.hpp"
 #include "ropelens/model/text.hpp"
 #include "ropelens/model/units.hpp"
-#include "ropelens/rope/engines/engine_stack.hpp"
+#include "ropelens/engines/deployment.hpp"
 
 namespace ropelens {
 namespace fs = std::filesystem;
@@ -87,7 +87,7 @@ std::vector<std::string> glob_list(const nlohmann::json& value, const std::strin
   return globs;
 }
 
-// "stack": ["vllm", "llama.cpp@main"], each entry checked against the engine versions ropelens models.
+// "stack": ["vllm", "llama.cpp@main", "sglang@0.5.16"], each version checked against the engine's version table.
 Stack stack_of(const nlohmann::json& value, const std::string& file) {
   const std::string expected =
       "/stack must be a list of engines such as [\"vllm\", \"llama.cpp\"], each optionally @VERSION";
@@ -98,7 +98,7 @@ Stack stack_of(const nlohmann::json& value, const std::string& file) {
     const std::string pointer = fmt::format("/stack/{}", i);
     try {
       Stack one = parse_stack({value[i].get<std::string>()}, pointer);
-      require_modelled_versions(one, pointer);
+      resolve_deployment(one, pointer);  // a version that is neither a key nor a release is an error here
       if (std::find(stack.entries.begin(), stack.entries.end(), one.entries.front()) == stack.entries.end())
         stack.entries.push_back(one.entries.front());
     } catch (const std::invalid_argument& e) {

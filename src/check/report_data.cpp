@@ -28,9 +28,9 @@ void add_fit(ModelReport& report, const CheckOptions& options) {
   FitRequest request;
   request.memory_bytes = static_cast<std::uint64_t>(*options.memory_budget);
   if (options.kv_dtype) request.dtypes = {*options.kv_dtype};
-  request.engines = options.engines;
-  std::erase_if(request.engines,
-                [&](Engine engine) { return !options.stack.empty() && !options.stack.contains(engine); });
+  request.deployment = options.deployment;
+  request.engines = options.engines;  // the views --engine shows, without the reference the deployment does not serve
+  std::erase_if(request.engines, [&](Engine engine) { return !options.deployment.serves(engine); });
   try {
     report.fit = fit_model(report.check.model, request);
   } catch (const FitRefused& refused) {

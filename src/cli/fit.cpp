@@ -87,9 +87,10 @@ void setup_fit(CLI::App* cmd, Outcome& outcome) {
     request.reserve = parse_reserve(options->reserve, request.memory_bytes);
     if (!options->weights.empty()) request.weights_bytes = byte_size("--weights", options->weights);
     request.dtypes = parse_kv_dtypes(options->kv_dtypes);
-    const Stack stack =
-        parse_stack_option(options->stack, load_project_settings(std::filesystem::current_path().string()));
-    request.engines = snippet_engines(options->engine, stack);
+    const Deployment deployment =
+        deployment_option(options->stack, load_project_settings(std::filesystem::current_path().string()));
+    request.engines = deployment.served(options->engine);
+    request.deployment = deployment;
     const FitRender render = find_format(fit_formats(), options->format, "fit");
     LoadedModel loaded = load_model(options->path, {}, options->revision);
     log_loaded_model(loaded);

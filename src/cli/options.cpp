@@ -8,10 +8,10 @@
 #include <fmt/format.h>
 
 #include "exit_codes.hpp"
-#include "ropelens/model/engine.hpp"
+#include "commands.hpp"
+#include "ropelens/engines/deployment.hpp"
 #include "ropelens/model/text.hpp"
 #include "ropelens/model/units.hpp"
-#include "ropelens/rope/engines/engine_stack.hpp"
 #include "ropelens/rules/rule.hpp"
 
 namespace ropelens::cli {
@@ -45,12 +45,6 @@ void add_set_option(CLI::App& cmd, std::vector<std::string>& edits) {
       ->allow_extra_args(false);
 }
 
-std::string engine_names() {
-  std::vector<std::string_view> names;
-  for (const auto& id : engine_identities()) names.push_back(id.name);
-  return fmt::format("{}", fmt::join(names, ", "));
-}
-
 CLI::Option* add_engine_option(CLI::App& cmd, std::string& engine, const std::string& help) {
   const auto choices = engine_choices();
   return cmd.add_option("--engine", engine, help)
@@ -64,35 +58,17 @@ void add_engine_option(CLI::App& cmd, std::string& engine) {
 
 void add_stack_option(CLI::App& cmd, std::vector<std::string>& stack) {
   add_list_option(cmd, "--stack", stack,
-                  fmt::format("ENGINE[@VERSION]: the engines you serve with ({}); engine rules, views and snippets "
-                              "cover only these (ropelens rules lists the versions)",
+                  fmt::format("ENGINE[@VERSION]: the engines you serve with ({}), VERSION a release (vllm@0.8.5, "
+                              "llama.cpp@b5000) or a key ropelens rules lists; engine rules, views, fit and snippets "
+                              "cover only these",
                               engine_names()));
 }
 
-Stack parse_stack_option(const std::vector<std::string>& values, const ProjectSettings& settings) {
-  if (values.empty()) return settings.stack;
-  Stack stack = parse_stack(values, "--stack");
-  require_modelled_versions(stack, "--stack");
-  return stack;
-}
-
-std::vector<Engine> engines_in_stack(const std::string& engine, const Stack& stack) {
-  std::vector<Engine> engines = parse_engine_selection(engine);
-  if (stack.empty()) return engines;
-  const std::vector<Engine> compared = compared_engines(stack);
-  if (engine == "all") return compared;
-  if (std::find(compared.begin(), compared.end(), engines.front()) == compared.end())
-    throw std::invalid_argument(
-        fmt::format("--engine {} is not in the stack ({})", to_string(engines.front()), stack.describe()));
-  return engines;
-}
-
-std::vector<Engine> snippet_engines(const std::string& engine, const Stack& stack) {
-  std::vector<Engine> engines = parse_engine_selection(engine);
-  std::erase_if(engines, [&](Engine e) { return !stack.empty() && !stack.contains(e); });
-  if (engines.empty())
-    throw std::invalid_argument(fmt::format("--engine {} is not in the stack ({})", engine, stack.describe()));
-  return engines;
+Deployment deployment_option(const std::vector<std::string>& values, const ProjectSettings& settings) {
+  const Deployment deployment = values.empty() ? resolve_deployment(settings.stack, "stack")
+                                               : resolve_deployment(parse_stack(values, "--stack"), "--stack");
+  for (const std::string& note : deployment.notes) print_warning(note);
+  return deployment;
 }
 
 void add_revision_option(CLI::App& cmd, std::optional<std::string>& revision) {
@@ -230,7 +206,7 @@ ResolvedRuleOptions resolve_rule_options(const RuleOptions& options, const Proje
   check.memory_budget = settings.memory_budget;
   if (!options.memory.empty()) check.memory_budget = parse_memory_option(options.memory);
   check.kv_dtype = parse_kv_dtype_option(options.kv_dtype);
-  check.stack = parse_stack_option(options.stack, settings);
+  check.deployment = deployment_option(options.stack, settings);
   resolved.fail_on = settings.fail_on.value_or(Severity::warning);
   if (!options.fail_on.empty()) resolved.fail_on = *parse_severity(options.fail_on);
   return resolved;

@@ -33,18 +33,13 @@ void add_set_option(CLI::App& cmd, std::vector<std::string>& edits);
 void add_engine_option(CLI::App& cmd, std::string& engine);
 // --engine with its choices (every engine and "all") and the given help.
 CLI::Option* add_engine_option(CLI::App& cmd, std::string& engine, const std::string& help);
-// The engines' names as --engine takes them, comma-separated.
-std::string engine_names();
 void add_revision_option(CLI::App& cmd, std::optional<std::string>& revision);
 void add_kv_dtype_option(CLI::App& cmd, std::string& dtype);
 // --stack ENGINE[@VERSION],...: which engines and versions the engine rules, views and snippets cover.
 void add_stack_option(CLI::App& cmd, std::vector<std::string>& stack);
-// The stack given, checked against the modelled versions; when none is given, .ropelens.json's.
-Stack parse_stack_option(const std::vector<std::string>& values, const ProjectSettings& settings);
-// The engines --engine selects, within the stack: an engine outside a given stack is a usage error.
-std::vector<Engine> engines_in_stack(const std::string& engine, const Stack& stack);
-// The engines suggest prints snippets for: --engine's, only those of the stack when there is one.
-std::vector<Engine> snippet_engines(const std::string& engine, const Stack& stack);
+// The deployment: the stack given (else .ropelens.json's) resolved once, its versions placed in each engine's version
+// table; what resolving noted (a release ropelens cannot place exactly) is printed as a warning.
+Deployment deployment_option(const std::vector<std::string>& values, const ProjectSettings& settings);
 std::vector<Edit> parse_edits(const std::vector<std::string>& specs);
 std::optional<KvDtype> parse_kv_dtype_option(const std::string& dtype);  // "" = the config's dtype
 // --memory SIZE as bytes; a bad size is a usage error naming the option.

@@ -33,7 +33,7 @@ void run_report(const ReportCommandOptions& options, Outcome& outcome) {
   CheckOptions& check = resolved.check;
   check.edits = parse_edits(options.edits);
   check.revision = options.revision;
-  check.engines = engines_in_stack(options.engine, check.stack);
+  check.engines = check.deployment.viewed(options.engine);
   const ReportDocument document = build_report(options.paths, check);
   for (const auto& model : document.models)
     if (model->check.error) print_error(*model->check.error);

@@ -43,7 +43,8 @@ void setup_suggest(CLI::App* cmd, Outcome& outcome) {
     request.revision = options->revision;
     request.target_tokens = options->target;
     request.original_tokens = options->original;
-    request.engines = snippet_engines(options->engine, parse_stack_option(options->stack, load_project_settings(".")));
+    request.deployment = deployment_option(options->stack, load_project_settings("."));
+    request.engines = request.deployment.served(options->engine);
     const SuggestReport report = suggest_changes(options->path, request);
     Output output(options->output.path);
     find_format(suggest_formats(), options->format, "suggest")(report, output.stream(),

@@ -10,10 +10,10 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "options.hpp"
-#include "ropelens/rope/engines/engine_stack.hpp"
+#include "ropelens/engines/deployment.hpp"
 #include "output.hpp"
 #include "ropelens/audit/audit.hpp"
-#include "ropelens/rope/engines/engine_report.hpp"
+#include "ropelens/engines/engine_report.hpp"
 #include "ropelens/check/model_log.hpp"
 #include "ropelens/render/formats.hpp"
 #include "ropelens/report/table_report.hpp"
@@ -85,9 +85,10 @@ void setup_table(CLI::App* cmd, Outcome& outcome) {
     std::ostream& out = output.stream();
     if (!options->engine.empty()) {
       auto target = resolve_target(options->target, loaded.model);
-      const Stack stack = parse_stack_option(options->stack, load_project_settings(fs::current_path().string()));
-      auto report = select_engine_report(stack_views(loaded.model, stack, target),
-                                         engines_in_stack(options->engine, stack), target);
+      const Deployment deployment =
+          deployment_option(options->stack, load_project_settings(fs::current_path().string()));
+      auto report = select_engine_report(deployment_views(loaded.model, deployment, target),
+                                         deployment.viewed(options->engine), target);
       find_format(engine_formats(), options->format, "table --engine")(loaded.model, report, out,
                                                                        text_options(options->output, output));
       output.close();

@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "diffing.hpp"
-#include "ropelens/rope/engines/engine_comparison.hpp"
-#include "ropelens/rope/engines/engine_stack.hpp"
+#include "ropelens/engines/engine_comparison.hpp"
+#include "ropelens/engines/deployment.hpp"
 #include "ropelens/normalize/normalize.hpp"
 
 namespace ropelens {
@@ -108,18 +108,19 @@ std::vector<SetupChange> changed_setups(const FileResult& old_side, const FileRe
 }
 
 // Each engine's current version, or with a stack the first version of each engine it compares.
-std::vector<EngineVersion> length_versions(const Stack& stack) {
+std::vector<EngineVersion> length_versions(const Deployment& deployment) {
   std::vector<EngineVersion> versions;
-  for (EngineVersion version : compared_versions(stack))
+  for (EngineVersion version : deployment.compared_versions())
     if (std::none_of(versions.begin(), versions.end(),
                      [&](EngineVersion v) { return engine_of(v) == engine_of(version); }))
       versions.push_back(version);
   return versions;
 }
 
-std::vector<EngineLengthChange> engine_lengths(const DiffSide& old_side, const DiffSide& new_side, const Stack& stack) {
+std::vector<EngineLengthChange> engine_lengths(const DiffSide& old_side, const DiffSide& new_side,
+                                               const Deployment& deployment) {
   std::vector<EngineLengthChange> lengths;
-  for (EngineVersion version : length_versions(stack)) {
+  for (EngineVersion version : length_versions(deployment)) {
     EngineLengthChange change;
     change.version = version;
     if (old_side) {
@@ -182,7 +183,8 @@ std::string_view to_string(DiffStatus status) {
   return "modified";
 }
 
-ModelDiff diff_checked(DiffStatus status, const DiffSide& old_side, const DiffSide& new_side, const Stack& stack) {
+ModelDiff diff_checked(DiffStatus status, const DiffSide& old_side, const DiffSide& new_side,
+                       const Deployment& deployment) {
   ModelDiff diff;
   diff.status = status;
   if (old_side) diff.old_path = old_side->path;
@@ -200,7 +202,7 @@ ModelDiff diff_checked(DiffStatus status, const DiffSide& old_side, const DiffSi
     diff.fields = changed_fields(old_side->model, new_side->model);
     diff.setups = changed_setups(*old_side, *new_side);
   }
-  diff.engines = engine_lengths(old_side, new_side, stack);
+  diff.engines = engine_lengths(old_side, new_side, deployment);
   diff.findings = compare_findings(old_side, new_side);
   return diff;
 }
@@ -245,7 +247,7 @@ DiffReport diff_files(const std::string& old_path, const std::string& new_path, 
   report.old_label = shown_path(old_path);
   report.new_label = shown_path(new_path);
   report.models.push_back(diff_checked(DiffStatus::modified, check_named(old_path, options),
-                                       check_named(new_path, options), options.stack));
+                                       check_named(new_path, options), options.deployment));
   report.counts = count_changes(report.models);
   return report;
 }

@@ -106,7 +106,7 @@ DiffReport diff_git(const GitDiffRequest& request, const CheckOptions& options) 
     DiffStatus status = status_of(change.change);
     if (!before.result) status = DiffStatus::added;
     if (!after.result) status = DiffStatus::deleted;
-    ModelDiff diff = diff_checked(status, before.result, after.result, options.stack);
+    ModelDiff diff = diff_checked(status, before.result, after.result, options.deployment);
     diff.path = sides.shown(change.new_path.empty() ? change.old_path : change.new_path);
     report.models.push_back(std::move(diff));
   }

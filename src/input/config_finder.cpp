@@ -388,7 +388,13 @@ FoundFiles find_model_files(const std::string& path, const ScanFilter& filter) {
     return out;
   }
   if (fs::exists(fs::path(path) / kConfigName, ec)) {
+    // A model folder: its config.json, and the GGUF files beside it, each checked against that config.
     out.files = {shown_path((fs::path(path) / kConfigName).string())};
+    std::vector<std::string> ggufs;
+    for (const auto& entry : fs::directory_iterator(path, ec))
+      if (entry.path().extension() == kGgufSuffix && entry.is_regular_file(ec)) ggufs.push_back(entry.path().string());
+    std::sort(ggufs.begin(), ggufs.end());
+    for (const auto& gguf : ggufs) out.files.push_back(shown_path(gguf));
     out.named = true;
     return out;
   }

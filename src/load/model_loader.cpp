@@ -215,6 +215,33 @@ LoadedModel load_input(InputFile input, const std::vector<Edit>& edits) {
   return load_document(parse_config(std::move(input.shown), std::move(input.text)), edits);
 }
 
+void attach_conversion_source(LoadedModel& loaded, const std::optional<std::string>& source) {
+  const std::string& file = loaded.model.reference ? loaded.model.reference->path : loaded.model.source;
+  if (!loaded.gguf) {
+    if (source)
+      throw InputError(loaded.model.source,
+                       "--source names the config a GGUF file was converted from, and this file is not GGUF");
+    return;
+  }
+  if (source) {
+    loaded.source = load_model(*source).model;
+    loaded.model.notes.push_back(fmt::format("converted from {} (--source): its conversion is checked", *source));
+    return;
+  }
+  if (file == "-") return;
+  const auto beside = std::filesystem::path(file).parent_path() / "config.json";
+  std::error_code ignored;
+  if (!std::filesystem::is_regular_file(beside, ignored)) return;
+  try {
+    loaded.source = load_found_model(beside.string(), {}, true).model;
+    loaded.model.notes.push_back(
+        fmt::format("converted from {} beside it: its conversion is checked", beside.string()));
+  } catch (const NotAModelConfig&) {
+    loaded.model.notes.push_back(
+        fmt::format("{} beside it is no model's config: the conversion is not checked", beside.string()));
+  }
+}
+
 LoadedModel load_model_bytes(std::string shown, std::string bytes, const std::vector<Edit>& edits) {
   const bool gguf = looks_like_gguf_bytes(bytes);
   return load_input(InputFile{std::move(shown), gguf, std::move(bytes)}, edits);

@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "kv_layers.hpp"
+#include "ropelens/memory/kv_layers.hpp"
 
 namespace ropelens {
 namespace {
@@ -82,9 +82,15 @@ std::int64_t round_up(std::int64_t value, std::int64_t multiple) {
   return (value + multiple - 1) / multiple * multiple;
 }
 
-KvCacheView make_view(std::optional<Engine> engine, std::string summary, const std::vector<CachingLayer>& layers,
+LayerTokens keeps_nothing(const CachingLayer& layer, std::string_view state) {
+  if (layer.caching == LayerCaching::shares_kv)
+    return {0, {}, fmt::format("reuses the KV of layer {}", layer.kv_source)};
+  return {0, {}, std::string(state)};
+}
+
+KvCacheView make_view(std::string summary, const std::vector<CachingLayer>& layers,
                       const std::vector<LayerTokens>& kept, KvDtype dtype) {
-  KvCacheView view{engine, std::move(summary), {}, 0, {}};
+  KvCacheView view{"", std::move(summary), {}, 0, {}};
   std::map<std::tuple<std::string, std::int64_t, std::int64_t, std::int64_t, std::string>, std::size_t> index_of;
   for (std::size_t i = 0; i < layers.size(); ++i) {
     const LayerTokens& k = kept[i];
@@ -124,15 +130,15 @@ KvCacheView window_aware_view(const CachingLayers& model, std::int64_t tokens, K
                        *layer.window_tokens)});
     else kept.push_back({tokens, row, "every token"});
   }
-  return make_view(std::nullopt,
-                   "sliding and chunked layers keep their window, MLA layers their latent; the least an engine keeps",
+  return make_view("sliding and chunked layers keep their window, MLA layers their latent; the least an engine keeps",
                    model.layers, kept, dtype);
 }
 
 }  // namespace
 }  // namespace kv_detail
 
-KvCacheReport kv_cache_at(const Model& model, const KvRequest& request) {
+KvCacheReport kv_cache_report(const Model& model, const KvRequest& request,
+                              const std::vector<EngineKvLayout>& layouts) {
   KvCacheReport report;
   const KvDtypeChoice choice = default_kv_dtype(model);
   report.dtype = request.dtype.value_or(choice.dtype);
@@ -145,8 +151,10 @@ KvCacheReport kv_cache_at(const Model& model, const KvRequest& request) {
     return report;
   }
   report.cache = kv_detail::window_aware_view(layers, request.tokens, report.dtype);
-  for (Engine engine : all_engines())
-    report.engines.push_back(kv_detail::engine_view(engine, layers, request.tokens, report.dtype));
+  for (const EngineKvLayout& engine : layouts) {
+    report.engines.push_back(engine.layout(layers, request.tokens, report.dtype));
+    report.engines.back().engine = engine.engine;
+  }
   return report;
 }
 

@@ -1,7 +1,7 @@
 // What each layer caches per token: the key/value heads of its attention kind, MLA's latent, or nothing.
 #include <fmt/format.h>
 
-#include "kv_layers.hpp"
+#include "ropelens/memory/kv_layers.hpp"
 
 namespace ropelens::kv_detail {
 namespace {
@@ -27,15 +27,19 @@ std::optional<std::string> missing_dims(const KvShape& kv) {
   return std::nullopt;
 }
 
-// Gemma 4 full-attention layers have their own head count and width.
+// Gemma 4 full-attention layers and MiMo-V2 sliding layers have their own head count and widths.
 KvRow heads_row(const KvShape& kv, const Layer* layer) {
   const bool full = layer != nullptr && layer->layer_type == "full_attention";
+  const bool sliding = layer != nullptr && layer->layer_type == "sliding_attention";
   const bool mla = kv.kv_lora_rank.has_value();
   int heads = kv.num_kv_heads ? kv.num_kv_heads->value : kv.num_attention_heads->value;
   if (mla && kv.num_attention_heads) heads = kv.num_attention_heads->value;  // transformers expands K to every head
   if (full && kv.global_num_kv_heads) heads = kv.global_num_kv_heads->value;
-  const int k_dim = full && kv.global_head_dim ? kv.global_head_dim->value : kv.head_dim->value;
-  const int v_dim = kv.v_head_dim ? kv.v_head_dim->value : k_dim;
+  if (sliding && kv.sliding_num_kv_heads) heads = kv.sliding_num_kv_heads->value;
+  int k_dim = full && kv.global_head_dim ? kv.global_head_dim->value : kv.head_dim->value;
+  if (sliding && kv.sliding_head_dim) k_dim = kv.sliding_head_dim->value;
+  int v_dim = kv.v_head_dim ? kv.v_head_dim->value : k_dim;
+  if (sliding && kv.sliding_v_head_dim) v_dim = kv.sliding_v_head_dim->value;
   return {static_cast<std::int64_t>(heads) * k_dim, static_cast<std::int64_t>(heads) * v_dim};
 }
 

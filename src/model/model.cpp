@@ -109,9 +109,13 @@ std::vector<int> Model::attention_layers() const {
 
 namespace {
 
-// "RoPE chunked 8192", "NoPE global", "linear_attention (no attention)"
+// Layers that mix tokens without RoPE and without a per-token KV cache: linear attention (Gated DeltaNet,
+// lightning), Mamba, short convolutions, and cross-attention to the image. MLP-only layers mix nothing.
+bool mixes_tokens(const Layer& layer) { return layer.layer_type != "mlp" && layer.layer_type != "moe"; }
+
+// "RoPE chunked 8192", "NoPE global", "linear_attention (no RoPE)", "mlp (no attention)"
 std::string schedule_group(const Layer& layer) {
-  if (!layer.attends) return layer.layer_type + " (no attention)";
+  if (!layer.attends) return layer.layer_type + (mixes_tokens(layer) ? " (no RoPE)" : " (no attention)");
   std::string key = layer.uses_rope ? "RoPE" : "NoPE";
   key += " ";
   key += to_string(layer.attention);

@@ -92,6 +92,13 @@ void resolve_partial_rotary(Normalizing& n) {
         Provenance::derived(fmt::format("rotary_dim {} / head_dim {}", rotary->value, dims.head_dim.value),
                             rotary->from.pointer)};
     dims.partial_from_attribute = true;
+    if (n.model.model_type.value == "minimax_m2")
+      n.model.notes.push_back(fmt::format(
+          "{} {} of head_dim {}: MiniMax-M2's remote code and vLLM minimax_m2.py rotate {} dims; transformers' "
+          "MiniMaxM2Config kept rotary_dim as an extra attribute and rotated all {} until PR #48486 (issue #48241, "
+          "v5.16), which maps it to partial_rotary_factor {}",
+          rotary->from.pointer, rotary->value, dims.head_dim.value, rotary->value, dims.head_dim.value,
+          dims.partial_rotary_factor.value));
     return;
   }
   if (n.family.default_partial_rotary > 0.0) {

@@ -49,8 +49,12 @@ constexpr Family kFamilies[] = {
     {"deepseek_v4", true, 1e4, 1048576, 0, 0, 128, LP::deepseek_v4_compression, kInterleaved, D::deepseek, PS::rope},
     {"glm_moe_dsa", true, 1e4, 202752, 0, 0, 0, LP::all_global, kInterleaved, D::deepseek, PS::rope},
     {"minicpm3", false, 1e4, 0, 0, 0, 0, LP::all_global, kHalf, D::deepseek, PS::rope},
-    {"kimi_linear", false, 1e4, 0, 0, 0, 0, LP::all_global, kInterleaved, D::deepseek, PS::rope},
+    // KimiLinearConfig (models/kimi_linear/configuration_kimi_linear.py): in transformers since v5.
+    {"kimi_linear", true, 1e4, 0, 0, 0, 0, LP::all_global, kInterleaved, D::deepseek, PS::rope},
     {"glm4_moe", true, 1e4, 131072, 128, 0.5, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    // Glm4Config (GLM-4-0414): partial_rotary_factor 0.5, head_dim 128; apply_rotary_pos_emb interleaves the rotated
+    // half (cos[..., : d // 2].repeat_interleave(2)), as vLLM glm4.py's is_neox_style=False does.
+    {"glm4", true, 1e4, 32768, 128, 0.5, 0, LP::all_global, kInterleaved, D::standard, PS::rope},
     {"glm4v_text", true, 1e4, 32768, 0, 0.5, 0, LP::all_global, kInterleaved, D::qwen_vl, PS::rope},
     {"glm4v", true, 1e4, 32768, 0, 0.5, 0, LP::all_global, kInterleaved, D::qwen_vl, PS::rope},
     {"minimax_m2", true, 1e4, 0, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
@@ -65,6 +69,10 @@ constexpr Family kFamilies[] = {
     {"gptj", true, 1e4, 2048, 0, 0, 0, LP::all_global, kInterleaved, D::gptj, PS::rope},
     {"granite", true, 1e4, 2048, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
     {"granitemoe", true, 1e4, 2048, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    // GraniteSWAConfig and GraniteMoeSWAConfig (models/granite_swa, models/granitemoe_swa): full attention where
+    // i % 4 == 0, a 128-token window elsewhere, and layer_rope_theta, one base per layer (0: NoPE).
+    {"granite_swa", true, 1e4, 8192, 0, 0, 128, LP::granite_swa_pattern, kHalf, D::granite_swa, PS::rope},
+    {"granitemoe_swa", true, 1e4, 0, 0, 0, 128, LP::granite_swa_pattern, kHalf, D::granite_swa, PS::rope},
     {"starcoder2", true, 1e4, 4096, 0, 0, 0, LP::all_sliding_when_window, kHalf, D::standard, PS::rope},
     {"cohere", true, 1e4, 8192, 0, 0, 0, LP::all_global, kInterleaved, D::standard, PS::rope},
     // ERNIE 4.5: apply_rotary_pos_emb pairs x[..., 0::2] with x[..., 1::2] (modeling_ernie4_5.py).
@@ -77,6 +85,17 @@ constexpr Family kFamilies[] = {
     {"exaone4_5_text", true, 1e4, 2048, 0, 0, 4096, LP::exaone4_pattern, kHalf, D::exaone4, PS::rope},
     {"mllama_text_model", true, 5e5, 131072, 0, 0, 0, LP::all_global, kHalf, D::mllama, PS::rope},
     {"ministral3", true, 1e6, 262144, 128, 0, 0, LP::all_sliding_when_window, kHalf, D::ministral3, PS::rope},
+    // MiMoV2FlashConfig (models/mimo_v2_flash/modular_mimo_v2_flash.py): full attention at layer 0 and every 6th,
+    // a 128-token window elsewhere; full layers rotate on 5e6, sliding layers on 1e4, partial_rotary_factor 0.334.
+    {"mimo_v2_flash", true, 5e6, 262144, 192, 0.334, 128, LP::mimo_v2_pattern, kHalf, D::mimo_v2, PS::rope},
+    // MiMo-V2.5/2.6 remote code, served by vLLM mimo_v2.py (MiMoV2ForCausalLM): rope_theta default 1e6, the swa_*
+    // keys as MiMo-V2-Flash's.
+    {"mimo_v2", false, 1e6, 32768, 0, 0, 0, LP::mimo_v2_pattern, kHalf, D::mimo_v2, PS::rope},
+    // LagunaConfig (models/laguna/configuration_laguna.py): rope_parameters per layer type, each with its own
+    // partial_rotary_factor (defaults: full 5e5 × 0.5, sliding 1e4 × 1.0), head_dim 128, sliding_window 512.
+    {"laguna", true, 5e5, 131072, 128, 0, 512, LP::all_global, kHalf, D::standard, PS::rope},
+    // Qwen2_5OmniTextConfig (the thinker's language model): Qwen2's attention with M-RoPE.
+    {"qwen2_5_omni_text", true, 1e6, 32768, 0, 0, 32768, LP::qwen2_max_window, kHalf, D::qwen_vl, PS::rope},
     {"internlm2", false, 1e4, 2048, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
     {"minicpm", false, 1e4, 4096, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
     {"minicpmv", false, 1e4, 4096, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
@@ -88,6 +107,9 @@ constexpr Family kFamilies[] = {
     // partial_rotary_factor default 1), hunyuan_v1.py (rotate-half; rope_scaling alpha, rope_setups.cpp).
     {"bailing_moe", false, 1e4, 0, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
     {"hunyuan", false, 1e4, 0, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    // TeleChat3 remote code, which vLLM serves with llama.py (registry TeleChat3ForCausalLM); its "telechat3-yarn"
+    // scaling is read in rope_setups.cpp.
+    {"telechat3", false, 1e4, 0, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
     // Hybrids: attention interleaved with linear attention, Mamba or convolutions (attention_layers.cpp).
     {"qwen3_next", true, 1e4, 32768, 256, 0.25, 0, LP::all_global, kHalf, D::standard, PS::rope},
     {"qwen3_5_text", true, 1e4, 32768, 256, 0.25, 0, LP::all_global, kHalf, D::qwen_vl, PS::rope},
@@ -150,6 +172,13 @@ constexpr std::pair<std::string_view, std::string_view> kArchitectures[] = {
     {"MixtralForCausalLM", "mixtral"},
     {"Qwen2ForCausalLM", "qwen2"},
     {"MiMoForCausalLM", "qwen2"},  // mimo.py: MiMoForCausalLM(Qwen2ForCausalLM)
+    {"MiMoV2FlashForCausalLM", "mimo_v2_flash"},
+    {"MiMoV2ForCausalLM", "mimo_v2"},  // mimo_v2.py: the same decoder layer as MiMoV2FlashForCausalLM
+    {"LagunaForCausalLM", "laguna"},
+    {"GraniteSWAForCausalLM", "granite_swa"},
+    {"GraniteMoeSWAForCausalLM", "granitemoe_swa"},
+    {"TeleChat3ForCausalLM", "telechat3"},
+    {"Telechat3ForCausalLM", "telechat3"},  // the spelling of TeleChat3's published config.json
     {"Qwen3ForCausalLM", "qwen3"},
     {"Qwen3MoeForCausalLM", "qwen3_moe"},
     {"Phi3ForCausalLM", "phi3"},

@@ -338,6 +338,8 @@ class GgufNormalizer {
       break;
     }
     scaling.attn_factor = meta_.positive("rope.scaling.attn_factor");
+    scaling.stated.attn_factor = scaling.attn_factor;
+    scaling.stated.yarn_ext_factor = meta_.number("rope.scaling.yarn_ext_factor");
     for (std::string_view name : {kRopeFreqsTensor, kRopeFactorsLongTensor, kRopeFactorsShortTensor})
       if (auto it = file_.rope_tensors.find(name); it != file_.rope_tensors.end())
         scaling.stated.factor_tensors.push_back({std::string(name), pointer_of(name), it->second});

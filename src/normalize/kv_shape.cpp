@@ -92,6 +92,22 @@ void read_mla(Normalizing& n, KvShape& kv) {
   kv.v_head_dim = mla_dim(n, "v_head_dim", 128);
 }
 
+// MiMo-V2's sliding layers have their own key/value heads and widths (swa_num_key_value_heads, swa_head_dim,
+// swa_v_head_dim: vLLM mimo_v2.py @9aaf83ef). transformers' MiMoV2FlashAttention doubles num_key_value_heads on them.
+void read_mimo_sliding(Normalizing& n, KvShape& kv) {
+  kv.v_head_dim = read_count(n, {"v_head_dim"}, "v_head_dim");
+  kv.sliding_num_kv_heads = read_count(n, {"swa_num_key_value_heads"}, "swa_num_key_value_heads");
+  if (!kv.sliding_num_kv_heads && n.family.transformers_native)
+    if (auto heads = read_count(n, {"num_key_value_heads"}, "num_key_value_heads"))
+      kv.sliding_num_kv_heads =
+          Field<int>{2 * heads->value,
+                     Provenance::derived(
+                         fmt::format("2 × num_key_value_heads {} (transformers MiMoV2FlashAttention)", heads->value),
+                         heads->from.pointer)};
+  kv.sliding_head_dim = read_count(n, {"swa_head_dim"}, "swa_head_dim");
+  kv.sliding_v_head_dim = read_count(n, {"swa_v_head_dim"}, "swa_v_head_dim");
+}
+
 }  // namespace
 
 void read_kv_shape(Normalizing& n) {
@@ -102,6 +118,7 @@ void read_kv_shape(Normalizing& n) {
   kv.global_num_kv_heads = read_count(n, {"num_global_key_value_heads"}, "num_global_key_value_heads");
   kv.global_head_dim = read_count(n, {"global_head_dim"}, "global_head_dim");
   kv.num_kv_shared_layers = read_count(n, {"num_kv_shared_layers"}, "num_kv_shared_layers", 0);
+  if (n.family.dialect == Dialect::mimo_v2) read_mimo_sliding(n, kv);
   if (n.family.dialect == Dialect::deepseek) read_mla(n, kv);
   if (!kv.head_dim) kv.head_dim = read_head_dim(n, kv.num_attention_heads);
   if (auto hit = n.view.find_value({"torch_dtype", "dtype"}); hit && hit->value->is_string())

@@ -61,7 +61,43 @@ std::optional<std::vector<std::string>> read_layer_types(Normalizing& n, int num
   return types;
 }
 
+// GraniteSWAConfig: layer_rope_theta[i] 0 leaves layer i without RoPE (GraniteSWAModel passes it no position
+// embeddings); the other entries are the layers' bases (rope_setups.cpp).
+std::vector<int> read_layer_rope_theta(Normalizing& n, int num_layers) {
+  auto hit = n.view.find_value({"layer_rope_theta"});
+  if (!hit) return {};
+  if (!hit->value->is_array()) {
+    n.issues.add(hit->pointer, LayerScheduleMismatch{.reason = ScheduleReason::not_a_list,
+                                                     .field = "layer_rope_theta",
+                                                     .written = describe_json(*hit->value)});
+    return {};
+  }
+  std::vector<int> uses_rope;
+  for (std::size_t i = 0; i < hit->value->size(); ++i) {
+    const auto& item = (*hit->value)[i];
+    const std::string at = json_pointer_join(hit->pointer, std::to_string(i));
+    if (!item.is_number()) {
+      n.issues.add(at, wrong_entry_type("layer_rope_theta", ValueType::number, item));
+      return {};
+    }
+    if (item.get<double>() < 0) {
+      n.issues.add(at, invalid_number("layer_rope_theta", InvalidReason::negative, item.get<double>()));
+      return {};
+    }
+    uses_rope.push_back(item.get<double>() > 0 ? 1 : 0);
+  }
+  if (static_cast<int>(uses_rope.size()) != num_layers) {
+    n.issues.add(hit->pointer, LayerScheduleMismatch{.reason = ScheduleReason::wrong_entry_count,
+                                                     .field = "layer_rope_theta",
+                                                     .count = static_cast<std::int64_t>(uses_rope.size()),
+                                                     .layers = num_layers});
+    return {};
+  }
+  return uses_rope;
+}
+
 std::vector<int> read_no_rope_layers(Normalizing& n, int num_layers) {
+  if (n.family.dialect == Dialect::granite_swa) return read_layer_rope_theta(n, num_layers);
   std::vector<int> uses_rope;
   auto hit = n.view.find_value({"no_rope_layers"});
   if (hit && hit->value->is_array() && !hit->value->empty()) {
@@ -177,6 +213,12 @@ std::vector<std::string> derive_layer_types(Normalizing& n, int num_layers, cons
         if (!uses_rope.empty() && uses_rope[static_cast<std::size_t>(i)] == 1) type = kChunked;
         break;
       case LayerPattern::deepseek_v4_compression: break;  // handled above
+      case LayerPattern::mimo_v2_pattern:
+        if (i != 0 && (i + 1) % 6 != 0) type = kSliding;
+        break;
+      case LayerPattern::granite_swa_pattern:
+        if (i % 4 != 0) type = kSliding;
+        break;
     }
   }
   if (n.family.pattern == LayerPattern::qwen2_max_window && has_window) {
@@ -191,6 +233,39 @@ std::vector<std::string> derive_layer_types(Normalizing& n, int num_layers, cons
                                                                   .count = first_sliding,
                                                                   .layers = num_layers});
     for (int i = first_sliding; i < num_layers; ++i) types[static_cast<std::size_t>(i)] = kSliding;
+  }
+  return types;
+}
+
+// MiMo-V2's hub configs (vLLM mimo_v2.py is_compressed_softmax_layer @9aaf83ef): hybrid_layer_pattern[i] 1 is a
+// sliding-window layer, 0 a full-attention one. MiMoV2FlashConfig derives the same schedule when it is absent.
+std::optional<std::vector<std::string>> read_hybrid_layer_pattern(Normalizing& n, int num_layers) {
+  auto hit = n.view.find_value({"hybrid_layer_pattern"});
+  if (!hit) return std::nullopt;
+  if (!hit->value->is_array()) {
+    n.issues.add(hit->pointer, LayerScheduleMismatch{.reason = ScheduleReason::not_a_list,
+                                                     .field = "hybrid_layer_pattern",
+                                                     .written = describe_json(*hit->value)});
+    return std::nullopt;
+  }
+  std::vector<std::string> types;
+  for (std::size_t i = 0; i < hit->value->size(); ++i) {
+    const auto& item = (*hit->value)[i];
+    if (!item.is_number_integer() || (item.get<long long>() != 0 && item.get<long long>() != 1)) {
+      n.issues.add(json_pointer_join(hit->pointer, std::to_string(i)),
+                   LayerScheduleMismatch{.reason = ScheduleReason::entry_not_a_flag,
+                                         .field = "hybrid_layer_pattern",
+                                         .written = describe_json(item)});
+      return std::nullopt;
+    }
+    types.emplace_back(item.get<long long>() == 1 ? kSliding : kFullAttentionType);
+  }
+  if (static_cast<int>(types.size()) != num_layers) {
+    n.issues.add(hit->pointer, LayerScheduleMismatch{.reason = ScheduleReason::wrong_entry_count,
+                                                     .field = "hybrid_layer_pattern",
+                                                     .count = static_cast<std::int64_t>(types.size()),
+                                                     .layers = num_layers});
+    return std::nullopt;
   }
   return types;
 }
@@ -240,6 +315,8 @@ void read_layer_schedule(Normalizing& n) {
   int num_layers = read_num_layers(n);
   if (model.scheme != PositionScheme::rope) return read_attention_only_schedule(n, num_layers);
   auto explicit_types = read_layer_types(n, num_layers);
+  if (!explicit_types && n.family.dialect == Dialect::mimo_v2)
+    explicit_types = read_hybrid_layer_pattern(n, num_layers);
   if (!explicit_types) explicit_types = read_hybrid_schedule(n, num_layers);
   auto uses_rope = read_no_rope_layers(n, num_layers);
   auto types = explicit_types ? *explicit_types : derive_layer_types(n, num_layers, uses_rope);

@@ -83,9 +83,11 @@ void read_declared_original_length(Normalizing& n) {
 void read_sliding_window(Normalizing& n) {
   Model& model = n.model;
   auto hit = n.view.find("sliding_window");
+  // MiMo-V2's hub configs also state sliding_window_size, the key vLLM mimo_v2.py passes to its sliding layers.
+  if ((!hit || hit->is_null()) && n.family.dialect == Dialect::mimo_v2) hit = n.view.find("sliding_window_size");
   if (hit && !hit->is_null()) {
     if (hit->value->is_boolean()) return;  // some configs spell "no window" as false
-    model.sliding_window = read_length(n, *hit, "sliding_window");
+    model.sliding_window = read_length(n, *hit, hit->key());
   } else if (!hit && n.family.default_sliding_window > 0) {
     model.sliding_window =
         Field<std::int64_t>{n.family.default_sliding_window,

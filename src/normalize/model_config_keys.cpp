@@ -41,11 +41,13 @@ constexpr std::string_view kReadByRopelens[] = {
     "global_head_dim",
     "head_dim",
     "hidden_size",
+    "hybrid_layer_pattern",
     "hybrid_override_pattern",
     "kda_layers",
     "kv_channels",
     "kv_lora_rank",
     "language_config",
+    "layer_rope_theta",
     "layer_types",
     "layers_block_type",
     "linear_attn_config",
@@ -100,6 +102,11 @@ constexpr std::string_view kReadByRopelens[] = {
     "seq_length",
     "sliding_window",
     "sliding_window_pattern",
+    "sliding_window_size",
+    "swa_head_dim",
+    "swa_num_key_value_heads",
+    "swa_rope_theta",
+    "swa_v_head_dim",
     "text_config",
     "thinker_config",
     "torch_dtype",
@@ -289,6 +296,16 @@ constexpr std::string_view kMambaAttributes[] = {
     "mamba_num_heads", "mamba_proj_bias", "n_groups",       "ssm_state_size",
 };
 
+// The Mamba-2 mixers of GraniteMoeHybridConfig (Granite 4.0-H,
+// models/granitemoehybrid/configuration_granitemoehybrid.py
+// @008e574391258935f3ecc3035c882e73bbcac419) under their own names: `mamba_n_heads` is one edit from NemotronH's
+// `mamba_num_heads`, `mamba_d_head` two from `mamba_head_dim`, and neither is a misspelling. Falcon-H1's
+// FalconH1Config uses the same names.
+constexpr std::string_view kGraniteHybridAttributes[] = {
+    "mamba_chunk_size", "mamba_conv_bias", "mamba_d_conv",   "mamba_d_head",
+    "mamba_d_state",    "mamba_expand",    "mamba_n_groups", "mamba_n_heads",
+};
+
 // Remote-code spellings in real configs, one edit from a transformers attribute but not a misspelling of it:
 // `architecture` (a vendor field beside `architectures`), `emb_pdrop` (Phi-1 remote code), `layernorm_epsilon`
 // (ChatGLM), `num_experts_per_token` and `num_shared_experts` (KimiLinearConfig, vLLM
@@ -350,7 +367,30 @@ constexpr SpellingDictionary<kKnownAttributeCount> kKnownAttributeDictionary(kKn
 
 }  // namespace
 
+<<<<<<< HEAD
 bool is_known_config_attribute(std::string_view key) { return kKnownAttributeDictionary.contains(key); }
+=======
+const std::vector<std::string_view>& known_config_attributes() {
+  static const std::vector<std::string_view> known = [] {
+    std::vector<std::string_view> all;
+    all.insert(all.end(), std::begin(kReadByRopelens), std::end(kReadByRopelens));
+    all.insert(all.end(), std::begin(kCommonAttributes), std::end(kCommonAttributes));
+    all.insert(all.end(), std::begin(kGenerationParameters), std::end(kGenerationParameters));
+    all.insert(all.end(), std::begin(kModelAttributes), std::end(kModelAttributes));
+    all.insert(all.end(), std::begin(kVendorAttributes), std::end(kVendorAttributes));
+    all.insert(all.end(), std::begin(kMambaAttributes), std::end(kMambaAttributes));
+    all.insert(all.end(), std::begin(kGraniteHybridAttributes), std::end(kGraniteHybridAttributes));
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    return all;
+  }();
+  return known;
+}
+
+bool is_known_config_attribute(std::string_view key) {
+  return std::binary_search(known_config_attributes().begin(), known_config_attributes().end(), key);
+}
+>>>>>>> main
 
 bool is_read_by_ropelens(std::string_view key) {
   return std::find(std::begin(kReadByRopelens), std::end(kReadByRopelens), key) != std::end(kReadByRopelens);

@@ -53,10 +53,12 @@ void record_family(const ConfigView& view, const ResolvedFamily& resolved, Model
   const std::string& type = model.model_type.value;
   switch (resolved.basis) {
     case FamilyBasis::model_type:
+      // A remote-code family in the table is read as the engines' model files for it read it (families.cpp cites
+      // them): its semantics are known, not guessed, so no best-effort finding.
       if (!resolved.family->transformers_native)
         model.notes.push_back(
-            fmt::format("model_type '{}' runs remote code; its RoPE semantics live in that code, which "
-                        "ropelens cannot see; mapped onto transformers' semantics (best effort)",
+            fmt::format("model_type '{}' runs remote code (transformers has no class for it); read as the "
+                        "engines' model files for it read it",
                         type));
       return;
     case FamilyBasis::architectures:

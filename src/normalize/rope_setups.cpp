@@ -118,6 +118,7 @@ struct TypeResolution {
   std::string spelled;              // the name as written ("su", "mrope", …)
   bool skip_original_fill = false;  // "su" is renamed after standardization (Phi3Config), so no auto-fill
   bool deepseek_yarn = false;       // "deepseek_yarn": YaRN with the mscale pair, as vLLM's get_rope names it
+  bool telechat3_yarn = false;      // "telechat3-yarn": YaRN with TeleChat3's magnitude 0.07 ln(s) + 1
 };
 
 TypeResolution resolve_type(Normalizing& n, const RopeDict& dict) {
@@ -147,6 +148,11 @@ TypeResolution resolve_type(Normalizing& n, const RopeDict& dict) {
   if (spelled == "deepseek_yarn") {
     out.type = RopeType::yarn;
     out.deepseek_yarn = true;
+    return out;
+  }
+  if (spelled == "telechat3-yarn") {
+    out.type = RopeType::yarn;
+    out.telechat3_yarn = true;
     return out;
   }
   if (spelled == "yarn" && n.family.dialect == Dialect::phi3) {
@@ -353,6 +359,34 @@ bool read_ntk_alpha(Normalizing& n, const RopeDict& dict, RopeSetup& setup) {
   return true;
 }
 
+// "telechat3-yarn" (TeleChat3 remote code; vLLM get_rope -> TeleChat3RoPEScaledRotaryEmbedding @9aaf83ef): YaRN
+// whose frequencies use s = max_position_embeddings / original_max_position_embeddings (max_position_embeddings is
+// already the scaled length) and whose cos/sin magnitude is 0.07 ln(s) + 1 instead of 0.1 ln(s) + 1. vLLM PR #55116
+// reads it so since; transformers has no "telechat3-yarn" type.
+void telechat3_magnitude(Normalizing& n, RopeSetup& setup) {
+  if (!setup.original_max_position_embeddings || setup.original_max_position_embeddings->value <= 0) return;
+  const double scale = static_cast<double>(n.model.max_position_embeddings.value) /
+                       static_cast<double>(setup.original_max_position_embeddings->value);
+  if (setup.factor && std::abs(setup.factor->value - scale) > 1e-9 * scale)
+    n.model.notes.push_back(fmt::format(
+        "telechat3-yarn: {} {} is not read; the scale is max_position_embeddings / original = {} / {} = {:.6g}",
+        setup.factor->from.pointer, setup.factor->value, n.model.max_position_embeddings.value,
+        setup.original_max_position_embeddings->value, scale));
+  setup.factor = Field<double>{
+      scale, Provenance::derived(
+                 fmt::format("max_position_embeddings {} / original_max_position_embeddings {} "
+                             "(TeleChat3's YaRN)",
+                             n.model.max_position_embeddings.value, setup.original_max_position_embeddings->value),
+                 n.model.max_position_embeddings.from.pointer)};
+  if (setup.yarn.attention_factor) return;
+  const double magnitude = scale <= 1.0 ? 1.0 : 0.07 * std::log(scale) + 1.0;
+  setup.yarn.attention_factor = Field<double>{
+      magnitude, Provenance::derived(fmt::format("0.07 × ln({:.6g}) + 1 (TeleChat3's YaRN magnitude, vLLM "
+                                                 "TeleChat3RoPEScaledRotaryEmbedding)",
+                                                 scale),
+                                     setup.rope_type_name.from.pointer)};
+}
+
 RopeSetup read_setup_template(Normalizing& n, const RopeDict& dict, const RopeDict& top_dict, Field<double> theta,
                               std::string name) {
   RopeSetup setup;
@@ -360,7 +394,7 @@ RopeSetup read_setup_template(Normalizing& n, const RopeDict& dict, const RopeDi
   setup.pointer = dict.pointer;
   TypeResolution type = resolve_type(n, dict);
   setup.type = type.type;
-  setup.rope_type_name = {type.deepseek_yarn ? type.spelled : std::string(to_string(type.type)),
+  setup.rope_type_name = {type.deepseek_yarn || type.telechat3_yarn ? type.spelled : std::string(to_string(type.type)),
                           dict.object
                               ? Provenance::at(key_in(dict, "rope_type") ? json_pointer_join(dict.pointer, "rope_type")
                                                : key_in(dict, "type")    ? json_pointer_join(dict.pointer, "type")
@@ -392,6 +426,7 @@ RopeSetup read_setup_template(Normalizing& n, const RopeDict& dict, const RopeDi
   check_factor_value(n, setup);
   read_original_length(n, dict, type, setup);
   read_type_specific(n, dict, setup, top_dict);
+  if (type.telechat3_yarn) telechat3_magnitude(n, setup);
   check_keys(n, dict, setup, type);
   return setup;
 }
@@ -448,12 +483,85 @@ RopeSetup deepseek_v4_compressed_setup(Normalizing& n, const RopeDict& dict) {
   return setup;
 }
 
-// ---- layers into setups ----
-
 struct Template {
   RopeSetup setup;
-  std::string layer_type;  // "" = every RoPE layer
+  std::string layer_type;              // "" = every RoPE layer
+  std::optional<Field<int>> head_dim;  // the layers' own head width, where their type has one (MiMo's swa_head_dim)
+  std::set<int> layers;                // non-empty: exactly these layers (a base per layer, Granite's layer_rope_theta)
 };
+
+// A template for the layers of one type ("" = every RoPE layer), with the model's head width.
+Template for_type(RopeSetup setup, std::string layer_type) {
+  return {std::move(setup), std::move(layer_type), std::nullopt, {}};
+}
+
+bool template_takes(const Template& t, const Layer& layer) {
+  if (!t.layers.empty()) return t.layers.count(layer.index) > 0;
+  return t.layer_type.empty() || t.layer_type == layer.layer_type;
+}
+
+// MiMo-V2's hub configs (vLLM mimo_v2.py MiMoV2FlashDecoderLayer @9aaf83ef; SGLang mimo_v2.py @8905cbd4): the
+// sliding layers rotate on swa_rope_theta with swa_head_dim-wide heads, the full layers on rope_theta; both with the
+// top-level partial_rotary_factor. transformers' MiMoV2FlashConfig holds the same bases in its default per-layer-type
+// rope_parameters (full 5e6, sliding 1e4, both × 0.334); the remote code falls back to rope_theta (vLLM's getattr).
+Field<double> mimo_sliding_theta(Normalizing& n) {
+  if (auto hit = n.view.find_value({"swa_rope_theta"}))
+    if (auto v = read_number(*hit, n.issues, "swa_rope_theta")) {
+      if (*v > 0) return {*v, Provenance::at(hit->pointer)};
+      n.issues.add(hit->pointer, invalid_number("swa_rope_theta", InvalidReason::not_positive, *v));
+    }
+  if (n.family.transformers_native)
+    return {1e4, Provenance::by_default("transformers MiMoV2FlashConfig default sliding_attention rope_theta 1e4")};
+  return {n.top_theta.value,
+          Provenance::derived("no swa_rope_theta: vLLM mimo_v2.py falls back to rope_theta", n.top_theta.from.pointer)};
+}
+
+std::optional<Field<int>> mimo_sliding_head_dim(Normalizing& n) {
+  auto hit = n.view.find_value({"swa_head_dim"});
+  if (!hit) return std::nullopt;
+  auto v = read_integer(*hit, n.issues, "swa_head_dim", 1, kMaxHeadDim);
+  if (!v) return std::nullopt;
+  return Field<int>{static_cast<int>(*v), Provenance::at(hit->pointer)};
+}
+
+std::vector<Template> mimo_v2_templates(Normalizing& n, const RopeDict& dict) {
+  std::vector<Template> templates;
+  templates.push_back({read_setup_template(n, {}, {}, mimo_sliding_theta(n), "sliding_attention"),
+                       "sliding_attention",
+                       mimo_sliding_head_dim(n),
+                       {}});
+  templates.push_back(for_type(read_setup_template(n, dict, dict, n.top_theta, "full_attention"), "full_attention"));
+  return templates;
+}
+
+// GraniteSWAConfig and GraniteMoeSWAConfig (models/granite_swa/modular_granite_swa.py): layer i rotates with
+// {**rope_parameters, "rope_theta": layer_rope_theta[i]}; a 0 leaves it without RoPE (layer_schedule.cpp marks it
+// NoPE). One setup per base, over the layers that use it.
+std::vector<Template> granite_swa_templates(Normalizing& n, const RopeDict& dict) {
+  std::vector<Template> templates;
+  auto hit = n.view.find_value({"layer_rope_theta"});
+  if (!hit || !hit->value->is_array() || static_cast<int>(hit->value->size()) != n.model.num_layers.value) {
+    templates.push_back(for_type(read_setup_template(n, dict, dict, n.top_theta, "all"), ""));
+    return templates;
+  }
+  std::map<double, std::pair<std::size_t, std::set<int>>> layers_of;  // base -> (first index, layers)
+  for (std::size_t i = 0; i < hit->value->size(); ++i) {
+    const auto& item = (*hit->value)[i];
+    if (!item.is_number() || item.get<double>() <= 0) continue;
+    auto [it, inserted] = layers_of.try_emplace(item.get<double>(), i, std::set<int>{});
+    it->second.second.insert(static_cast<int>(i));
+  }
+  for (const auto& [theta, first_and_layers] : layers_of) {
+    const auto& [first, layers] = first_and_layers;
+    Field<double> base{theta, Provenance::at(json_pointer_join(hit->pointer, std::to_string(first)))};
+    RopeSetup setup = read_setup_template(n, dict, dict, base, fmt::format("layer_rope_theta {:g}", theta));
+    setup.rope_theta = base;  // overrides rope_parameters' own rope_theta, as transformers' copy does
+    templates.push_back({std::move(setup), "", {}, layers});
+  }
+  return templates;
+}
+
+// ---- layers into setups ----
 
 void assign_layers(Normalizing& n, std::vector<Template> templates) {
   Model& model = n.model;
@@ -462,7 +570,7 @@ void assign_layers(Normalizing& n, std::vector<Template> templates) {
     if (!layer.uses_rope) continue;
     int t = -1;
     for (std::size_t i = 0; i < templates.size(); ++i)
-      if (templates[i].layer_type.empty() || templates[i].layer_type == layer.layer_type) {
+      if (template_takes(templates[i], layer)) {
         t = static_cast<int>(i);
         break;
       }
@@ -495,14 +603,18 @@ void assign_layers(Normalizing& n, std::vector<Template> templates) {
     int uses = 0;
     for (const auto& [k2, i2] : index_of) uses += std::get<0>(k2) == t;
     auto& setup = model.setups[static_cast<std::size_t>(index)];
-    if (uses > 1 && templates[static_cast<std::size_t>(t)].layer_type.empty())
+    const Template& from = templates[static_cast<std::size_t>(t)];
+    if (uses > 1 && from.layer_type.empty() && from.layers.empty())
       setup.name = model.layers[static_cast<std::size_t>(setup.layers.front())].layer_type;
   }
 }
 
-void finish_dims(Normalizing& n, RopeSetup& setup) {
+void finish_dims(Normalizing& n, Template& t) {
+  RopeSetup& setup = t.setup;
   bool full = setup.name == "full_attention";
-  setup.head_dim = (full && n.dims.global_head_dim) ? *n.dims.global_head_dim : n.dims.head_dim;
+  setup.head_dim = t.head_dim                         ? *t.head_dim
+                   : (full && n.dims.global_head_dim) ? *n.dims.global_head_dim
+                                                      : n.dims.head_dim;
   if (n.dims.explicit_rotary_dim &&
       setup.partial_rotary_factor.from.pointer == n.dims.explicit_rotary_dim->from.pointer) {
     setup.rotary_dim = n.dims.explicit_rotary_dim->value;
@@ -535,7 +647,7 @@ void read_rope_setups(Normalizing& n) {
       Field<double> theta = n.top_theta;
       if (n.family.dialect == Dialect::gemma3 && key == "sliding_attention" && !n.view.find_value({"rope_theta"}))
         theta = {1e4, Provenance::by_default("transformers Gemma3 default_theta['local'] 1e4")};
-      templates.push_back({read_setup_template(n, entry, dict, theta, key), key});
+      templates.push_back(for_type(read_setup_template(n, entry, dict, theta, key), key));
     }
   } else if (n.family.dialect == Dialect::gemma3) {
     // Gemma3TextConfig: the legacy dict scales only the global layers; local layers use rope_local_base_freq.
@@ -543,21 +655,27 @@ void read_rope_setups(Normalizing& n) {
     if (auto hit = n.view.find_value({"rope_local_base_freq"}))
       if (auto v = read_number(*hit, n.issues, "rope_local_base_freq"); v && *v > 0)
         local = {*v, Provenance::at(hit->pointer)};
-    templates.push_back({read_setup_template(n, {}, {}, local, "sliding_attention"), "sliding_attention"});
-    templates.push_back({read_setup_template(n, dict, dict, n.top_theta, "full_attention"), "full_attention"});
+    templates.push_back(for_type(read_setup_template(n, {}, {}, local, "sliding_attention"), "sliding_attention"));
+    templates.push_back(for_type(read_setup_template(n, dict, dict, n.top_theta, "full_attention"), "full_attention"));
     if (!layer_types.count("sliding_attention")) templates.erase(templates.begin());
   } else if (n.family.dialect == Dialect::olmo3 && layer_types.count("sliding_attention")) {
     // Olmo3Config.convert_rope_params_to_dict puts a legacy rope_scaling on full_attention only; the sliding layers
     // keep default RoPE (vLLM olmo2.py: "Rope scaling is only applied on full attention layers").
-    templates.push_back({read_setup_template(n, {}, {}, n.top_theta, "sliding_attention"), "sliding_attention"});
-    templates.push_back({read_setup_template(n, dict, dict, n.top_theta, "full_attention"), "full_attention"});
+    templates.push_back(
+        for_type(read_setup_template(n, {}, {}, n.top_theta, "sliding_attention"), "sliding_attention"));
+    templates.push_back(for_type(read_setup_template(n, dict, dict, n.top_theta, "full_attention"), "full_attention"));
+  } else if (n.family.dialect == Dialect::mimo_v2) {
+    templates = mimo_v2_templates(n, dict);
+  } else if (n.family.dialect == Dialect::granite_swa) {
+    templates = granite_swa_templates(n, dict);
   } else if (n.family.pattern == LayerPattern::deepseek_v4_compression) {
-    templates.push_back({read_setup_template(n, {}, {}, n.top_theta, "sliding_attention"), "sliding_attention"});
-    templates.push_back({deepseek_v4_compressed_setup(n, dict), ""});
+    templates.push_back(
+        for_type(read_setup_template(n, {}, {}, n.top_theta, "sliding_attention"), "sliding_attention"));
+    templates.push_back(for_type(deepseek_v4_compressed_setup(n, dict), ""));
   } else if (dict.object == nullptr && n.family.dialect == Dialect::gpt_oss) {
-    templates.push_back({gpt_oss_default_setup(n, n.top_theta), ""});
+    templates.push_back(for_type(gpt_oss_default_setup(n, n.top_theta), ""));
   } else {
-    templates.push_back({read_setup_template(n, dict, dict, n.top_theta, "all"), ""});
+    templates.push_back(for_type(read_setup_template(n, dict, dict, n.top_theta, "all"), ""));
   }
   if (n.family.dialect == Dialect::qwen1)
     if (auto hit = n.view.find_value({"use_dynamic_ntk"}); hit && hit->value->is_boolean() && hit->value->get<bool>())
@@ -565,7 +683,7 @@ void read_rope_setups(Normalizing& n) {
           "use_dynamic_ntk and use_logn_attn are Qwen-1 remote-code features, not transformers' "
           "'dynamic' type; the frequencies shown are the unscaled ones");
   if (n.family.dialect == Dialect::ministral3) note_llama4_query_scale(n, dict);
-  for (auto& t : templates) finish_dims(n, t.setup);
+  for (auto& t : templates) finish_dims(n, t);
   assign_layers(n, std::move(templates));
   for (auto& setup : model.setups) setup.max_position_embeddings = model.max_position_embeddings;
 }

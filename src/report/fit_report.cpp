@@ -7,42 +7,12 @@
 #include <fmt/format.h>
 
 #include "ropelens/audit/reach.hpp"
-#include "ropelens/memory/fit.hpp"
+#include "ropelens/engines/kv_cache.hpp"
+#include "ropelens/engines/registry.hpp"
 #include "ropelens/model/units.hpp"
-#include "ropelens/rope/engines/engine_descriptor.hpp"
 
 namespace ropelens {
 namespace {
-
-// The value an engine's cache-dtype flag takes for `dtype`, or why the engine has no such cache.
-struct CacheDtypeFlag {
-  std::string value;  // "" for an engine without the flag (transformers)
-  std::optional<std::string> unsupported;
-};
-
-bool is_float(KvDtype dtype) { return dtype == KvDtype::f32 || dtype == KvDtype::bf16 || dtype == KvDtype::f16; }
-
-// vLLM and SGLang cache in the model's dtype ("auto") or in fp8; llama.cpp names its cache types as ggml does.
-CacheDtypeFlag cache_dtype_flag(Engine engine, KvDtype dtype, KvDtype model_dtype) {
-  const bool model_own = dtype == model_dtype;
-  switch (engine) {
-    case Engine::transformers:
-      if (is_float(dtype)) return {"", std::nullopt};
-      return {"", "transformers' DynamicCache keeps the model's dtype"};
-    case Engine::vllm:
-      if (model_own) return {"auto", std::nullopt};
-      if (dtype == KvDtype::fp8) return {"fp8", std::nullopt};
-      return {"", fmt::format("vLLM caches in the model's dtype ({}, auto) or fp8", to_string(model_dtype))};
-    case Engine::sglang:
-      if (model_own) return {"auto", std::nullopt};
-      if (dtype == KvDtype::fp8) return {"fp8_e4m3", std::nullopt};
-      return {"", fmt::format("SGLang caches in the model's dtype ({}, auto) or fp8", to_string(model_dtype))};
-    case Engine::llama_cpp:
-      if (dtype == KvDtype::fp8) return {"", "llama.cpp has no fp8 cache type (f32, f16, bf16, q8_0, q4_0, ...)"};
-      return {std::string(to_string(dtype)), std::nullopt};
-  }
-  return {"", std::nullopt};
-}
 
 // The share of the memory the engine may take: all of it but the reserve.
 std::string memory_share(const FitReport& report) {
@@ -52,7 +22,7 @@ std::string memory_share(const FitReport& report) {
 }
 
 std::string serve_command(const FitReport& report, const EngineFit& fit, const std::string& dtype_value) {
-  const ServeFlags& serve = describe(fit.engine).serve;
+  const ServeFlags& serve = engine_row(fit.engine).serve;
   if (serve.launch.empty()) return "";
   std::string command = fmt::format("{} {} {}", serve.launch, serve.context_length, fit.max_tokens);
   if (!serve.kv_cache_dtype.empty()) command += fmt::format(" {} {}", serve.kv_cache_dtype, dtype_value);
@@ -82,8 +52,10 @@ EngineFit fit_engine(const Model& model, const FitReport& report, Engine engine,
   EngineFit fit;
   fit.engine = engine;
   fit.dtype = dtype;
-  fit.granularity = kv_granularity(engine);
-  const CacheDtypeFlag flag = cache_dtype_flag(engine, dtype, model_dtype);
+  const EngineRow& row = engine_row(engine);
+  fit.granularity = row.kv_granularity.tokens;
+  fit.granularity_text = row.kv_granularity.text;
+  const CacheDtypeFlag flag = row.cache_dtype(dtype, model_dtype);
   if (flag.unsupported) {
     fit.unsupported = flag.unsupported;
     return fit;
@@ -138,8 +110,7 @@ FitReport fit_model(const Model& model, const FitRequest& request) {
   report.not_counted = not_counted(request);
   const KvDtype model_dtype = default_kv_dtype(model).dtype;
   const std::vector<KvDtype> dtypes = request.dtypes.empty() ? std::vector<KvDtype>{model_dtype} : request.dtypes;
-  const std::vector<Engine>& engines = request.engines.empty() ? all_engines() : request.engines;
-  for (Engine engine : engines)
+  for (Engine engine : request.engines)
     for (KvDtype dtype : dtypes) report.fits.push_back(fit_engine(model, report, engine, dtype, model_dtype));
   return report;
 }

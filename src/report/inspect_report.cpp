@@ -1,5 +1,7 @@
 #include "ropelens/report/inspect_report.hpp"
 
+#include "ropelens/engines/kv_cache.hpp"
+
 namespace ropelens {
 
 InspectReport build_inspect_report(const LoadedModel& loaded, const InspectRequest& request) {

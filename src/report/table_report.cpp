@@ -6,6 +6,8 @@
 
 #include "ropelens/report/table_report.hpp"
 
+#include "ropelens/engines/kv_cache.hpp"
+
 namespace ropelens {
 namespace {
 

@@ -7,10 +7,10 @@
 
 #include <fmt/format.h>
 
-#include "ropelens/rope/engines/engine_comparison.hpp"
+#include "ropelens/engines/engine_comparison.hpp"
+#include "ropelens/engines/registry.hpp"
 #include "ropelens/input/model_locator.hpp"
 #include "ropelens/normalize/normalize.hpp"
-#include "ropelens/rope/engines/engine_descriptor.hpp"
 #include "ropelens/rules/rule.hpp"
 #include "suggesting.hpp"
 
@@ -34,8 +34,9 @@ CheckOptions verification_options(const Plan& plan) {
   CheckOptions options;
   options.target_tokens = plan.target_tokens;
   options.training = verification_history(plan).overrides;
-  options.engines = all_engines();  // for the engine limits and snippets; the findings are the same without
-  return options;                   // the default rules, as `ropelens check` runs them
+  options.deployment = *plan.deployment;  // the user's stack: its views give the engine limits and snippets
+  options.engines = plan.deployment->compared_engines();
+  return options;  // the default rules, as `ropelens check` runs them
 }
 
 std::vector<int> still_out_of_range(const Plan& plan, const Audit& edited) {
@@ -84,6 +85,7 @@ std::string check_command(const Plan& plan, const Suggestion& suggestion) {
       fmt::format("ropelens check {} --target {}",
                   plan.document->path == "<stdin>" ? "-" : shell_quoted(plan.document->path), plan.target_tokens);
   if (plan.requested_original) command += fmt::format(" --trained-length {}", *plan.requested_original);
+  if (plan.deployment->stated()) command += " --stack " + shell_quoted(plan.deployment->stack_option());
   for (const auto& edit : suggestion.edits) command += " --set " + shell_quoted(edit.pointer + "=" + edit.value.dump());
   return command;
 }
@@ -109,10 +111,17 @@ bool pair_figures_missing(const FileResult& checked) {
   return false;
 }
 
-// What check reads for the file as llama.cpp runs it with the suggestion's flags (load_model's GGUF path), the
+// The suggestion as runtime flags of the engine that loads GGUF files, each with the metadata key it stands for.
+std::vector<GgufFlag> gguf_flags(const Plan& plan, const Suggestion& suggestion) {
+  return gguf_engine().gguf->flags(*plan.gguf, *plan.model, rope_change(plan, suggestion));
+}
+
+// What check reads for the file as its engine runs it with the suggestion's flags (load_model's GGUF path), the
 // file as it is being the configuration the weights were trained with.
 LoadedModel gguf_with_flags(const Plan& plan, const Suggestion& suggestion) {
-  const GgufFile edited = with_flags(plan, suggestion);
+  GgufFile edited = *plan.gguf;
+  for (const GgufFlag& flag : gguf_flags(plan, suggestion))
+    if (!flag.key.empty()) edited.kv[flag.key] = flag.value;
   LoadedModel loaded;
   loaded.model = model_from_gguf(edited);
   loaded.as_trained = *plan.model;
@@ -122,12 +131,8 @@ LoadedModel gguf_with_flags(const Plan& plan, const Suggestion& suggestion) {
 }
 
 EngineSnippet gguf_snippet(const Plan& plan, const Suggestion& suggestion) {
-  const ServeFlags& serve = describe(Engine::llama_cpp).serve;
-  return {Engine::llama_cpp,
-          "",
-          fmt::format("{} -m {} {}", serve.launch.substr(0, serve.launch.find(" -m ")), shell_quoted(plan.gguf_path),
-                      llama_cpp_gguf_flags(plan, suggestion)),
-          {}};
+  const EngineRow& engine = gguf_engine();
+  return {engine.engine, "", engine.gguf->command(shell_quoted(plan.gguf_path), gguf_flags(plan, suggestion)), {}};
 }
 
 void complete(const Plan& plan, Suggestion& suggestion) {
@@ -148,8 +153,8 @@ void complete(const Plan& plan, Suggestion& suggestion) {
   static const std::vector<EngineView> no_views;  // check builds none when the pair figures are undefined
   const auto& views = checked.engines ? checked.engines->views : no_views;
   for (const auto& view : views)
-    if (view.length.limit_tokens && (!plan.gguf || engine_of(view.version) == Engine::llama_cpp))
-      suggestion.engine_limits.emplace_back(view.label, *view.length.limit_tokens);  // a GGUF runs in llama.cpp
+    if (view.length.limit_tokens && (!plan.gguf || engine_of(view.version) == gguf_engine().engine))
+      suggestion.engine_limits.emplace_back(view.label, *view.length.limit_tokens);  // a GGUF runs in its engine
   if (plan.gguf) suggestion.snippets = {gguf_snippet(plan, suggestion)};
   else suggestion.snippets = engine_snippets(plan, suggestion, checked.model, views);
 }
@@ -214,7 +219,8 @@ SuggestReport suggest_for(const Model& model, suggest_detail::Plan& plan, const 
   plan.model = &model;
   plan.target_tokens = request.target_tokens;
   plan.requested_original = request.original_tokens;
-  plan.engines = plan.gguf ? std::vector<Engine>{Engine::llama_cpp} : request.engines;
+  plan.deployment = &request.deployment;
+  plan.engines = plan.gguf ? std::vector<Engine>{gguf_engine().engine} : request.engines;
   plan.trained = audit_model(model, request.target_tokens, verification_history(plan));
   plan.setups = setups_out_of_range(plan.trained);
   report.out_of_range_before = pairs_of(plan.trained, plan.setups);

@@ -22,7 +22,8 @@ struct Plan {
   std::optional<std::int64_t> requested_original;  // --original, which check takes as --trained-length
   std::vector<int> setups;                         // the setups with pairs out of range at the target
   Audit trained;                                   // the config as it is, at the target: the angles seen in training
-  std::vector<Engine> engines;
+  const Deployment* deployment = nullptr;          // what check verifies each edit under
+  std::vector<Engine> engines;                     // the engines whose snippets are printed
   const GgufFile* gguf = nullptr;  // a GGUF input: suggestions are llama.cpp flags, verified on its metadata
   std::string gguf_path;           // the file llama.cpp loads (an Ollama model's blob)
 };
@@ -48,12 +49,12 @@ bool has_llama3_setup(const Plan& plan);
 // The RoPE dict a setup reads (created under the language model when the config has none).
 std::string dict_pointer(const Model& model, const RopeSetup& setup);
 
-// snippets.cpp: the same edits as engine invocations, from the engine views of the edited config.
+// The suggestion as engines take it at run time.
+RopeChange rope_change(const Plan& plan, const Suggestion& suggestion);
+
+// snippets.cpp: the same edits as each engine's invocation (its registry row's snippets), from the engine views of
+// the edited config.
 std::vector<EngineSnippet> engine_snippets(const Plan& plan, const Suggestion& suggestion, const Model& edited,
                                            const std::vector<EngineView>& edited_views);
-
-// gguf_flags.cpp: a suggestion as llama.cpp flags, and the file's metadata as llama.cpp reads it with them.
-std::string llama_cpp_gguf_flags(const Plan& plan, const Suggestion& suggestion);
-GgufFile with_flags(const Plan& plan, const Suggestion& suggestion);
 
 }  // namespace ropelens::suggest_detail

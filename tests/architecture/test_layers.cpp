@@ -20,15 +20,15 @@ namespace {
 
 struct Layer {
   std::string name;
-  std::vector<std::string> folders;  // as written in the table: "rope/engines" stands for src/rope/engines/ and
-                                     // include/ropelens/rope/engines/
+  std::vector<std::string> folders;  // as written in the table: "engines/vllm" stands for src/engines/vllm/ and
+                                     // include/ropelens/engines/vllm/
 };
 
 // The rows of the "## Layers" table, in order: `| layer | `folder`, `folder` | job |`.
 std::vector<Layer> documented_layers() {
   std::istringstream doc(read_file(source_path("docs/ARCHITECTURE.md")));
-  static const std::regex row(R"(^\| ([a-z]+) \| ((?:`[a-z/]+`(?:, )?)+) \|)");
-  static const std::regex folder("`([a-z/]+)`");
+  static const std::regex row(R"(^\| ([a-z]+) \| ((?:`[a-z_/]+`(?:, )?)+) \|)");
+  static const std::regex folder("`([a-z_/]+)`");
   std::vector<Layer> layers;
   bool in_section = false;
   for (std::string line; std::getline(doc, line);) {

@@ -97,6 +97,7 @@ const std::map<std::string, std::string> kValues = {
     {"--kv-dtype", "fp8"},
     {"--stack", "llama.cpp"},
     {"--jobs", "2"},
+    {"--source", "config.json"},
 };
 
 // Options whose effect these inputs cannot show, and why.
@@ -124,6 +125,7 @@ const std::map<std::string, std::string> kNoVisibleEffect = {
 std::string expected_error(const std::string& option) {
   if (option == "--revision") return "--revision main applies to a model id";
   if (option == "--git") return "git";
+  if (option == "--source") return "--source names the config a GGUF file was converted from";  // on a config.json
   return "";
 }
 

@@ -55,11 +55,59 @@ TEST_CASE("a stack in .ropelens.json drops ENG301 too, a typo in the key or a ve
   CHECK(typo.exit_code == 2);
   CHECK_THAT(typo.err, Contains("/stak: unknown setting (did you mean 'stack'?)"));
 
-  write_file(dir.file(".ropelens.json"), R"({"stack": ["vllm@0.6"]})");
+  write_file(dir.file(".ropelens.json"), R"({"stack": ["vllm@0.6.x"]})");
   const auto version = run_cli_in(dir.path(), "check " + path);
   CHECK(version.exit_code == 2);
-  CHECK_THAT(version.err, Contains("/stack/0: vllm version '0.6' is not modelled"));
-  CHECK_THAT(version.err, Contains("ropelens models main, before-41277, before-56446"));
+  CHECK_THAT(version.err, Contains("/stack/0: vllm version '0.6.x' is not modelled"));
+  CHECK_THAT(version.err, Contains("expected main, before-41277, before-56446, or a release such as 0.8.5"));
+
+  // A release in the file is placed like one on the command line.
+  write_file(dir.file(".ropelens.json"), R"({"stack": ["vllm@0.25.1"]})");
+  const auto release = run_cli_in(dir.path(), "check " + path + " --format json");
+  CHECK(release.exit_code == 1);
+  CHECK(release.err.empty());
+  CHECK_FALSE(has(codes_of(release.out), "ENG301"));
+}
+
+TEST_CASE("a stack pins the release you run: vllm@0.8.5, sglang@0.4.6, llama.cpp@b5000", "[cli][stack]") {
+  const std::string path = source_path("testdata/configs/qwen/qwen3-8b.json");
+  for (const std::string stack :
+       {"vllm@0.8.5", "sglang@0.4.6", "llama.cpp@b5000", "vllm@0.22.0", "transformers@4.57.1"}) {
+    INFO(stack);
+    const auto run = run_cli("check " + path + " --target 131072 --stack " + stack);
+    CHECK((run.exit_code == 0 || run.exit_code == 1));
+  }
+  // vLLM 0.8.5 runs the behaviour before PR #41277: the view is labelled by its releases.
+  const json views = json::parse(run_cli("table " + path + " --engine all --stack vllm@0.8.5 --format json").out);
+  std::vector<std::string> labels;
+  for (const auto& view : views["views"]) labels.push_back(view["label"]);
+  CHECK(labels == std::vector<std::string>{"transformers v5", "vLLM ≤ 0.21"});
+  // Releases ropelens cannot place exactly are read anyway, with a warning saying how.
+  const auto old = run_cli("check " + path + " --stack sglang@0.4.6 -q");
+  CHECK_THAT(old.err, Contains("warning: sglang@0.4.6 is older than 0.5.16, the oldest release ropelens has checked"));
+  CHECK_THAT(old.err, Contains("read as sglang@main"));
+  const auto newer = run_cli("check " + path + " --stack vllm@0.31.0 -q");
+  CHECK_THAT(newer.err, Contains("warning: vllm@0.31.0 is newer than 0.29, the newest release ropelens places; read "
+                                 "as vllm@main"));
+  CHECK(run_cli("check " + path + " --stack vllm@0.22.0 -q").err.empty());
+  // A malformed version is a usage error listing what the engine takes.
+  const auto malformed = run_cli("check " + path + " --stack llama.cpp@5000");
+  CHECK(malformed.exit_code == 2);
+  CHECK_THAT(malformed.err, Contains("--stack: llama.cpp version '5000' is not modelled; expected main, or a "
+                                     "release such as b5000"));
+}
+
+TEST_CASE("suggest verifies its edits under the stack, and its check command carries it", "[cli][stack]") {
+  const std::string path = source_path("testdata/configs/qwen/qwen3-8b.json");
+  const json all = json::parse(run_cli("suggest " + path + " --target 262144 --format json").out);
+  const json vllm = json::parse(run_cli("suggest " + path + " --target 262144 --stack vllm@main --format json").out);
+  // Without a stack every engine limits the edited config; with one only its engines do.
+  CHECK(all["suggestions"][0]["engine_limits_tokens"].size() > vllm["suggestions"][0]["engine_limits_tokens"].size());
+  CHECK(vllm["suggestions"][0]["engine_limits_tokens"].contains("vLLM main (unreleased)"));
+  const std::string command = vllm["suggestions"][0]["check_command"];
+  CHECK_THAT(command, Contains(" --stack 'vllm@main'"));
+  CHECK(run_cli(command.substr(std::string("ropelens ").size())).exit_code ==
+        (vllm["suggestions"][0]["verified"] ? 0 : 1));
 }
 
 TEST_CASE("a stack narrows table --engine, diff's engine lengths and rules lists the versions", "[cli][stack]") {
@@ -78,4 +126,7 @@ TEST_CASE("a stack narrows table --engine, diff's engine lengths and rules lists
   const auto rules = run_cli("rules").out;
   CHECK_THAT(rules, Contains("vllm@before-56446"));
   CHECK_THAT(rules, Contains("transformers@4.4x"));
+  // The version table names the change and the first release that has it.
+  CHECK_THAT(rules, Contains("vLLM 0.22–0.29           0.22.0           PR #41277"));
+  CHECK_THAT(rules, Contains("vLLM main (unreleased)   unreleased       PR #56446"));
 }

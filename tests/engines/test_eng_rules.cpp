@@ -2,10 +2,10 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "ropelens/rope/engines/engine_report.hpp"
-#include "ropelens/rope/engines/method_override.hpp"
+#include "ropelens/engines/engine_report.hpp"
+#include "ropelens/engines/method_override.hpp"
 #include "ropelens/render/render.hpp"
-#include "rope/engines/llama_cpp_math.hpp"
+#include "engines/llama_cpp/llama_cpp_math.hpp"
 #include "ropelens/load/model_loader.hpp"
 #include "ropelens/normalize/normalize.hpp"
 #include "ropelens/rules/rule.hpp"
@@ -49,7 +49,7 @@ TEST_CASE("ENG301: vLLM before #56446 serves 131072, the others 40960") {
   REQUIRE(found.size() == 1);
   CHECK(found[0].code == "ENG301");
   CHECK(found[0].where.pointer == "/rope_scaling/factor");
-  CHECK(found[0].message.find("131072 in vLLM < #56446 (original_max_position_embeddings 32768 × factor 4)") !=
+  CHECK(found[0].message.find("131072 in vLLM ≤ 0.21 (original_max_position_embeddings 32768 × factor 4)") !=
         std::string::npos);
   CHECK(found[0].message.find("40960 in vLLM main (unreleased)") != std::string::npos);
   CHECK(found[0].facts["lengths"]["SGLang"]["limit_tokens"] == 40960);
@@ -77,7 +77,7 @@ TEST_CASE("ENG303: Ministral-3-like magnitude 1.2773 vs 1.0") {
   REQUIRE(found.size() == 1);
   CHECK(found[0].where.pointer == "/rope_parameters/mscale");
   // transformers 4.4x has no ministral3 class (added in 5.0, #42498): only vLLM before #56446 runs 1.2773.
-  CHECK(found[0].message.find("; 1.2773 in vLLM < #56446") != std::string::npos);
+  CHECK(found[0].message.find("; 1.2773 in vLLM ≤ 0.21") != std::string::npos);
   CHECK(found[0].message.find("transformers 4.4x") == std::string::npos);
   CHECK(run(rules::ENG303, load(kLlama31), 131072).empty());
 }

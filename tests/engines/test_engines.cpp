@@ -9,10 +9,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "ropelens/rope/engines/engine_report.hpp"
-#include "ropelens/rope/engines/method_override.hpp"
+#include "ropelens/engines/engine_report.hpp"
+#include "ropelens/engines/method_override.hpp"
 #include "ropelens/render/render.hpp"
-#include "rope/engines/llama_cpp_math.hpp"
+#include "engines/llama_cpp/llama_cpp_math.hpp"
 #include "ropelens/load/model_loader.hpp"
 #include "ropelens/normalize/normalize.hpp"
 #include "model_support.hpp"
@@ -254,7 +254,7 @@ TEST_CASE("dynamic NTK factor 2 at 8192 tokens: per sequence, static or dropped"
   // The views of vLLM after #41277 and ≥ #56446 agree for dynamic NTK and are merged.
   const auto views = engine_views(model, {Engine::vllm}, 8192);
   REQUIRE(views.size() == 2);
-  CHECK(views[0].same_as == std::vector<std::string>{"vLLM dynamic NTK after #41277"});
+  CHECK(views[0].same_as == std::vector<std::string>{"vLLM 0.22–0.29"});
 }
 
 TEST_CASE("gpt-oss truncate=false: llama.cpp floors and ceils the range") {

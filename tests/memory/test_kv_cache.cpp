@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model_support.hpp"
-#include "ropelens/memory/kv_cache.hpp"
+#include "ropelens/engines/kv_cache.hpp"
 #include "ropelens/normalize/normalize.hpp"
 #include "ropelens/model/text.hpp"
 

@@ -10,7 +10,7 @@
 #include "model_support.hpp"
 #include "ropelens/check/check.hpp"
 #include "ropelens/normalize/normalize.hpp"
-#include "ropelens/rope/engines/engine_views.hpp"
+#include "ropelens/engines/engine_views.hpp"
 #include "ropelens/rope/rope.hpp"
 
 using nlohmann::json;

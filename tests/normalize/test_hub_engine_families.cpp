@@ -7,7 +7,7 @@
 
 #include "model_support.hpp"
 #include "ropelens/check/check.hpp"
-#include "ropelens/rope/engines/engine_views.hpp"
+#include "ropelens/engines/engine_views.hpp"
 
 using ropelens::EngineVersion;
 using ropelens::Model;

@@ -8,7 +8,7 @@
 #include <cmath>
 
 #include "model_support.hpp"
-#include "ropelens/rope/engines/engine_views.hpp"
+#include "ropelens/engines/engine_views.hpp"
 
 using ropelens::AttentionKind;
 using ropelens::Diagnostic;

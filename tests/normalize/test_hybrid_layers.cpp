@@ -5,7 +5,7 @@
 
 #include "model_support.hpp"
 #include "ropelens/check/check.hpp"
-#include "ropelens/rope/engines/engine_views.hpp"
+#include "ropelens/engines/engine_views.hpp"
 #include "ropelens/normalize/normalize.hpp"
 
 using nlohmann::json;
@@ -39,7 +39,7 @@ std::vector<std::string> problem_messages(const Model& model, const std::string&
 TEST_CASE("Qwen3-Next: full_attention_interval 4 leaves 12 RoPE layers of 48", "[hybrid]") {
   const Model model = load("testdata/configs/synthetic/qwen3-next-hybrid.json");
   CHECK(model.attention_layers() == every(3, 4, 12));
-  CHECK(model.schedule_summary() == "48 layers: 36 linear_attention (no attention), 12 RoPE global");
+  CHECK(model.schedule_summary() == "48 layers: 36 linear_attention (no RoPE), 12 RoPE global");
   REQUIRE(model.hybrid_schedule_from);
   CHECK(model.hybrid_schedule_from->pointer == "/full_attention_interval");
   REQUIRE(model.setups.size() == 1);
@@ -75,8 +75,7 @@ TEST_CASE("NemotronH: hybrid_override_pattern, with NoPE attention layers", "[hy
   CHECK(model.attention_layers() == std::vector<int>{7, 16, 25, 34});
   CHECK(model.nope_layers() == std::vector<int>{7, 16, 25, 34});
   CHECK(model.setups.empty());
-  CHECK(model.schedule_summary() ==
-        "52 layers: 24 linear_attention (no attention), 24 mlp (no attention), 4 NoPE global");
+  CHECK(model.schedule_summary() == "52 layers: 24 linear_attention (no RoPE), 24 mlp (no attention), 4 NoPE global");
   CHECK(model.hybrid_schedule_from->pointer == "/hybrid_override_pattern");
 }
 
@@ -89,7 +88,7 @@ TEST_CASE("NemotronH counts its layers from the pattern, as NemotronHConfig does
   CHECK(model.num_layers.from.origin == ropelens::Origin::derived);
   CHECK(model.attention_layers() == std::vector<int>{3});
   CHECK(model.schedule_summary() ==
-        "5 layers: 2 linear_attention (no attention), 1 mlp (no attention), 1 NoPE global, "
+        "5 layers: 2 linear_attention (no RoPE), 1 mlp (no attention), 1 NoPE global, "
         "1 moe (no attention)");
 }
 
@@ -98,7 +97,7 @@ TEST_CASE("Jamba: attn_layer_period 8 and offset 4 leave 4 NoPE attention layers
   CHECK(model.scheme == ropelens::PositionScheme::none);
   CHECK(model.attention_layers() == every(4, 8, 4));
   CHECK(model.nope_layers() == every(4, 8, 4));
-  CHECK(model.schedule_summary() == "32 layers: 28 mamba (no attention), 4 NoPE global");
+  CHECK(model.schedule_summary() == "32 layers: 28 mamba (no RoPE), 4 NoPE global");
 }
 
 TEST_CASE("the other hybrid schedules: layers_block_type, attn_layer_indices, attn_type_list, kda_layers, LFM2, Zamba",
@@ -149,7 +148,7 @@ TEST_CASE("the other hybrid schedules: layers_block_type, attn_layer_indices, at
                                     {"hidden_size", 1024},
                                     {"num_attention_heads", 8},
                                     {"full_attn_idxs", {1, 3}}});
-    CHECK(model.schedule_summary() == "4 layers: 2 conv (no attention), 2 RoPE global");
+    CHECK(model.schedule_summary() == "4 layers: 2 conv (no RoPE), 2 RoPE global");
   }
   SECTION("Zamba: two Mamba layers and a hybrid one, then every 6th from offset 4") {
     const Model model = normalized({{"model_type", "zamba"}, {"num_hidden_layers", 14}, {"num_attention_heads", 8}});
@@ -193,7 +192,7 @@ TEST_CASE("window-limited layers count only the layers that attend", "[hybrid][C
   ropelens::LoadedModel loaded;
   loaded.model = normalized(config);
   CHECK(loaded.model.schedule_summary() ==
-        "8 layers: 4 linear_attention (no attention), 2 RoPE sliding 4096, 2 RoPE global");
+        "8 layers: 4 linear_attention (no RoPE), 2 RoPE sliding 4096, 2 RoPE global");
   ropelens::CheckOptions options;
   options.target_tokens = 131072;
   options.selection.select = {"CTX203"};

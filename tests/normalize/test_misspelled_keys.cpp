@@ -132,3 +132,25 @@ TEST_CASE("a near miss of a key that marks a model config names that key", "[nor
     CHECK(found[0].detail.meant == key);
   }
 }
+
+TEST_CASE("Granite 4.0-H's Mamba-2 keys are GraniteMoeHybridConfig attributes, not misspellings",
+          "[normalize][CFG012]") {
+  json granite = {{"model_type", "granitemoehybrid"},
+                  {"hidden_size", 1536},
+                  {"num_attention_heads", 12},
+                  {"num_hidden_layers", 4},
+                  {"mamba_n_heads", 48},
+                  {"mamba_d_head", 64},
+                  {"mamba_n_groups", 1},
+                  {"mamba_d_state", 128},
+                  {"mamba_d_conv", 4},
+                  {"mamba_expand", 2},
+                  {"mamba_chunk_size", 256},
+                  {"mamba_conv_bias", true},
+                  {"layer_types", {"mamba", "attention", "mamba", "mamba"}}};
+  CHECK(typos(granite).empty());
+  // One edit from an attribute is still a near miss.
+  const auto found = typos(renamed(granite, "mamba_n_heads", "mamba_n_heeds"));
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].detail.meant == "mamba_n_heads");
+}

@@ -11,7 +11,7 @@
 #include "ropelens/load/model_loader.hpp"
 #include "ropelens/render/render.hpp"
 #include "ropelens/model/units.hpp"
-#include "ropelens/rope/engines/engine_stack.hpp"
+#include "ropelens/engines/deployment.hpp"
 #include "safetensors_writer.hpp"
 #include "support.hpp"
 
@@ -21,13 +21,11 @@ namespace fs = std::filesystem;
 namespace {
 
 // "vllm@main,llama.cpp" as --stack takes it.
-Stack stack_argument(const std::string& value) {
+Deployment stack_argument(const std::string& value) {
   std::vector<std::string> entries;
   std::istringstream parts(value);
   for (std::string entry; std::getline(parts, entry, ',');) entries.push_back(entry);
-  Stack stack = parse_stack(entries, "--stack");
-  require_modelled_versions(stack, "--stack");
-  return stack;
+  return resolve_deployment(parse_stack(entries, "--stack"), "--stack");
 }
 
 const char* kCasesDir = "testdata/rules";
@@ -37,9 +35,10 @@ std::string trim(std::string text) {
   return text;
 }
 
+// The case's GGUF file when it has one (a config.json beside it is then its source, for the conversion rules), else
+// its config.json.
 std::string find_input(const std::string& dir) {
   fs::path folder = fs::path(source_path(dir));
-  if (fs::exists(folder / "config.json")) return dir + "/config.json";
   for (const auto& entry : fs::directory_iterator(folder))
     if (entry.path().extension() == ".gguf") return dir + "/" + entry.path().filename().string();
   return dir + "/config.json";
@@ -117,7 +116,7 @@ CheckOptions rule_case_options(const RuleCase& rule_case) {
     else if (flag == "--set") options.edits.push_back(parse_edit(value));
     else if (flag == "--memory") options.memory_budget = parse_byte_size(value);
     else if (flag == "--kv-dtype") options.kv_dtype = parse_kv_dtype(value);
-    else if (flag == "--stack") options.stack = stack_argument(value);
+    else if (flag == "--stack") options.deployment = stack_argument(value);
     else throw std::invalid_argument("args: unsupported option " + flag);
   }
   return options;

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "ropelens/rope/engines/engine_report.hpp"
+#include "ropelens/engines/engine_report.hpp"
 #include "ropelens/input/input.hpp"
 #include "ropelens/memory/kv_cache.hpp"
 #include "ropelens/load/model_loader.hpp"
@@ -83,6 +83,7 @@ struct CheckOptions {
   RuleSelection selection;
   std::vector<Edit> edits;                   // --set, applied to every file
   std::optional<std::string> revision;       // --revision, for Hugging Face ids
+  std::optional<std::string> source;         // --source: the config every GGUF file checked was converted from
   std::vector<Engine> engines;               // --engine: add each file's engine views to the report
   ScanFilter scan;                           // what directory scans leave out
   bool force_exclude = false;                // filter named paths as a scan would (pre-commit names every changed file)
@@ -90,8 +91,12 @@ struct CheckOptions {
   bool keep_findings = false;                // RenderedFile::findings is filled (--write-baseline)
   std::optional<std::int64_t> memory_budget;  // --memory: bytes for weights plus KV cache at the target (CTX210)
   std::optional<KvDtype> kv_dtype;            // --kv-dtype: none: the config's dtype
+<<<<<<< HEAD
   Stack stack;                                // --stack: the engines and versions the rules and views cover
   unsigned jobs = 0;                          // -j: threads that read and check files (0: available_cores())
+=======
+  Deployment deployment;                      // --stack: the engines and versions the rules and views cover
+>>>>>>> main
 };
 
 // Checks one loaded file (load_model): the audit reads its training history from the file before its edits.

@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ropelens/check/check.hpp"
-#include "ropelens/rope/engines/engine_views.hpp"
+#include "ropelens/engines/engine_views.hpp"
 
 namespace ropelens {
 
@@ -53,7 +53,7 @@ struct SetupChange {
 
 // The length each engine derives from the config (its current version's LengthLimit::limit_tokens).
 struct EngineLengthChange {
-  EngineVersion version = EngineVersion::transformers_v5;
+  EngineVersion version{};
   std::optional<std::int64_t> old_limit_tokens;  // none: no limit, or the side does not exist
   std::optional<std::int64_t> new_limit_tokens;
   std::string old_derivation;
@@ -106,7 +106,8 @@ struct DiffReport {
 using DiffSide = std::optional<FileResult>;
 
 // Compares two checked sides (check_model on each).
-ModelDiff diff_checked(DiffStatus status, const DiffSide& old_side, const DiffSide& new_side, const Stack& stack = {});
+ModelDiff diff_checked(DiffStatus status, const DiffSide& old_side, const DiffSide& new_side,
+                       const Deployment& deployment = {});
 
 // `ropelens diff OLD NEW`: two config files, model folders or GGUF files, in any combination.
 DiffReport diff_files(const std::string& old_path, const std::string& new_path, const CheckOptions& options);

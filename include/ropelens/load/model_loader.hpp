@@ -23,6 +23,8 @@ struct LoadedModel {
   std::optional<GgufMetadata> gguf;  // the header facts of a GGUF input
   // GGUF files: where each key-value pair (and RoPE tensor info) starts, by the pointer that names it ("gguf:KEY").
   std::map<std::string, std::uint64_t, std::less<>> byte_offsets;
+  // A GGUF file's source: the config.json it was converted from (attach_conversion_source), for the conversion rules.
+  std::optional<Model> source;
 
   // The configuration the weights were trained with: what the training history is read from.
   const Model& trained() const { return as_trained ? *as_trained : model; }
@@ -61,6 +63,11 @@ LoadedModel load_model_bytes(std::string shown, std::string bytes, const std::ve
 LoadedModel load_input(InputFile input, const std::vector<Edit>& edits);
 // The same for a document already read (e.g. once from stdin, then loaded with several sets of edits).
 LoadedModel load_document(Document document, const std::vector<Edit>& edits);
+
+// The config a GGUF file was converted from: `source` (a config.json path or a model id, as --source takes it), else
+// the config.json beside the file when there is one. Throws InputError when `source` is given for a file that is
+// not GGUF or cannot be read; a config.json beside the file that is no model's config is passed over with a note.
+void attach_conversion_source(LoadedModel& loaded, const std::optional<std::string>& source);
 
 // Parses "POINTER=JSON" (the --set syntax); throws std::invalid_argument with a one-line reason.
 Edit parse_edit(const std::string& spec);

@@ -1,6 +1,6 @@
 // KV-cache memory for one sequence of N tokens: what each attention layer keeps, as a window-aware cache with MLA's
-// latent holds it, and as transformers, vLLM, SGLang and llama.cpp allocate it (docs/engines.md, "KV cache").
-// Pure integer arithmetic over the Model.
+// latent holds it; each engine's own layout (src/engines/<engine>/kv_cache.cpp) is written in the same arithmetic
+// (kv_layers.hpp, docs/engines.md "KV cache"). Pure integer arithmetic over the Model.
 #pragma once
 
 #include <cstdint>
@@ -9,7 +9,6 @@
 #include <string_view>
 #include <vector>
 
-#include "ropelens/model/engine.hpp"
 #include "ropelens/model/model.hpp"
 
 namespace ropelens {
@@ -50,13 +49,13 @@ struct KvGroup {
 };
 
 struct KvCacheView {
-  std::optional<Engine> engine;  // none: the window-aware cache, the least any engine keeps
-  std::string summary;           // what this cache keeps, in one sentence
+  std::string_view engine;  // the engine's name ("vllm"); "" for the window-aware cache, the least any engine keeps
+  std::string summary;      // what this cache keeps, in one sentence
   std::vector<KvGroup> groups;
   std::uint64_t total_bytes = 0;
   std::vector<std::string> assumptions;  // deployment settings the figure depends on
 
-  std::string_view name() const { return engine ? to_string(*engine) : "window-aware"; }
+  std::string_view name() const { return engine.empty() ? "window-aware" : engine; }
 };
 
 struct KvCacheReport {
@@ -65,7 +64,7 @@ struct KvCacheReport {
   std::int64_t tokens = 0;
   std::optional<std::string> not_computed;  // why there is no figure (no head count, an encoder-decoder model)
   KvCacheView cache;                        // the window-aware cache: the least any engine keeps
-  std::vector<KvCacheView> engines;         // one per engine, in all_engines() order
+  std::vector<KvCacheView> engines;         // one per engine, in registry order
   std::optional<Field<std::uint64_t>> weights_bytes;
   std::vector<std::string> notes;
 };
@@ -74,7 +73,5 @@ struct KvRequest {
   std::int64_t tokens = 0;
   std::optional<KvDtype> dtype;  // none: default_kv_dtype
 };
-
-KvCacheReport kv_cache_at(const Model& model, const KvRequest& request);
 
 }  // namespace ropelens

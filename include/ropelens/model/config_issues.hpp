@@ -95,7 +95,7 @@ enum class ScheduleReason {
   not_a_list,                   // `field` holds `written`
   entry_not_a_string,           // a layer_types entry: `written`
   unknown_layer_type,           // a layer_types entry: `written`, treated as full_attention
-  entry_not_a_flag,             // a no_rope_layers entry other than 0 or 1: `written`
+  entry_not_a_flag,             // a no_rope_layers or hybrid_layer_pattern entry other than 0 or 1: `written`
   wrong_entry_count,            // `field` has `count` entries for `layers` layers
   layer_type_without_rope,      // layer `layer` has type `written`, which the nested RoPE dict has no entry for
   window_layers_beyond_count,   // max_window_layers `count` exceeds `layers`, so no layer slides

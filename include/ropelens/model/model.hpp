@@ -141,7 +141,9 @@ struct GgufFactorTensor {
 // Model::original_max_position_embeddings (rope.scaling.original_context_length).
 struct GgufFacts {
   Field<std::string> scaling_type;
-  std::optional<Field<double>> scaling_factor;  // > 0 only: llama.cpp reads 0 as no factor
+  std::optional<Field<double>> scaling_factor;   // > 0 only: llama.cpp reads 0 as no factor
+  std::optional<Field<double>> attn_factor;      // rope.scaling.attn_factor, as stated
+  std::optional<Field<double>> yarn_ext_factor;  // rope.scaling.yarn_ext_factor, as stated (llama.cpp default 1)
   std::vector<GgufFactorTensor> factor_tensors;
 
   // llama.cpp divides frequencies by the factor for linear, yarn and longrope (freq_scale = 1 / factor).
@@ -159,6 +161,9 @@ struct KvShape {
   std::optional<Field<int>> v_head_dim;           // V width when it differs from K's
   std::optional<Field<int>> global_num_kv_heads;  // full-attention layers with their own heads (Gemma 4)
   std::optional<Field<int>> global_head_dim;
+  std::optional<Field<int>> sliding_num_kv_heads;  // sliding-window layers with their own heads (MiMo-V2 swa_*)
+  std::optional<Field<int>> sliding_head_dim;
+  std::optional<Field<int>> sliding_v_head_dim;
   std::optional<Field<int>> kv_lora_rank;  // MLA: the latent each layer caches beside the rotary key part
   std::optional<Field<int>> qk_rope_head_dim;
   std::optional<Field<int>> num_kv_shared_layers;  // the last N layers reuse earlier layers' KV (Gemma 3n)

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ropelens/model/model.hpp"
-#include "ropelens/rope/engines/engine_report.hpp"
+#include "ropelens/engines/engine_report.hpp"
 #include "ropelens/check/check.hpp"
 #include "ropelens/check/report_data.hpp"
 #include "ropelens/report/fit_report.hpp"

@@ -1,5 +1,5 @@
 // What `fit` prints, already computed: per engine and KV-cache dtype, the longest context whose weights plus KV cache
-// fit a memory budget (the engine's own cache layout, memory/fit.hpp), capped by the declared length and by the
+// fit a memory budget (the engine's own cache layout, engines/kv_cache.hpp), capped by the declared length and by the
 // audit's in-range length (audit/reach.hpp), with the serve flags that give it.
 #pragma once
 
@@ -11,7 +11,7 @@
 
 #include "ropelens/input/input.hpp"
 #include "ropelens/memory/kv_cache.hpp"
-#include "ropelens/model/engine.hpp"
+#include "ropelens/engines/deployment.hpp"
 #include "ropelens/model/model.hpp"
 
 namespace ropelens {
@@ -28,21 +28,23 @@ struct FitReserve {
 struct FitRequest {
   std::uint64_t memory_bytes = 0;
   FitReserve reserve;
-  std::vector<KvDtype> dtypes;                 // empty: the config's (default_kv_dtype)
-  std::vector<Engine> engines;                 // empty: every engine
-  std::optional<std::uint64_t> weights_bytes;  // --weights, over what the checkpoint states
+  std::vector<KvDtype> dtypes;                  // empty: the config's (default_kv_dtype)
+  Deployment deployment;                        // what is deployed, resolved once by the command line
+  std::vector<Engine> engines = all_engines();  // the rows, in this order: Deployment::served(--engine)
+  std::optional<std::uint64_t> weights_bytes;   // --weights, over what the checkpoint states
 };
 
 struct EngineFit {
-  Engine engine = Engine::transformers;
+  Engine engine{};
   KvDtype dtype = KvDtype::bf16;
   std::optional<std::string> unsupported;  // the engine has no cache of this dtype: no figure
   std::int64_t max_tokens = 0;
   FitLimit limited_by = FitLimit::memory;
-  std::int64_t memory_tokens = 0;  // what memory alone allows, searched up to the cap (equal to it when it fits)
-  std::int64_t granularity = 1;    // tokens per block, page or cell pad
-  std::uint64_t kv_bytes = 0;      // the engine's cache at max_tokens
-  std::string serve_command;       // "" for an engine without a server (transformers)
+  std::int64_t memory_tokens = 0;     // what memory alone allows, searched up to the cap (equal to it when it fits)
+  std::int64_t granularity = 1;       // tokens per block, page or cell pad
+  std::string_view granularity_text;  // "blocks of 16 tokens" (the engine's registry row)
+  std::uint64_t kv_bytes = 0;         // the engine's cache at max_tokens
+  std::string serve_command;          // "" for an engine without a server (transformers)
 };
 
 struct FitReport {

@@ -10,10 +10,11 @@
 
 #include "ropelens/audit/audit.hpp"
 #include "ropelens/model/diagnostic.hpp"
-#include "ropelens/rope/engines/engine_comparison.hpp"
+#include "ropelens/engines/engine_comparison.hpp"
+#include "ropelens/engines/gguf_conversion_audit.hpp"
 #include "ropelens/memory/kv_cache.hpp"
 #include "ropelens/model/model.hpp"
-#include "ropelens/model/stack.hpp"
+#include "ropelens/engines/deployment.hpp"
 #include "ropelens/rope/rope.hpp"
 
 namespace ropelens {
@@ -28,19 +29,24 @@ class Context {
   const Audit& audit;                         // at the target
   const std::int64_t target_tokens;           // the audit's target, resolved once (resolve_target)
   const Model* unedited = nullptr;            // the config as written, when --set edits were applied to `model`
+  const Model* source = nullptr;              // a GGUF file's: the config.json it was converted from (GGUF rules)
   std::optional<std::int64_t> memory_budget;  // --memory in bytes (CTX210); none: no budget to check
   std::optional<KvDtype> kv_dtype;            // --kv-dtype; none: the config's dtype
-  Stack stack;                                // --stack: the engines and versions deployed; empty: every one
+  Deployment deployment;                      // --stack: the engines and versions deployed; none stated: every one
 
-  // The stack's engine views at the target (stack_views: for a one-engine stack, transformers v5 first as the
-  // config's meaning), computed on first use and shared by the rules that compare engines.
+  // The deployment's engine views at the target (deployment_views: for a one-engine stack, the reference version
+  // first as the config's meaning), computed on first use and shared by the rules that compare engines.
   const std::vector<EngineView>& engine_views() const;
   // Those views compared pair by pair (compare_views at the default threshold), also computed once.
   const EngineComparison& engine_comparison() const;
+  // A GGUF file against what the converter writes for its source config (audit_conversion), computed once; nullptr
+  // without a source.
+  const ConversionAudit* conversion_audit() const;
 
  private:
   mutable std::optional<std::vector<EngineView>> engine_views_;
   mutable std::optional<EngineComparison> engine_comparison_;
+  mutable std::optional<ConversionAudit> conversion_audit_;
 };
 
 // Builder for one finding; the sink stamps code, name and severity.

@@ -11,13 +11,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ropelens/rope/engines/engine_views.hpp"
+#include "ropelens/engines/deployment.hpp"
+#include "ropelens/engines/engine_views.hpp"
+#include "ropelens/engines/snippets.hpp"
 #include "ropelens/load/model_loader.hpp"
 #include "ropelens/model/diagnostic.hpp"
 
 namespace ropelens {
 
-enum class SuggestMethod { yarn, linear, ntk_base, llama3_factor };
+using SuggestMethod = RopeChangeMethod;
 std::string_view to_string(SuggestMethod method);
 
 struct SuggestRequest {
@@ -25,15 +27,9 @@ struct SuggestRequest {
   // The length the model was trained at. Default: the audit's pretraining length (original_max_position_embeddings
   // when the config gives one, else the declared length: with no scaling the declared length is the trained one).
   std::optional<std::int64_t> original_tokens;
-  std::vector<Engine> engines = all_engines();  // which snippets to print
+  Deployment deployment;                        // the stack the edits are verified under (check's views and rules)
+  std::vector<Engine> engines = all_engines();  // which snippets to print (Deployment::served)
   std::optional<std::string> revision;          // for a Hugging Face id (locate_model)
-};
-
-struct EngineSnippet {
-  Engine engine = Engine::transformers;
-  std::string versions;            // the engine versions this spelling is for ("" when it is the same for all)
-  std::string command;             // ready to paste; "" when the engine would not run this change (see notes)
-  std::vector<std::string> notes;  // why an extra key or variable is there, or what the engine runs instead
 };
 
 // What the change does at every length, compared with the config as it is (static scaling: ROPE103).

@@ -2,7 +2,7 @@
 
 #include "render/check/check_renderers.hpp"
 #include "render/writers/json_writer.hpp"
-#include "ropelens/rope/engines/engine_report.hpp"
+#include "ropelens/engines/engine_report.hpp"
 #include "ropelens/render/render.hpp"
 
 namespace ropelens {

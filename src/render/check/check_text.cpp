@@ -9,7 +9,7 @@
 #include "render/check/check_renderers.hpp"
 #include "render/writers/sarif_common.hpp"
 #include "render/writers/format.hpp"
-#include "ropelens/rope/engines/engine_report.hpp"
+#include "ropelens/engines/engine_report.hpp"
 #include "ropelens/render/render.hpp"
 #include "render/writers/terminal_text.hpp"
 

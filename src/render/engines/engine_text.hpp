@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "ropelens/rope/engines/engine_views.hpp"
+#include "ropelens/engines/engine_views.hpp"
 
 namespace ropelens::render_detail {
 

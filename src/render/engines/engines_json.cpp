@@ -3,7 +3,7 @@
 
 #include "render/writers/json_writer.hpp"
 
-#include "ropelens/rope/engines/engine_report.hpp"
+#include "ropelens/engines/engine_report.hpp"
 
 namespace ropelens {
 namespace {

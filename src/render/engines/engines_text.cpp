@@ -9,7 +9,7 @@
 
 #include "render/engines/engine_text.hpp"
 #include "render/writers/format.hpp"
-#include "ropelens/rope/engines/engine_report.hpp"
+#include "ropelens/engines/engine_report.hpp"
 #include "render/writers/terminal_text.hpp"
 #include "ropelens/render/render.hpp"
 

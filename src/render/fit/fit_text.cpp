@@ -36,16 +36,6 @@ void cap_lines(const FitReport& report, std::ostream& out) {
   else out << fmt::format("in-range length not computed: {}\n", report.rope_unknown.value_or("no pair figures"));
 }
 
-std::string granularity_text(const EngineFit& fit) {
-  switch (fit.engine) {
-    case Engine::vllm: return fmt::format("blocks of {} tokens", fit.granularity);
-    case Engine::sglang: return fmt::format("pages of {} token{}", fit.granularity, fit.granularity == 1 ? "" : "s");
-    case Engine::llama_cpp: return fmt::format("cells padded to {}", fit.granularity);
-    case Engine::transformers: return "token by token";
-  }
-  return "";
-}
-
 void fit_rows(const FitReport& report, const TextOptions& options, std::ostream& out) {
   out << fmt::format("\n{:<14}{:<10}{:>12}  {:<12}{}\n", "engine", "kv dtype", "max tokens", "limited by",
                      "KV cache at max tokens");
@@ -57,7 +47,7 @@ void fit_rows(const FitReport& report, const TextOptions& options, std::ostream&
     }
     const std::string row = fmt::format("{:<14}{:<10}{:>12}  {:<12}", engine, to_string(fit.dtype), fit.max_tokens,
                                         to_string(fit.limited_by));
-    out << render_detail::hanging(row, fmt::format("{} ({})", size_text(fit.kv_bytes), granularity_text(fit)),
+    out << render_detail::hanging(row, fmt::format("{} ({})", size_text(fit.kv_bytes), fit.granularity_text),
                                   options.width)
         << "\n";
   }

@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ropelens/render/render.hpp"
-#include "ropelens/rope/engines/engine_stack.hpp"
+#include "ropelens/engines/versions.hpp"
 #include "ropelens/rules/rule.hpp"
 #include "ropelens/rules/rule_docs.hpp"
 
@@ -18,7 +18,8 @@ const char* default_set_label(const Rule& rule) { return on_by_default(rule) ? "
 
 constexpr const char* kVersionsIntro =
     "The engine rules (ENG) and engine views compare these engine versions; --stack ENGINE[@VERSION] (or \"stack\" in "
-    ".ropelens.json) limits them to the ones you serve with.";
+    ".ropelens.json) limits them to the ones you serve with. VERSION is a key below or a release (vllm@0.8.5, "
+    "sglang@0.4.6, llama.cpp@b5000), placed by the first release that has each change.";
 
 }  // namespace
 
@@ -26,11 +27,11 @@ void render_rules_text(std::ostream& out) {
   for (const Rule* rule : rule_registry())
     out << fmt::format("{:<8} {:<7} {:<7} {:<34} {}\n", rule->meta.code, to_string(rule->meta.default_severity),
                        default_set_label(*rule), rule->meta.name, rule->meta.summary);
-  out << "\nengine versions modelled (--stack ENGINE@VERSION):\n";
-  for (Engine engine : all_engines())
-    for (EngineVersion version : versions_of(engine))
-      out << fmt::format("  {:<26} {}\n", fmt::format("{}@{}", to_string(engine), version_key(version)),
-                         label_of(version));
+  out << "\nengine versions modelled (--stack ENGINE@VERSION, or ENGINE@RELEASE such as vllm@0.8.5):\n";
+  out << fmt::format("  {:<26} {:<24} {:<16} {}\n", "--stack", "label", "first release", "change");
+  for (const VersionLine& line : version_lines())
+    out << fmt::format("  {:<26} {:<24} {:<16} {}\n", fmt::format("{}@{}", to_string(line.engine), line.row->key),
+                       line.row->label, line.first_release, line.change);
 }
 
 void render_rules_json(std::ostream& out) {
@@ -42,11 +43,14 @@ void render_rules_json(std::ostream& out) {
                      {"on_by_default", on_by_default(*rule)},
                      {"summary", rule->meta.summary}});
   nlohmann::json engines = nlohmann::json::array();
-  for (Engine engine : all_engines()) {
-    nlohmann::json versions = nlohmann::json::array();
-    for (EngineVersion version : versions_of(engine))
-      versions.push_back({{"version", version_key(version)}, {"label", label_of(version)}});
-    engines.push_back({{"engine", to_string(engine)}, {"versions", versions}});
+  for (const VersionLine& line : version_lines()) {
+    if (engines.empty() || engines.back()["engine"] != to_string(line.engine))
+      engines.push_back({{"engine", to_string(line.engine)}, {"versions", nlohmann::json::array()}});
+    engines.back()["versions"].push_back({{"version", line.row->key},
+                                          {"label", line.row->label},
+                                          {"change", line.change},
+                                          {"first_release", line.first_release},
+                                          {"evidence", line.row->evidence}});
   }
   out << nlohmann::json{{"schema_version", 1}, {"rules", rules}, {"engine_versions", engines}}.dump(2) << "\n";
 }
@@ -61,10 +65,11 @@ void render_rules_markdown(std::ostream& out) {
     out << fmt::format("| [{}](#{}) | {} | {} | {} | {} |\n", rule->meta.code,
                        fmt::format("{}-{}", rule->meta.code, rule->meta.name), rule->meta.name,
                        to_string(rule->meta.default_severity), default_set_label(*rule), rule->meta.summary);
-  out << "\n## Engine versions\n\n" << kVersionsIntro << "\n\n| --stack | version |\n|---|---|\n";
-  for (Engine engine : all_engines())
-    for (EngineVersion version : versions_of(engine))
-      out << fmt::format("| `{}@{}` | {} |\n", to_string(engine), version_key(version), label_of(version));
+  out << "\n## Engine versions\n\n"
+      << kVersionsIntro << "\n\n| --stack | version | first release | change |\n|---|---|---|---|\n";
+  for (const VersionLine& line : version_lines())
+    out << fmt::format("| `{}@{}` | {} | {} | {} |\n", to_string(line.engine), line.row->key, line.row->label,
+                       line.first_release, line.change);
   for (const Rule* rule : rule_registry()) {
     auto doc = rule_doc(rule->meta.code);
     out << "\n---\n\n"

@@ -1,0 +1,82 @@
+// The engine registry: one row per inference engine (src/engines/registry.cpp), carrying everything ropelens knows
+// about that engine as fields; each engine's folder (src/engines/<engine>/) provides what its row points to.
+// Engine-neutral code (rules, suggest, fit, renderers) asks a row instead of naming an engine. EngineRow is an aggregate without
+// default member initializers, filled with designated initializers, so a row that leaves a field out does not
+// compile (-Wmissing-field-initializers under -Werror); a field an engine has nothing for is stated empty.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "ropelens/engines/engine.hpp"
+#include "ropelens/engines/engine_views.hpp"
+#include "ropelens/engines/snippets.hpp"
+#include "ropelens/engines/versions.hpp"
+#include "ropelens/memory/kv_cache.hpp"
+#include "ropelens/memory/kv_layers.hpp"
+
+namespace ropelens {
+
+// How to start the engine's server with a context length, a KV-cache dtype and a memory share ("" where it has
+// none).
+struct ServeFlags {
+  std::string_view launch;             // the command up to the model: "vllm serve <model>"
+  std::string_view context_length;     // "--max-model-len"
+  std::string_view kv_cache_dtype;     // "--kv-cache-dtype"
+  std::string_view memory_share;       // "--gpu-memory-utilization"
+  std::string_view config_override;    // "--hf-overrides"
+  std::string_view allow_longer;       // the switch that lets a length pass the derived limit
+  std::string_view value_cache_dtype;  // the V cache's dtype when the engine sets it apart: "--cache-type-v"
+};
+
+// The tokens an engine allocates its KV cache in, and how fit's table words it.
+struct KvGranularity {
+  std::int64_t tokens;    // 16
+  std::string_view text;  // "blocks of 16 tokens"
+};
+
+// The value an engine's cache-dtype flag takes for a dtype, or why the engine has no such cache.
+struct CacheDtypeFlag {
+  std::string value;  // "" for an engine without the flag (transformers)
+  std::optional<std::string> unsupported;
+};
+
+// Whether an engine's older versions matter to a deployment that does not pin one.
+enum class OlderVersions {
+  count,             // a server: people run the release they installed
+  only_when_pinned,  // a library people upgrade with their code (transformers)
+};
+
+struct EngineRow {
+  // Who it is.
+  Engine engine;
+  std::string_view name;                      // as --engine takes it and JSON prints it: "llama.cpp"
+  std::string_view display_name;              // as text prints it: "vLLM"
+  std::span<const std::string_view> aliases;  // other spellings --engine and --stack accept
+  // What it runs: its versions, the RoPE view of each, and where it maps `architectures` to model classes.
+  const VersionTable& versions;
+  EngineView (*view)(const Model& model, EngineVersion version, std::int64_t target_tokens);
+  std::string_view model_registry;
+  OlderVersions older_versions;
+  // Its KV cache: the layout for one sequence of N tokens, the granularity, and its cache dtypes' flag values.
+  KvCacheView (*kv_layout)(const kv_detail::CachingLayers& model, std::int64_t tokens, KvDtype dtype);
+  KvGranularity kv_granularity;
+  CacheDtypeFlag (*cache_dtype)(KvDtype dtype, KvDtype model_dtype);
+  // How it is started, and a suggested RoPE change as its flags (none for an engine without a server).
+  ServeFlags serve;
+  std::vector<EngineSnippet> (*snippets)(const SnippetRequest& request);
+  // An engine that loads GGUF files takes a change to one at run time as flags; null for the others.
+  const GgufRuntime* gguf;
+};
+
+// Every engine, in the order every output lists them.
+std::span<const EngineRow* const> engine_registry();
+const EngineRow& engine_row(Engine engine);
+// The engine whose current version is what a config means (transformers v5): views are compared against it.
+EngineVersion reference_version();
+// The engine that loads GGUF files (the registry's one row with `gguf`).
+const EngineRow& gguf_engine();
+
+}  // namespace ropelens

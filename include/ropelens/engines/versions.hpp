@@ -1,0 +1,63 @@
+// Each engine's version table: the behaviours ropelens models (EngineVersion), the change that starts each one and
+// the first release that has it, so that a stack can pin a release (`vllm@0.8.5`, `sglang@0.4.6`,
+// `llama.cpp@b5000`) as well as a behaviour (`vllm@before-41277`). Each table lives in its engine's folder
+// (src/engines/<engine>/versions.cpp) and is cited in docs/engines.md, "Versions and releases".
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ropelens/engines/engine.hpp"
+
+namespace ropelens {
+
+// One behaviour: the releases whose RoPE and length code agree, as far as ropelens models them.
+struct VersionRow {
+  EngineVersion version;
+  std::string_view key;            // how --stack pins it: "main", "before-56446", "v5", "4.5x"
+  std::string_view label;          // how views name it: "vLLM 0.22–0.29"
+  std::string_view change;         // what starts it: "PR #41277 (dynamic NTK's formula)"; "" for the oldest
+  std::string_view first_release;  // the first release with the change; "" when unreleased, or for the oldest
+  std::string_view evidence;       // how that release was established (commit, PR, release notes)
+};
+
+// How an engine numbers its releases.
+enum class ReleaseScheme {
+  dotted,  // 0.8.5, v0.22.0, 4.57.1, 0.5.6.post2, 5.0.0rc1
+  build,   // b5000
+};
+
+struct VersionTable {
+  std::span<const VersionRow> rows;  // in the order views list them; rows[0] is the engine's main branch
+  ReleaseScheme scheme;
+  std::string_view example;         // a release as people write it: "0.8.5"
+  std::string_view newest_known;    // the newest release placed in the table; a newer one runs rows[0], with a note
+  std::string_view oldest_checked;  // releases before it differ in ways ropelens does not model ("" when none)
+  std::string_view older_differs;   // how they differ
+};
+
+// A --stack version resolved: the behaviour it runs and, for a release ropelens cannot place exactly, why.
+struct ResolvedVersion {
+  EngineVersion version;
+  std::optional<std::string> note;  // "vllm@0.30.0 is newer than …: read as vllm@main"
+};
+
+// A version key ("main", "before-56446") or a release ("0.8.5", "b5000") of `engine`; nullopt when `text` is
+// neither.
+std::optional<ResolvedVersion> resolve_version(Engine engine, std::string_view text);
+// "main, before-41277, before-56446, or a release such as 0.8.5": what `@VERSION` takes for one engine.
+std::string version_choices(Engine engine);
+// One line of the version tables `ropelens rules` and docs/engines.md print.
+struct VersionLine {
+  Engine engine;
+  const VersionRow* row;
+  std::string first_release;  // "0.22.0", "unreleased", "before 0.22.0"
+  std::string change;         // the row's change, or for the oldest behaviour that it is the oldest
+};
+// Every engine's behaviours, in registry order and each engine's view order.
+std::vector<VersionLine> version_lines();
+
+}  // namespace ropelens

@@ -1,0 +1,47 @@
+// A suggested change as llama.cpp takes it: runtime flags on llama-server, for the file converted from the edited
+// config.json (gguf_flags.cpp has them for a GGUF file).
+
+#include <fmt/format.h>
+
+#include "../serving.hpp"
+#include "llama_cpp.hpp"
+
+namespace ropelens::engine_detail {
+namespace {
+
+std::string llama_cpp_flags(const RopeChange& change) {
+  switch (change.method) {
+    case RopeChangeMethod::yarn:
+      return fmt::format("--rope-scaling yarn --rope-scale {:.10g} --yarn-orig-ctx {}", change.value,
+                         change.original_tokens);
+    case RopeChangeMethod::linear: return fmt::format("--rope-scaling linear --rope-scale {:.10g}", change.value);
+    case RopeChangeMethod::ntk_base: return fmt::format("--rope-freq-base {:.10g}", change.value);
+    case RopeChangeMethod::llama3_factor: return "";  // the factor lives in the converted file's rope_freqs tensor
+  }
+  return {};
+}
+
+}  // namespace
+
+std::vector<EngineSnippet> llama_cpp_snippets(const SnippetRequest& request) {
+  const RopeChange& change = request.change;
+  const ServeFlags& serve = engine_row(Engine::llama_cpp).serve;
+  EngineSnippet snippet;
+  snippet.engine = Engine::llama_cpp;
+  const std::string flags = llama_cpp_flags(change);
+  snippet.command = fmt::format("{} {} {}{}", serve.launch, serve.context_length, change.target_tokens,
+                                flags.empty() ? "" : " " + flags);
+  if (change.method == RopeChangeMethod::llama3_factor)
+    snippet.notes.push_back(
+        "on a file converted from the edited config.json: convert_hf_to_gguf.py writes the llama3 divisors "
+        "into the rope_freqs tensor, which no flag changes");
+  const ShortLimit limits = short_limits(*request.views, Engine::llama_cpp, change.target_tokens);
+  if (!limits.labels.empty())
+    snippet.notes.push_back(
+        fmt::format("llama.cpp warns \"n_ctx_seq ({}) > n_ctx_train ({}) -- possible training "
+                    "context overflow\"; expected with runtime scaling",
+                    change.target_tokens, limits.limit_tokens));
+  return {snippet};
+}
+
+}  // namespace ropelens::engine_detail

@@ -1,0 +1,133 @@
+// The engine registry: one row per engine, every field filled (EngineRow has no defaults, so a row that leaves one
+// out does not compile). Each engine's folder holds what its row points to; adding an engine is a folder, its
+// enumerators in engines/engine.hpp and a row here (docs/ARCHITECTURE.md, "Adding an engine").
+#include "ropelens/engines/registry.hpp"
+
+#include <algorithm>
+
+#include "llama_cpp/llama_cpp.hpp"
+#include "sglang/sglang.hpp"
+#include "transformers/transformers.hpp"
+#include "vllm/vllm.hpp"
+
+namespace ropelens {
+namespace {
+
+using namespace engine_detail;
+
+constexpr std::string_view kTransformersAliases[] = {"hf"};
+constexpr std::string_view kLlamaCppAliases[] = {"llamacpp", "llama_cpp", "gguf"};
+
+const EngineRow kTransformers{
+    .engine = Engine::transformers,
+    .name = "transformers",
+    .display_name = "transformers",
+    .aliases = kTransformersAliases,
+    .versions = kTransformersVersions,
+    .view = transformers_view,
+    .model_registry = "src/transformers/models/auto/modeling_auto.py",
+    .older_versions = OlderVersions::only_when_pinned,
+    .kv_layout = transformers_kv_layout,
+    .kv_granularity = {.tokens = 1, .text = "token by token"},
+    .cache_dtype = transformers_cache_dtype,
+    .serve = {.launch = "",
+              .context_length = "",
+              .kv_cache_dtype = "",
+              .memory_share = "",
+              .config_override = "",
+              .allow_longer = "",
+              .value_cache_dtype = ""},
+    .snippets = transformers_snippets,
+    .gguf = nullptr,
+};
+
+const EngineRow kVllm{
+    .engine = Engine::vllm,
+    .name = "vllm",
+    .display_name = "vLLM",
+    .aliases = {},
+    .versions = kVllmVersions,
+    .view = vllm_view,
+    .model_registry = "vllm/model_executor/models/registry.py",
+    .older_versions = OlderVersions::count,
+    .kv_layout = vllm_kv_layout,
+    .kv_granularity = {.tokens = kVllmBlockTokens, .text = "blocks of 16 tokens"},
+    .cache_dtype = vllm_cache_dtype,
+    .serve = {.launch = "vllm serve <model>",
+              .context_length = "--max-model-len",
+              .kv_cache_dtype = "--kv-cache-dtype",
+              .memory_share = "--gpu-memory-utilization",
+              .config_override = "--hf-overrides",
+              .allow_longer = "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1",
+              .value_cache_dtype = ""},
+    .snippets = vllm_snippets,
+    .gguf = nullptr,
+};
+
+const EngineRow kSglang{
+    .engine = Engine::sglang,
+    .name = "sglang",
+    .display_name = "SGLang",
+    .aliases = {},
+    .versions = kSglangVersions,
+    .view = sglang_view,
+    .model_registry = "python/sglang/srt/models/registry.py",
+    .older_versions = OlderVersions::count,
+    .kv_layout = sglang_kv_layout,
+    .kv_granularity = {.tokens = kSglangPageTokens, .text = "pages of 1 token"},
+    .cache_dtype = sglang_cache_dtype,
+    .serve = {.launch = "python -m sglang.launch_server --model-path <model>",
+              .context_length = "--context-length",
+              .kv_cache_dtype = "--kv-cache-dtype",
+              .memory_share = "--mem-fraction-static",
+              .config_override = "--json-model-override-args",
+              .allow_longer = "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1",
+              .value_cache_dtype = ""},
+    .snippets = sglang_snippets,
+    .gguf = nullptr,
+};
+
+const EngineRow kLlamaCpp{
+    .engine = Engine::llama_cpp,
+    .name = "llama.cpp",
+    .display_name = "llama.cpp",
+    .aliases = kLlamaCppAliases,
+    .versions = kLlamaCppVersions,
+    .view = llama_cpp_view,
+    .model_registry = "src/llama-arch.cpp",
+    .older_versions = OlderVersions::count,
+    .kv_layout = llama_cpp_kv_layout,
+    .kv_granularity = {.tokens = kLlamaCppPadding, .text = "cells padded to 256"},
+    .cache_dtype = llama_cpp_cache_dtype,
+    .serve = {.launch = "llama-server -m <model>.gguf",
+              .context_length = "-c",
+              .kv_cache_dtype = "--cache-type-k",
+              .memory_share = "",
+              .config_override = "--override-kv",
+              .allow_longer = "",
+              .value_cache_dtype = "--cache-type-v"},
+    .snippets = llama_cpp_snippets,
+    .gguf = &kLlamaCppGguf,
+};
+
+// In the order every output lists the engines; the reference engine first.
+const EngineRow* const kRegistry[] = {&kTransformers, &kVllm, &kSglang, &kLlamaCpp};
+
+}  // namespace
+
+std::span<const EngineRow* const> engine_registry() { return kRegistry; }
+
+const EngineRow& engine_row(Engine engine) {
+  for (const EngineRow* row : kRegistry)
+    if (row->engine == engine) return *row;
+  return *kRegistry[0];
+}
+
+EngineVersion reference_version() { return EngineVersion::transformers_v5; }
+
+const EngineRow& gguf_engine() {
+  const auto row = std::find_if(std::begin(kRegistry), std::end(kRegistry), [](const EngineRow* r) { return r->gguf; });
+  return **row;
+}
+
+}  // namespace ropelens

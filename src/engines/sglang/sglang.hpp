@@ -1,0 +1,18 @@
+// Internal: what the SGLang folder provides to its registry row (registry.cpp).
+#pragma once
+
+#include "../views.hpp"
+#include "ropelens/engines/registry.hpp"
+
+namespace ropelens::engine_detail {
+
+inline constexpr std::int64_t kSglangPageTokens = 1;  // SGLang's default page size
+
+extern const VersionTable kSglangVersions;                                                      // versions.cpp
+EngineView sglang_view(const Model& model, EngineVersion version, std::int64_t target_tokens);  // rope_view.cpp
+KvCacheView sglang_kv_layout(const kv_detail::CachingLayers& model, std::int64_t tokens,
+                             KvDtype dtype);  // kv_cache.cpp
+CacheDtypeFlag sglang_cache_dtype(KvDtype dtype, KvDtype model_dtype);
+std::vector<EngineSnippet> sglang_snippets(const SnippetRequest& request);  // serve.cpp
+
+}  // namespace ropelens::engine_detail

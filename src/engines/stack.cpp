@@ -1,0 +1,40 @@
+#include "ropelens/engines/stack.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "ropelens/model/text.hpp"
+
+namespace ropelens {
+
+StackEntry parse_stack_entry(std::string_view text, std::string_view where) {
+  const auto at = text.find('@');
+  const std::string_view name = text.substr(0, at);
+  std::vector<std::string> names;
+  for (Engine engine : all_engines()) names.emplace_back(to_string(engine));
+  const auto engine = parse_engine(name);
+  if (!engine)
+    throw std::invalid_argument(fmt::format("{}: unknown engine '{}'{}; expected {}, each optionally @VERSION", where,
+                                            name, did_you_mean(name, names), fmt::join(names, ", ")));
+  StackEntry entry{*engine, std::nullopt};
+  if (at != std::string_view::npos) {
+    if (at + 1 == text.size())
+      throw std::invalid_argument(fmt::format("{}: '{}' names no version after '@'", where, text));
+    entry.version = std::string(text.substr(at + 1));
+  }
+  return entry;
+}
+
+Stack parse_stack(const std::vector<std::string>& entries, std::string_view where) {
+  Stack stack;
+  for (const auto& text : entries) {
+    StackEntry entry = parse_stack_entry(text, where);
+    if (std::find(stack.entries.begin(), stack.entries.end(), entry) == stack.entries.end())
+      stack.entries.push_back(std::move(entry));
+  }
+  return stack;
+}
+
+}  // namespace ropelens
