@@ -29,11 +29,8 @@ struct CheckCommandOptions {
   std::string engine;
   OutputOptions output;
   std::optional<std::string> revision;
-<<<<<<< HEAD
   unsigned jobs = 0;  // 0: the cores available
-=======
   std::optional<std::string> source;
->>>>>>> main
 };
 
 void write_text_file(const std::string& path, const std::string& text) {
@@ -56,12 +53,8 @@ void run_check(const CheckCommandOptions& options, Outcome& outcome) {
   check.revision = options.revision;
   check.source = options.source;
   check.force_exclude = options.force_exclude;
-<<<<<<< HEAD
   check.jobs = options.jobs;
-  if (!options.engine.empty()) check.engines = engines_in_stack(options.engine, check.stack);
-=======
   if (!options.engine.empty()) check.engines = check.deployment.viewed(options.engine);
->>>>>>> main
   if (!options.baseline.empty()) check.baseline = std::make_shared<const Baseline>(Baseline::read(options.baseline));
   check.keep_findings = !options.write_baseline.empty();
 
@@ -114,14 +107,11 @@ void setup_check(CLI::App* cmd, Outcome& outcome) {
                   "FILE: record today's findings in FILE (exit 0 unless a file cannot be read)");
   add_engine_option(*cmd, options->engine);
   add_revision_option(*cmd, options->revision);
-<<<<<<< HEAD
   add_jobs_option(*cmd, options->jobs);
-=======
   cmd->add_option("--source", options->source,
                   "CONFIG: the config.json (path or Hugging Face id) the GGUF files were converted from; their "
                   "RoPE keys are checked against what convert_hf_to_gguf.py writes for it (default: a config.json "
                   "beside the GGUF file)");
->>>>>>> main
   add_set_option(*cmd, options->edits);
   add_output_option(*cmd, options->output);
   add_color_option(*cmd, options->output);

@@ -336,7 +336,8 @@ bool names_its_own_thing(std::string_view key) {
 // compile time, so a check of one file spends nothing on them at start-up.
 constexpr std::size_t kListedAttributes = std::size(kReadByRopelens) + std::size(kCommonAttributes) +
                                           std::size(kGenerationParameters) + std::size(kModelAttributes) +
-                                          std::size(kVendorAttributes) + std::size(kMambaAttributes);
+                                          std::size(kVendorAttributes) + std::size(kMambaAttributes) +
+                                          std::size(kGraniteHybridAttributes);
 
 constexpr std::array<std::string_view, kListedAttributes> sorted_listed_attributes() {
   std::array<std::string_view, kListedAttributes> all{};
@@ -344,7 +345,8 @@ constexpr std::array<std::string_view, kListedAttributes> sorted_listed_attribut
   for (const auto list :
        {std::span<const std::string_view>(kReadByRopelens), std::span<const std::string_view>(kCommonAttributes),
         std::span<const std::string_view>(kGenerationParameters), std::span<const std::string_view>(kModelAttributes),
-        std::span<const std::string_view>(kVendorAttributes), std::span<const std::string_view>(kMambaAttributes)})
+        std::span<const std::string_view>(kVendorAttributes), std::span<const std::string_view>(kMambaAttributes),
+        std::span<const std::string_view>(kGraniteHybridAttributes)})
     out = std::copy(list.begin(), list.end(), out);
   std::sort(all.begin(), all.end());
   return all;
@@ -367,30 +369,7 @@ constexpr SpellingDictionary<kKnownAttributeCount> kKnownAttributeDictionary(kKn
 
 }  // namespace
 
-<<<<<<< HEAD
 bool is_known_config_attribute(std::string_view key) { return kKnownAttributeDictionary.contains(key); }
-=======
-const std::vector<std::string_view>& known_config_attributes() {
-  static const std::vector<std::string_view> known = [] {
-    std::vector<std::string_view> all;
-    all.insert(all.end(), std::begin(kReadByRopelens), std::end(kReadByRopelens));
-    all.insert(all.end(), std::begin(kCommonAttributes), std::end(kCommonAttributes));
-    all.insert(all.end(), std::begin(kGenerationParameters), std::end(kGenerationParameters));
-    all.insert(all.end(), std::begin(kModelAttributes), std::end(kModelAttributes));
-    all.insert(all.end(), std::begin(kVendorAttributes), std::end(kVendorAttributes));
-    all.insert(all.end(), std::begin(kMambaAttributes), std::end(kMambaAttributes));
-    all.insert(all.end(), std::begin(kGraniteHybridAttributes), std::end(kGraniteHybridAttributes));
-    std::sort(all.begin(), all.end());
-    all.erase(std::unique(all.begin(), all.end()), all.end());
-    return all;
-  }();
-  return known;
-}
-
-bool is_known_config_attribute(std::string_view key) {
-  return std::binary_search(known_config_attributes().begin(), known_config_attributes().end(), key);
-}
->>>>>>> main
 
 bool is_read_by_ropelens(std::string_view key) {
   return std::find(std::begin(kReadByRopelens), std::end(kReadByRopelens), key) != std::end(kReadByRopelens);

@@ -91,12 +91,8 @@ struct CheckOptions {
   bool keep_findings = false;                // RenderedFile::findings is filled (--write-baseline)
   std::optional<std::int64_t> memory_budget;  // --memory: bytes for weights plus KV cache at the target (CTX210)
   std::optional<KvDtype> kv_dtype;            // --kv-dtype: none: the config's dtype
-<<<<<<< HEAD
-  Stack stack;                                // --stack: the engines and versions the rules and views cover
-  unsigned jobs = 0;                          // -j: threads that read and check files (0: available_cores())
-=======
   Deployment deployment;                      // --stack: the engines and versions the rules and views cover
->>>>>>> main
+  unsigned jobs = 0;                          // -j: threads that read and check files (0: available_cores())
 };
 
 // Checks one loaded file (load_model): the audit reads its training history from the file before its edits.
