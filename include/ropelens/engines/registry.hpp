@@ -1,8 +1,8 @@
 // The engine registry: one row per inference engine (src/engines/registry.cpp), carrying everything ropelens knows
 // about that engine as fields; each engine's folder (src/engines/<engine>/) provides what its row points to.
-// Engine-neutral code (rules, suggest, fit, renderers) asks a row instead of naming an engine. EngineRow is an aggregate without
-// default member initializers, filled with designated initializers, so a row that leaves a field out does not
-// compile (-Wmissing-field-initializers under -Werror); a field an engine has nothing for is stated empty.
+// Engine-neutral code (rules, suggest, fit, renderers) asks a row instead of naming an engine. EngineRow is an
+// aggregate without default member initializers, filled with designated initializers, so a row that leaves a field out
+// does not compile (-Wmissing-field-initializers under -Werror); a field an engine has nothing for is stated empty.
 #pragma once
 
 #include <cstdint>
