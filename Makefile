@@ -6,10 +6,14 @@ JOBS       ?= $(shell nproc)
 EXAMPLE    ?= testdata/configs/qwen/qwen3-8b.json
 FUZZ_SECONDS ?= 60
 PREFIX     ?= /usr/local
+# The Python package: built for Debian's interpreter (python3-pybind11 and python3-dev go with it), installed by
+# `make python` into the venv VENV (made with --system-site-packages, so torch and pytest from Debian stay visible).
+PYTHON     ?= /usr/bin/python3
+VENV       ?= .venv
 # format-check looks at every tracked C++ file, or with FORMAT_BASE=<revision> at those changed since then.
 FORMAT_BASE ?=
 
-.PHONY: deps deps-browser build binary run test coverage test-sanitize golden fuzz bench docs install deb format format-check clean
+.PHONY: deps deps-browser build binary python run test coverage test-sanitize golden fuzz bench docs install deb format format-check clean
 
 deps:
 	@bash cmake/install-deps.sh build
@@ -19,7 +23,8 @@ deps-browser:
 	@bash cmake/install-deps.sh browser
 
 $(BUILD)/CMakeCache.txt: | deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" -DROPELENS_WERROR=ON
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" -DROPELENS_WERROR=ON \
+	  -DPython3_EXECUTABLE=$(PYTHON)
 
 # Everything: the binary, its man page and completions, and the test suite.
 build: deps $(BUILD)/CMakeCache.txt
@@ -29,20 +34,28 @@ build: deps $(BUILD)/CMakeCache.txt
 binary: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) --target ropelens -j $(JOBS)
 
+# `pip install .` offline into $(VENV): then $(VENV)/bin/python -c 'import ropelens'.
+python: deps
+	test -x $(VENV)/bin/pip || $(PYTHON) -m venv --system-site-packages $(VENV)
+	CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) $(VENV)/bin/pip install --no-build-isolation --no-index .
+
 run: binary
 	./$(BUILD)/ropelens check $(EXAMPLE) --target 131072 --exit-zero
 
 test: build deps-browser
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# The Python module, when the build has it (ROPELENS_PYTHON): install and deb ship it for Debian's python3.
+PYTHON_MODULE = $(shell grep -qs '^ROPELENS_PYTHON:BOOL=ON' $(BUILD)/CMakeCache.txt && echo _ropelens)
+
 # The binary, man page, completions and docs under $(PREFIX); DESTDIR=/tmp/stage stages them.
 install: deps $(BUILD)/CMakeCache.txt
-	cmake --build $(BUILD) --target ropelens ropelens_docs -j $(JOBS)
+	cmake --build $(BUILD) --target ropelens ropelens_docs $(PYTHON_MODULE) -j $(JOBS)
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 # A Debian package of the same files, installed under /usr: $(BUILD)/ropelens_<version>_<arch>.deb.
 deb: deps $(BUILD)/CMakeCache.txt
-	cmake --build $(BUILD) --target ropelens ropelens_docs -j $(JOBS)
+	cmake --build $(BUILD) --target ropelens ropelens_docs $(PYTHON_MODULE) -j $(JOBS)
 	cd $(BUILD) && cpack -G DEB
 
 # -g1: line tables only, which is all a sanitizer report needs (file:line in every frame); full -g costs a third more

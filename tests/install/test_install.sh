@@ -40,4 +40,17 @@ status=0
 "$installed" check "$source_dir/testdata/configs/qwen/qwen3-8b.json" --target 131072 --select CTX201 >/dev/null ||
   status=$?
 [ "$status" -eq 1 ] || fail "check exited $status, expected 1 (CTX201: Qwen3-8B at 131072 tokens)"
+# The Python module (built with ROPELENS_PYTHON): Debian's python3 imports it from /usr/lib/python3/dist-packages,
+# and it answers as the installed binary does.
+if grep -qs '^ROPELENS_PYTHON:BOOL=ON' "$build/CMakeCache.txt"; then
+  packages=$stage/usr/lib/python3/dist-packages
+  expect usr/lib/python3/dist-packages/ropelens/__init__.py
+  expect usr/lib/python3/dist-packages/ropelens/__init__.pyi
+  expect usr/lib/python3/dist-packages/ropelens/py.typed
+  ls "$packages"/ropelens/_ropelens*.so >/dev/null 2>&1 || fail "not installed: the module ropelens._ropelens"
+  python=$(sed -n 's/^Python3_EXECUTABLE:[A-Z]*=//p' "$build/CMakeCache.txt")
+  version=$(PYTHONPATH=$packages "${python:-/usr/bin/python3}" -c 'import ropelens; print(ropelens.__version__)') ||
+    fail "the installed package does not import"
+  "$installed" --version | grep -q "^ropelens $version\b" || fail "ropelens.__version__ $version is not the binary's"
+fi
 echo "test_install: $(find "$stage" -type f | wc -l) files installed under $stage/usr"
