@@ -67,4 +67,12 @@ if(ROPELENS_DPKG_SHLIBDEPS AND ROPELENS_FILE)
 else()
   set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6 (>= 2.34), libfmt9 (>= 9.1.0+ds1), libgcc-s1 (>= 3.4), libstdc++6 (>= 12)")
 endif()
+# The Python module is built for one interpreter's ABI (Debian 12: 3.11). The command works without Python, so the
+# package recommends that interpreter instead of depending on it.
+if(ROPELENS_PYTHON)
+  set(python_abi "${Python3_VERSION_MAJOR}.${Python3_VERSION_MINOR}")
+  math(EXPR python_next_minor "${Python3_VERSION_MINOR} + 1")
+  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS
+      "python3 (>= ${python_abi}~), python3 (<< ${Python3_VERSION_MAJOR}.${python_next_minor})")
+endif()
 include(CPack)
