@@ -52,6 +52,12 @@ json tool_json() {
             {"rules", rules}}}};
 }
 
+// A member of runs[0], written at indent 6 after the member before it.
+std::string run_member(const char* key, const json& value) {
+  return fmt::format(",\n      \"{}\": {}", key,
+                     indent_json(value.dump(2, ' ', false, json::error_handler_t::replace), 6));
+}
+
 json artifact_location_json(std::string_view shown_path) {
   json location = {{"uri", artifact_uri(shown_path)}};
   if (under_source_root(shown_path)) location["uriBaseId"] = kSrcRoot;
@@ -152,15 +158,16 @@ std::string sarif_run_tail(const std::vector<SarifNotification>& unreadable, con
     for (const auto& failed : unreadable) notifications.push_back(notification_json(failed));
     invocation["toolExecutionNotifications"] = notifications;
   }
-  auto member = [](const char* key, const json& value) {
-    return fmt::format(",\n      \"{}\": {}", key,
-                       indent_json(value.dump(2, ' ', false, json::error_handler_t::replace), 6));
-  };
-  std::string tail = member("invocations", json::array({invocation}));
-  tail += member("originalUriBaseIds", {{kSrcRoot, {{"uri", source_root_uri()}}}});
-  if (!properties.empty()) tail += member("properties", properties);
-  tail += member("tool", tool_json());
+  std::string tail = run_member("invocations", json::array({invocation}));
+  tail += run_member("originalUriBaseIds", {{kSrcRoot, {{"uri", source_root_uri()}}}});
+  if (!properties.empty()) tail += run_member("properties", properties);
+  tail += sarif_tool_member();
   return tail + "\n    }\n  ],\n  \"version\": \"2.1.0\"\n}\n";
+}
+
+const std::string& sarif_tool_member() {
+  static const std::string member = run_member("tool", tool_json());  // the registry and the docs never change
+  return member;
 }
 
 }  // namespace ropelens::render_detail

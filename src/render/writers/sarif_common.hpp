@@ -53,6 +53,10 @@ struct SarifNotification {
 // the tool with the rule catalog; then the end of the log. Written at `indent` 6, as inside runs[0].
 std::string sarif_run_tail(const std::vector<SarifNotification>& unreadable, const nlohmann::json& properties);
 
+// The run's `tool` member (the rule catalog, two thirds of a one-file log), as the tail writes it: built once per
+// process, since neither the rules nor their docs change.
+const std::string& sarif_tool_member();
+
 // The log up to the opening of runs[0].results.
 std::string sarif_log_head();
 
