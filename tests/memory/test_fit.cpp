@@ -44,7 +44,7 @@ TEST_CASE("fit: Llama-3.1-8B bf16 in 24 GiB is memory-bound, rounded to each eng
   const FitReport report = fit(kLlama, 24 * kGiB, kLlama8bWeights);
   // 24 GiB − weights = 25,769,803,776 − 16,060,522,496 = 9,709,281,280 bytes for the KV cache;
   // 32 layers × 8 heads × 128 × (K + V) × 2 bytes = 131,072 bytes per token: 74,075.35 tokens.
-  CHECK(report.kv_budget == 9'709'281'280ULL);
+  CHECK(report.fits.front().kv_budget == 9'709'281'280ULL);
   CHECK(report.declared.value == 131072);
   CHECK(report.rope_tokens == 131072);  // the llama3 extension covers the declared length
   const EngineFit& transformers = of(report, Engine::transformers, KvDtype::bf16);
@@ -84,7 +84,7 @@ TEST_CASE("fit: --reserve 10% sets a tenth of the memory aside", "[fit]") {
   // ceil(0.1 × 25,769,803,776) = 2,576,980,378; 25,769,803,776 − 2,576,980,378 − 16,060,522,496 = 7,132,300,902
   // bytes: 54,415.1 tokens of 131,072 bytes.
   const FitReport report = fit(kLlama, 24 * kGiB, kLlama8bWeights, 2'576'980'378ULL);
-  CHECK(report.kv_budget == 7'132'300'902ULL);
+  CHECK(report.fits.front().kv_budget == 7'132'300'902ULL);
   CHECK(of(report, Engine::transformers, KvDtype::bf16).max_tokens == 54415);
   CHECK(of(report, Engine::vllm, KvDtype::bf16).max_tokens == 54400);
   CHECK(of(report, Engine::sglang, KvDtype::bf16).max_tokens == 54415);
@@ -108,7 +108,7 @@ TEST_CASE("fit: an MLA model caches its latent, (kv_lora_rank + qk_rope_head_dim
   // DeepSeek-V3: (512 + 64) × 61 layers × 2 bytes = 70,272 bytes per token; 10 GiB = 10,737,418,240 bytes hold
   // 152,797.8 tokens, below the declared 163,840.
   const FitReport report = fit("testdata/configs/deepseek/deepseek-v3.json", 610 * kGiB, 600 * kGiB);
-  CHECK(report.kv_budget == 10 * kGiB);
+  CHECK(report.fits.front().kv_budget == 10 * kGiB);
   CHECK(of(report, Engine::sglang, KvDtype::bf16).max_tokens == 152797);
   CHECK(of(report, Engine::vllm, KvDtype::bf16).max_tokens == 152784);
   CHECK(of(report, Engine::llama_cpp, KvDtype::bf16).max_tokens == 152576);
@@ -121,7 +121,7 @@ TEST_CASE("fit: sliding layers keep their window, so full layers take the rest",
   // MedGemma 27B (Gemma 3): 62 layers, 52 sliding (window 1024) and 10 full, 16 KV heads × 128 × (K + V) × 2 bytes
   // = 8,192 bytes per layer and token; 8 GiB = 8,589,934,592 bytes for the cache.
   const FitReport report = fit("testdata/configs/gemma/medgemma-27b-it.json", 58 * kGiB, 50 * kGiB);
-  REQUIRE(report.kv_budget == 8 * kGiB);
+  REQUIRE(report.fits.front().kv_budget == 8 * kGiB);
   // transformers: sliding layers keep 1023 tokens: (8,589,934,592 − 52 × 8,192 × 1,023) / (10 × 8,192) = 99,538.
   CHECK(of(report, Engine::transformers, KvDtype::bf16).max_tokens == 99538);
   // vLLM: (cdiv(1023 + 8192, 16) + 1) × 16 = 9,232 tokens per sliding layer, 3,932,684,288 bytes;
@@ -144,7 +144,7 @@ TEST_CASE("fit: without the weights' size it refuses", "[fit]") {
 
 TEST_CASE("fit: weights larger than the memory leave no token", "[fit]") {
   const FitReport report = fit(kLlama, 8 * kGiB, kLlama8bWeights);
-  CHECK(report.kv_budget == 0);
+  CHECK(report.fits.front().kv_budget == 0);
   for (const auto& f : report.fits) {
     CHECK(f.max_tokens == 0);
     CHECK(f.limited_by == FitLimit::memory);
