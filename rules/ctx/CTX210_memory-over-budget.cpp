@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "ropelens/engines/kv_cache.hpp"
@@ -8,10 +10,23 @@
 namespace ropelens::rules {
 namespace ctx210 {
 
-// "KV cache 18.00 GiB at 131072 tokens (bf16)": the window-aware KV cache at the target.
-static std::string cache_text(const KvCacheReport& kv) {
-  return fmt::format("KV cache {} at {} tokens ({})", format_bytes(static_cast<std::int64_t>(kv.cache.total_bytes)),
-                     kv.tokens, to_string(kv.dtype));
+// One GPU's part of the window-aware KV cache over --tp GPUs: ceil(total / tp), the least any engine keeps on one
+// (heads replicated when there are fewer than GPUs keep more).
+static std::uint64_t cache_per_gpu(const KvCacheReport& kv, int tp) {
+  const auto gpus = static_cast<std::uint64_t>(std::max(1, tp));
+  return (kv.cache.total_bytes + gpus - 1) / gpus;
+}
+
+// "KV cache 18.00 GiB at 131072 tokens (bf16)", with "; 9.00 GiB per GPU over --tp 2" when split: the
+// window-aware KV cache at the target.
+static std::string cache_text(const KvCacheReport& kv, int tp) {
+  std::string text =
+      fmt::format("KV cache {} at {} tokens ({})", format_bytes(static_cast<std::int64_t>(kv.cache.total_bytes)),
+                  kv.tokens, to_string(kv.dtype));
+  if (tp > 1)
+    text += fmt::format(", at least {} per GPU over --tp {}",
+                        format_bytes(static_cast<std::int64_t>(cache_per_gpu(kv, tp))), tp);
+  return text;
 }
 
 static Finding with_facts(Finding finding, const KvCacheReport& kv, std::uint64_t needed, std::uint64_t budget,
@@ -26,14 +41,15 @@ static Finding with_facts(Finding finding, const KvCacheReport& kv, std::uint64_
 // Without the weights' size the budget cannot be checked: say so, with what the KV cache alone leaves of it.
 static void report_weights_unknown(const KvCacheReport& kv, std::uint64_t budget, const Context& cx,
                                    const std::string& pointer, Sink& out) {
-  const std::uint64_t left = budget - kv.cache.total_bytes;
+  const std::uint64_t cache = cache_per_gpu(kv, cx.tensor_parallel);
+  const std::uint64_t left = budget - cache;
   with_facts(out.report_as(Severity::warning, pointer,
                            fmt::format("the weights' size is unknown (no model.safetensors or "
                                        "model.safetensors.index.json beside the config): the {} alone leaves {} of "
                                        "the memory budget {} for the weights",
-                                       cache_text(kv), format_bytes(static_cast<std::int64_t>(left)),
-                                       format_bytes(*cx.memory_budget))),
-             kv, kv.cache.total_bytes, budget, cx.target_tokens)
+                                       cache_text(kv, cx.tensor_parallel),
+                                       format_bytes(static_cast<std::int64_t>(left)), format_bytes(*cx.memory_budget))),
+             kv, cache, budget, cx.target_tokens)
       .help(
           "check the folder that holds the safetensors weights (or a GGUF file), so that the weights are counted; "
           "the model fits only if its weights, activations and the engine's buffers fit in what is left");
@@ -65,11 +81,12 @@ static void check(const Context& cx, Sink& out) {
   const auto budget = static_cast<std::uint64_t>(*cx.memory_budget);
   const std::string pointer = kv.dtype_from.pointer;
   if (!kv.weights_bytes) {
-    if (kv.cache.total_bytes <= budget) report_weights_unknown(kv, budget, cx, pointer, out);
+    const std::uint64_t cache = cache_per_gpu(kv, cx.tensor_parallel);
+    if (cache <= budget) report_weights_unknown(kv, budget, cx, pointer, out);
     else
-      with_facts(out.report(pointer, fmt::format("{} alone exceeds the memory budget {}", cache_text(kv),
-                                                 format_bytes(*cx.memory_budget))),
-                 kv, kv.cache.total_bytes, budget, cx.target_tokens)
+      with_facts(out.report(pointer, fmt::format("{} alone exceeds the memory budget {}",
+                                                 cache_text(kv, cx.tensor_parallel), format_bytes(*cx.memory_budget))),
+                 kv, cache, budget, cx.target_tokens)
           .help("serve a shorter context, a smaller KV-cache dtype (--kv-dtype fp8 or q8_0), or more memory");
     return;
   }
