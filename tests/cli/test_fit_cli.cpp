@@ -180,3 +180,119 @@ TEST_CASE("fit cli: --stack and the settings file's stack keep only those engine
   CHECK(settled["engines"]["llama.cpp"]["bf16"]["max_tokens"] == 73984);
   CHECK(settled["engines"]["sglang"]["bf16"]["max_tokens"] == 41242);
 }
+
+TEST_CASE("fit cli: weights over the budget are an error-level answer that exits 1", "[fit][cli]") {
+  TempDir dir;
+  const std::string config = llama_with_weights(dir);
+  // 16,060,522,496 bytes of weights in 8 GiB = 8,589,934,592: no engine fits a token.
+  const auto run = run_cli("fit " + config + " --memory 8GiB");
+  CHECK(run.exit_code == 1);
+  CHECK_THAT(run.out, Contains("error: the weights alone exceed what transformers (8.00 GiB of it), vLLM (7.36 GiB of "
+                               "it), SGLang (4.03 GiB of it), llama.cpp (8.00 GiB of it) may use of the 8.00 GiB GPU: "
+                               "no context fits"));
+  CHECK_THAT(run.out, !Contains("serve:"));  // no command for a length that does not fit
+  const auto json_run = run_cli("fit " + config + " --memory 8GiB --format json");
+  CHECK(json_run.exit_code == 1);
+  const json out = json::parse(json_run.out);
+  for (const char* engine : {"transformers", "vllm", "sglang", "llama.cpp"}) {
+    INFO(engine);
+    CHECK(out["engines"][engine]["bf16"]["limited_by"] == "weights");
+    CHECK(out["engines"][engine]["bf16"]["max_tokens"] == 0);
+  }
+}
+
+TEST_CASE("fit cli: --tp 2 --memory 10GiB gives one GPU's figure, bound by memory", "[fit][cli][tp]") {
+  TempDir dir;
+  const std::string config = llama_with_weights(dir);
+  // floor(10 GiB × 0.92) = 9,878,424,780 bytes less half the weights (8,030,261,248) = 1,848,163,532 for the cache;
+  // 4 of the 8 KV heads per GPU: 65,536 bytes per token, 28,200.7 tokens, 28,192 in blocks of 16.
+  const json out = fit_json(config + " --memory 10GiB --tp 2 --stack vllm");
+  CHECK(out["gpus"] == 2);
+  CHECK(out["memory_bytes"] == 10'737'418'240ULL);
+  const json& vllm = out["engines"]["vllm"]["bf16"];
+  CHECK(vllm["weights_bytes"] == 8'030'261'248ULL);
+  CHECK(vllm["kv_budget_bytes"] == 1'848'163'532ULL);
+  CHECK(vllm["max_tokens"] == 28192);
+  CHECK(vllm["limited_by"] == "memory");
+  CHECK(vllm["serve"] == "vllm serve " + dir.path() +
+                             " --max-model-len 28192 --kv-cache-dtype auto --gpu-memory-utilization 0.92 "
+                             "--tensor-parallel-size 2");
+  const auto text = run_cli("fit " + config + " --memory 10GiB --tp 2 --stack vllm");
+  CHECK_THAT(text.out, Contains("memory 10.00 GiB (10,737,418,240 bytes) per GPU, 2 GPUs (--tp 2)"));
+  // On one such GPU the weights do not fit at all.
+  CHECK(run_cli("fit " + config + " --memory 10GiB --stack vllm").exit_code == 1);
+}
+
+TEST_CASE("fit cli: a float32 checkpoint is served in bf16 by vLLM, f16 by SGLang, f32 by transformers",
+          "[fit][cli][dtype]") {
+  TempDir dir;
+  auto config = json::parse(read_file(source_path(kLlama)));
+  config["torch_dtype"] = "float32";
+  write_file(dir.file("config.json"), config.dump(2));
+  // The same 8,030,261,248 values in F32: 32,121,044,992 bytes on disk.
+  ropelens::test::write_safetensors(dir.file("model.safetensors"),
+                                    {{"model.weights", "F32", {8'030'261'248ULL}, {}, ""}});
+  const auto run = run_cli("fit " + dir.file("config.json") + " --memory 24GiB --format json");
+  CHECK(run.exit_code == 1);  // transformers keeps float32: 32 GB of weights do not fit 24 GiB
+  const json out = json::parse(run.out);
+  CHECK(out["weights_bytes"] == 32'121'044'992ULL);
+  // vLLM loads it as bf16 (half the bytes) and caches in bf16: the bf16 figures, 58,336 tokens, not an f32 estimate.
+  REQUIRE(out["engines"]["vllm"].contains("bf16"));
+  CHECK_FALSE(out["engines"]["vllm"].contains("f32"));
+  CHECK(out["engines"]["vllm"]["bf16"]["weights_bytes"] == 16'060'522'496ULL);
+  CHECK_THAT(out["engines"]["vllm"]["bf16"]["weights_from"].get<std::string>(),
+             Contains("loaded as bf16 from float32 (× 0.5)"));
+  CHECK(out["engines"]["vllm"]["bf16"]["max_tokens"] == 58336);
+  CHECK_THAT(out["engines"]["vllm"]["bf16"]["serve"].get<std::string>(), Contains("--kv-cache-dtype auto"));
+  // SGLang serves float32 as float16: the same bytes, 41,242 tokens.
+  CHECK(out["engines"]["sglang"]["f16"]["max_tokens"] == 41242);
+  CHECK(out["engines"]["transformers"]["f32"]["limited_by"] == "weights");
+  CHECK(out["engines"]["llama.cpp"]["f32"]["limited_by"] == "weights");
+}
+
+TEST_CASE("fit cli: transformers dequantizes a GGUF file, so its weights are counted in f32", "[fit][cli][gguf]") {
+  TempDir dir;
+  ropelens::test::GgufWriter w = ropelens::test::llama_like("llama", 4096, 2, 512, 4);
+  w.u32("llama.attention.head_count_kv", 2);
+  for (const char* name : {"blk.0.attn_k.weight", "blk.1.attn_k.weight"})
+    w.tensor({name, {512, 256}, ropelens::test::kGgmlF16, std::string(262144, '\0'), std::nullopt});
+  w.write(dir.file("model.gguf"));
+  // 262,144 parameters × 4 bytes = 1,048,576 bytes of f32 weights (the file holds 524,288 in F16); the f32 cache is
+  // 2 layers × 2 heads × 128 × (K + V) × 4 bytes = 4,096 bytes per token: (2,572,288 − 1,048,576) / 4,096 = 372.
+  const json out = fit_json(dir.file("model.gguf") + " --memory 2572288B --engine transformers");
+  const json& transformers = out["engines"]["transformers"]["f32"];
+  CHECK(transformers["weights_bytes"] == 1'048'576);
+  CHECK_THAT(transformers["weights_from"].get<std::string>(),
+             Contains("transformers dequantizes the GGUF file on load: 262144 parameters × 4 bytes (f32)"));
+  CHECK(transformers["max_tokens"] == 372);
+}
+
+TEST_CASE("fit cli: the length fit gives each engine passes check --memory, one granule more does not",
+          "[fit][cli][check]") {
+  TempDir dir;
+  const std::string config = llama_with_weights(dir);
+  const json out = fit_json(config + " --memory 24GiB");
+  const auto ctx210 = [&](const std::string& engine, std::int64_t target) {
+    const auto run = run_cli("check " + config + " --stack " + engine + " --target " + std::to_string(target) +
+                             " --memory 24GiB --select CTX210 --format json");
+    INFO(run.err);
+    REQUIRE(run.exit_code != 2);
+    return json::parse(run.out)["files"][0]["diagnostics"].size();
+  };
+  for (const char* engine : {"transformers", "vllm", "sglang", "llama.cpp"}) {
+    INFO(engine);
+    const json& fit = out["engines"][engine]["bf16"];
+    const std::int64_t tokens = fit["max_tokens"];
+    CHECK(ctx210(engine, tokens) == 0);
+    CHECK(ctx210(engine, tokens + fit["granularity_tokens"].get<std::int64_t>()) == 1);
+  }
+  // And with tensor parallelism: vLLM's 28,192 tokens on two 10 GiB GPUs.
+  const auto tp = [&](std::int64_t target) {
+    const auto run = run_cli("check " + config + " --stack vllm --tp 2 --memory 10GiB --target " +
+                             std::to_string(target) + " --select CTX210 --format json");
+    REQUIRE(run.exit_code != 2);
+    return json::parse(run.out)["files"][0]["diagnostics"].size();
+  };
+  CHECK(tp(28192) == 0);
+  CHECK(tp(28208) == 1);
+}

@@ -172,8 +172,10 @@ TEST_CASE("suggest's text fits 80 columns, but for a shell word it cannot split"
   }
 }
 
-TEST_CASE("suggest's printed check commands for a Hugging Face id name its short revision and run as printed",
-          "[suggest][cli][locator]") {
+TEST_CASE(
+    "suggest's printed commands for a Hugging Face id name it (check commands with its short revision) and run "
+    "as printed",
+    "[suggest][cli][locator]") {
   ropelens::test::TempDir dir;
   const std::string commit = "9c925d64d7270123456789abcdef0123456789ab";
   const fs::path repo = fs::path(dir.file("hub")) / "models--Qwen--Qwen3-8B";
@@ -187,6 +189,11 @@ TEST_CASE("suggest's printed check commands for a Hugging Face id name its short
                                                     " suggest Qwen/Qwen3-8B --target 128k "
                                                     "--format json")
                                               .out);
+  // The engine commands name the model by its id, as the servers load it from the Hub; no placeholder is left.
+  CHECK(text.out.find("      vllm serve Qwen/Qwen3-8B \\\n") != std::string::npos);
+  CHECK(text.out.find("      python -m sglang.launch_server --model-path Qwen/Qwen3-8B \\\n") != std::string::npos);
+  CHECK(text.out.find("<model>") == std::string::npos);
+  CHECK(text.out.find("MODEL ") == std::string::npos);
   const std::vector<std::string> commands = printed_commands(text.out, "ropelens check");
   REQUIRE(commands.size() == 3);
   for (std::size_t i = 0; i < commands.size(); ++i) {
