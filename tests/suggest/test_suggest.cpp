@@ -237,3 +237,19 @@ TEST_CASE("suggest snapshots: text and JSON") {
     CHECK(ropelens::test::compare_snapshot("testdata/snapshots/suggest/" + c.snapshot, run.out) == "");
   }
 }
+
+TEST_CASE("suggest: YaRN on a longrope model overrides with a yarn dict, not an empty longrope one") {
+  // Phi-3.5-mini's model class reads longrope: a dict built from the edited model would say "longrope" with empty
+  // factor lists. The override is the suggestion's own dict, with rope_theta.
+  const auto report = suggest("testdata/configs/phi/phi-3.5-mini-instruct.json", 524288);
+  const auto& yarn = method(report, SuggestMethod::yarn);
+  for (Engine engine : {Engine::vllm, Engine::sglang}) {
+    const std::string& command = snippet(yarn, engine).command;
+    INFO(command);
+    CHECK(command.find(R"('{"rope_parameters":{"rope_type":"yarn","rope_theta":10000.0,"factor":128.0,)"
+                       R"("original_max_position_embeddings":4096},"max_position_embeddings":524288}')") !=
+          std::string::npos);
+    CHECK(command.find("longrope") == std::string::npos);
+    CHECK(command.find("[]") == std::string::npos);
+  }
+}
