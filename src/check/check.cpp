@@ -267,6 +267,7 @@ FileResult check_model(LoadedModel loaded, const CheckOptions& options) {
   context.unedited = loaded.as_trained ? &*loaded.as_trained : nullptr;
   context.source = loaded.source ? &*loaded.source : nullptr;
   context.memory_budget = options.memory_budget;
+  context.tensor_parallel = options.tensor_parallel;
   context.kv_dtype = options.kv_dtype;
   context.deployment = options.deployment;
   result.diagnostics = run_rules(context, options.selection);

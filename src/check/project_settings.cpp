@@ -68,7 +68,7 @@ std::int64_t target_of(const nlohmann::json& value, const std::string& file) {
 
 std::int64_t memory_of(const nlohmann::json& value, const std::string& file) {
   try {
-    if (value.is_number_unsigned()) return parse_byte_size(std::to_string(value.get<std::uint64_t>()));
+    if (value.is_number_unsigned()) return parse_byte_size(std::to_string(value.get<std::uint64_t>()) + "B");
     if (value.is_string()) return parse_byte_size(value.get<std::string>());
   } catch (const std::invalid_argument& e) {
     throw InputError(file, fmt::format("/memory: {}", e.what()));

@@ -27,6 +27,7 @@ void add_fit(ModelReport& report, const CheckOptions& options) {
   if (!options.memory_budget || report.check.error) return;
   FitRequest request;
   request.memory_bytes = static_cast<std::uint64_t>(*options.memory_budget);
+  request.gpus = options.tensor_parallel;
   if (options.kv_dtype) request.dtypes = {*options.kv_dtype};
   request.deployment = options.deployment;
   request.engines = options.engines;  // the views --engine shows, without the reference the deployment does not serve

@@ -9,6 +9,7 @@
 #include "output.hpp"
 #include "ropelens/check/model_log.hpp"
 #include "ropelens/check/project_settings.hpp"
+#include "ropelens/input/model_locator.hpp"
 #include "ropelens/load/model_loader.hpp"
 #include "ropelens/model/units.hpp"
 #include "ropelens/render/formats.hpp"
@@ -64,11 +65,15 @@ void setup_fit(CLI::App* cmd, Outcome& outcome) {
     std::string format = "text";
     OutputOptions output;
     std::optional<std::string> revision;
+    int tp = 1;
   };
   auto options = std::make_shared<Options>();
   cmd->add_option("PATH", options->path, kPathHelp)->required();
-  cmd->add_option("--memory", options->memory, "SIZE (e.g. 24GiB, 80GB): the memory weights and KV cache share")
+  cmd->add_option("--memory", options->memory,
+                  "SIZE (e.g. 24GiB, 80GB): one GPU's memory, which the engine's share of it gives to its part of the "
+                  "weights and the KV cache")
       ->required();
+  add_tp_option(*cmd, options->tp);
   cmd->add_option("--reserve", options->reserve,
                   "SIZE or PERCENT of --memory (e.g. 2GiB, 10%) to set aside for what fit does not count (default 0)");
   cmd->add_option("--weights", options->weights,
@@ -84,6 +89,7 @@ void setup_fit(CLI::App* cmd, Outcome& outcome) {
   cmd->callback([options, &outcome] {
     FitRequest request;
     request.memory_bytes = byte_size("--memory", options->memory);
+    request.gpus = options->tp;
     request.reserve = parse_reserve(options->reserve, request.memory_bytes);
     if (!options->weights.empty()) request.weights_bytes = byte_size("--weights", options->weights);
     request.dtypes = parse_kv_dtypes(options->kv_dtypes);
@@ -94,11 +100,13 @@ void setup_fit(CLI::App* cmd, Outcome& outcome) {
     const FitRender render = find_format(fit_formats(), options->format, "fit");
     LoadedModel loaded = load_model(options->path, {}, options->revision);
     log_loaded_model(loaded);
+    request.model_word = served_model_word(loaded.model.reference ? loaded.model.reference->path : options->path,
+                                           loaded.model.reference);
     const FitReport report = fit_model(loaded.model, request);
     Output output(options->output.path);
     render(report, output.stream(), text_options(options->output, output));
     output.close();
-    outcome.exit_code = 0;
+    outcome.exit_code = report.weights_exceed() ? 1 : 0;  // no context fits: an error-level answer
   });
 }
 

@@ -64,6 +64,13 @@ void add_stack_option(CLI::App& cmd, std::vector<std::string>& stack) {
                               engine_names()));
 }
 
+void add_tp_option(CLI::App& cmd, int& tp) {
+  cmd.add_option("--tp", tp,
+                 "N: GPUs the model is split over (tensor parallelism, default 1); --memory is one GPU's, and each "
+                 "engine splits weights and KV heads as it shards them")
+      ->check(CLI::Range(1, 1024));
+}
+
 Deployment deployment_option(const std::vector<std::string>& values, const ProjectSettings& settings) {
   const Deployment deployment = values.empty() ? resolve_deployment(settings.stack, "stack")
                                                : resolve_deployment(parse_stack(values, "--stack"), "--stack");
@@ -186,6 +193,7 @@ void add_rule_options(CLI::App& cmd, RuleOptions& options) {
   cmd.add_option("--memory", options.memory,
                  fmt::format("SIZE (e.g. 80GiB): {} checks that weights plus the KV cache at the target fit in it",
                              rule_code("memory-over-budget")));
+  add_tp_option(cmd, options.tp);
   add_kv_dtype_option(cmd, options.kv_dtype);
   add_stack_option(cmd, options.stack);
 }
@@ -205,6 +213,7 @@ ResolvedRuleOptions resolve_rule_options(const RuleOptions& options, const Proje
   check.scan = scan_filter(settings, options.exclude);
   check.memory_budget = settings.memory_budget;
   if (!options.memory.empty()) check.memory_budget = parse_memory_option(options.memory);
+  check.tensor_parallel = options.tp;
   check.kv_dtype = parse_kv_dtype_option(options.kv_dtype);
   check.deployment = deployment_option(options.stack, settings);
   resolved.fail_on = settings.fail_on.value_or(Severity::warning);

@@ -37,6 +37,8 @@ void add_revision_option(CLI::App& cmd, std::optional<std::string>& revision);
 void add_kv_dtype_option(CLI::App& cmd, std::string& dtype);
 // --stack ENGINE[@VERSION],...: which engines and versions the engine rules, views and snippets cover.
 void add_stack_option(CLI::App& cmd, std::vector<std::string>& stack);
+// --tp N: the GPUs a model is split over (tensor parallelism); --memory is then one GPU's.
+void add_tp_option(CLI::App& cmd, int& tp);
 // The deployment: the stack given (else .ropelens.json's) resolved once, its versions placed in each engine's version
 // table; what resolving noted (a release ropelens cannot place exactly) is printed as a warning.
 Deployment deployment_option(const std::vector<std::string>& values, const ProjectSettings& settings);
@@ -71,6 +73,7 @@ struct RuleOptions {
   std::vector<std::string> severity;
   std::vector<std::string> exclude;
   std::string memory;              // --memory SIZE ("" = .ropelens.json's, else none)
+  int tp = 1;                      // --tp N: GPUs for --memory's budget
   std::string kv_dtype;            // --kv-dtype ("" = the config's dtype)
   std::vector<std::string> stack;  // --stack ENGINE[@VERSION],... (empty = .ropelens.json's, else every engine)
 };

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "llama_cpp/llama_cpp.hpp"
 #include "sglang/sglang.hpp"
 #include "transformers/transformers.hpp"
@@ -14,6 +16,10 @@ namespace ropelens {
 namespace {
 
 using namespace engine_detail;
+
+// An engine without a memory-share setting takes what it needs; one serving the config's own dtype.
+MemoryShare no_memory_share(const MemoryRequest& /*request*/) { return {}; }
+KvDtype same_dtype(KvDtype config_dtype) { return config_dtype; }
 
 constexpr std::string_view kTransformersAliases[] = {"hf"};
 constexpr std::string_view kLlamaCppAliases[] = {"llamacpp", "llama_cpp", "gguf"};
@@ -30,13 +36,20 @@ const EngineRow kTransformers{
     .kv_layout = transformers_kv_layout,
     .kv_granularity = {.tokens = 1, .text = "token by token"},
     .cache_dtype = transformers_cache_dtype,
+    .memory_share = no_memory_share,
+    .served_dtype = same_dtype,
+    .gguf_dequantized = KvDtype::f32,
+    .tp_sharding = TpSharding::layers,
     .serve = {.launch = "",
+              .model_flag = "",
+              .model_placeholder = "",
               .context_length = "",
               .kv_cache_dtype = "",
               .memory_share = "",
               .config_override = "",
               .allow_longer = "",
-              .value_cache_dtype = ""},
+              .value_cache_dtype = "",
+              .tensor_parallel = ""},
     .snippets = transformers_snippets,
     .gguf = nullptr,
 };
@@ -53,13 +66,20 @@ const EngineRow kVllm{
     .kv_layout = vllm_kv_layout,
     .kv_granularity = {.tokens = kVllmBlockTokens, .text = "blocks of 16 tokens"},
     .cache_dtype = vllm_cache_dtype,
-    .serve = {.launch = "vllm serve <model>",
+    .memory_share = vllm_memory_share,
+    .served_dtype = vllm_served_dtype,
+    .gguf_dequantized = std::nullopt,
+    .tp_sharding = TpSharding::heads,
+    .serve = {.launch = "vllm serve",
+              .model_flag = "",
+              .model_placeholder = "MODEL",
               .context_length = "--max-model-len",
               .kv_cache_dtype = "--kv-cache-dtype",
               .memory_share = "--gpu-memory-utilization",
               .config_override = "--hf-overrides",
               .allow_longer = "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1",
-              .value_cache_dtype = ""},
+              .value_cache_dtype = "",
+              .tensor_parallel = "--tensor-parallel-size"},
     .snippets = vllm_snippets,
     .gguf = nullptr,
 };
@@ -76,13 +96,20 @@ const EngineRow kSglang{
     .kv_layout = sglang_kv_layout,
     .kv_granularity = {.tokens = kSglangPageTokens, .text = "pages of 1 token"},
     .cache_dtype = sglang_cache_dtype,
-    .serve = {.launch = "python -m sglang.launch_server --model-path <model>",
+    .memory_share = sglang_memory_share,
+    .served_dtype = sglang_served_dtype,
+    .gguf_dequantized = std::nullopt,
+    .tp_sharding = TpSharding::heads,
+    .serve = {.launch = "python -m sglang.launch_server",
+              .model_flag = "--model-path",
+              .model_placeholder = "MODEL",
               .context_length = "--context-length",
               .kv_cache_dtype = "--kv-cache-dtype",
               .memory_share = "--mem-fraction-static",
               .config_override = "--json-model-override-args",
               .allow_longer = "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1",
-              .value_cache_dtype = ""},
+              .value_cache_dtype = "",
+              .tensor_parallel = "--tp-size"},
     .snippets = sglang_snippets,
     .gguf = nullptr,
 };
@@ -99,13 +126,20 @@ const EngineRow kLlamaCpp{
     .kv_layout = llama_cpp_kv_layout,
     .kv_granularity = {.tokens = kLlamaCppPadding, .text = "cells padded to 256"},
     .cache_dtype = llama_cpp_cache_dtype,
-    .serve = {.launch = "llama-server -m <model>.gguf",
+    .memory_share = no_memory_share,
+    .served_dtype = same_dtype,
+    .gguf_dequantized = std::nullopt,
+    .tp_sharding = TpSharding::layers,
+    .serve = {.launch = "llama-server",
+              .model_flag = "-m",
+              .model_placeholder = "MODEL.gguf",
               .context_length = "-c",
               .kv_cache_dtype = "--cache-type-k",
               .memory_share = "",
               .config_override = "--override-kv",
               .allow_longer = "",
-              .value_cache_dtype = "--cache-type-v"},
+              .value_cache_dtype = "--cache-type-v",
+              .tensor_parallel = ""},
     .snippets = llama_cpp_snippets,
     .gguf = &kLlamaCppGguf,
 };
@@ -116,6 +150,13 @@ const EngineRow* const kRegistry[] = {&kTransformers, &kVllm, &kSglang, &kLlamaC
 }  // namespace
 
 std::span<const EngineRow* const> engine_registry() { return kRegistry; }
+
+std::string launch_command(const ServeFlags& serve, std::string_view model) {
+  if (serve.launch.empty()) return "";
+  const std::string_view word = model.empty() ? serve.model_placeholder : model;
+  if (serve.model_flag.empty()) return fmt::format("{} {}", serve.launch, word);
+  return fmt::format("{} {} {}", serve.launch, serve.model_flag, word);
+}
 
 const EngineRow& engine_row(Engine engine) {
   for (const EngineRow* row : kRegistry)

@@ -137,6 +137,13 @@ std::optional<ResolvedVersion> resolve_version(Engine engine, std::string_view t
   return std::nullopt;
 }
 
+bool release_before(Engine engine, std::string_view pinned, std::string_view release) {
+  const VersionTable& table = engine_row(engine).versions;
+  const auto given = parse_release(table.scheme, pinned);
+  const auto bound = parse_release(table.scheme, release);
+  return given && bound && compare(*given, *bound) < 0;
+}
+
 std::string version_choices(Engine engine) {
   const VersionTable& table = engine_row(engine).versions;
   std::vector<std::string_view> keys;

@@ -9,6 +9,7 @@
 
 #include "model_caches.hpp"
 #include "ropelens/input/input.hpp"
+#include "ropelens/model/text.hpp"
 
 namespace ropelens {
 namespace input_detail {
@@ -83,6 +84,18 @@ std::optional<SafetensorsIndex> read_safetensors_index(const std::string& folder
     index.problem = fmt::format("{}; the weights' size is unknown", e.what());
   }
   return index;
+}
+
+std::string served_model_word(const std::string& path, const std::optional<ModelReference>& reference) {
+  namespace fs = std::filesystem;
+  if (reference) return reference->id.starts_with("ollama:") ? "" : shell_word(reference->id);
+  if (path.empty() || path == "-" || path == "<stdin>") return "";
+  const fs::path file(path);
+  std::error_code error;
+  if (fs::is_directory(file, error)) return shell_word(path);
+  if (file.extension() == ".gguf") return shell_word(path);
+  if (file.filename() == "config.json") return shell_word(file.has_parent_path() ? file.parent_path().string() : ".");
+  return "";
 }
 
 }  // namespace ropelens

@@ -3,6 +3,8 @@
 
 #include "ropelens/memory/kv_layers.hpp"
 
+#include <algorithm>
+
 namespace ropelens::kv_detail {
 namespace {
 
@@ -41,6 +43,16 @@ KvRow heads_row(const KvShape& kv, const Layer* layer) {
   int v_dim = kv.v_head_dim ? kv.v_head_dim->value : k_dim;
   if (sliding && kv.sliding_v_head_dim) v_dim = kv.sliding_v_head_dim->value;
   return {static_cast<std::int64_t>(heads) * k_dim, static_cast<std::int64_t>(heads) * v_dim};
+}
+
+int heads_of(const KvShape& kv, const Layer* layer) {
+  const bool full = layer != nullptr && layer->layer_type == "full_attention";
+  const bool sliding = layer != nullptr && layer->layer_type == "sliding_attention";
+  int heads = kv.num_kv_heads ? kv.num_kv_heads->value : kv.num_attention_heads->value;
+  if (kv.kv_lora_rank.has_value() && kv.num_attention_heads) heads = kv.num_attention_heads->value;
+  if (full && kv.global_num_kv_heads) heads = kv.global_num_kv_heads->value;
+  if (sliding && kv.sliding_num_kv_heads) heads = kv.sliding_num_kv_heads->value;
+  return heads;
 }
 
 std::string group_of(const Model& model, const Layer* layer) {
@@ -85,11 +97,24 @@ CachingLayers caching_layers(const Model& model) {
       caching.window_tokens = layer->window_tokens;
     }
     caching.heads = heads_row(kv, layer);
+    caching.kv_heads = heads_of(kv, layer);
     if (kv.kv_lora_rank && kv.qk_rope_head_dim)
       caching.latent = KvRow{kv.kv_lora_rank->value + kv.qk_rope_head_dim->value, 0};
     out.layers.push_back(std::move(caching));
   }
   return out;
+}
+
+CachingLayers sharded_by_heads(CachingLayers model, int tp) {
+  if (tp <= 1) return model;
+  for (CachingLayer& layer : model.layers) {
+    const int heads = layer.kv_heads;
+    if (heads <= 0 || layer.heads.k % heads != 0 || layer.heads.v % heads != 0) continue;
+    const int per_gpu = std::max(1, heads / tp);  // replicated when there are fewer heads than GPUs
+    layer.heads = {layer.heads.k / heads * per_gpu, layer.heads.v / heads * per_gpu};
+    layer.kv_heads = per_gpu;
+  }
+  return model;
 }
 
 }  // namespace ropelens::kv_detail

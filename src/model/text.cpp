@@ -1,6 +1,7 @@
 #include "ropelens/model/text.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 
 #include <fmt/format.h>
@@ -130,5 +131,16 @@ std::string escaped(std::string_view text, bool keep_line_breaks) {
 std::string terminal_safe(std::string_view text) { return escaped(text, false); }
 
 std::string terminal_safe_lines(std::string_view text) { return escaped(text, true); }
+
+std::string shell_word(std::string_view text) {
+  const auto safe = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string_view("_-./:@%+=,").find(c) != std::string_view::npos;
+  };
+  if (!text.empty() && std::all_of(text.begin(), text.end(), safe)) return std::string(text);
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
 
 }  // namespace ropelens

@@ -124,8 +124,7 @@ std::int64_t parse_token_count(std::string_view text, std::int64_t min, std::int
 }
 
 std::int64_t parse_byte_size(std::string_view text) {
-  static constexpr std::array<Unit, 14> kUnits{{{"", 1},
-                                                {"b", 1},
+  static constexpr std::array<Unit, 13> kUnits{{{"b", 1},
                                                 {"k", 1LL << 10},
                                                 {"m", 1LL << 20},
                                                 {"g", 1LL << 30},
@@ -140,6 +139,8 @@ std::int64_t parse_byte_size(std::string_view text) {
                                                 {"tb", 1'000'000'000'000LL}}};
   constexpr std::string_view kExample = "a size above zero such as 80GiB, 32.5GiB or 24GB";
   const Quantity q = read_quantity(text, kExample);
+  // A bare number is a mistake more often than a count of bytes (--memory 24): say which unit to write.
+  if (q.unit.empty()) throw std::invalid_argument(fmt::format("'{}' has no unit: write {}GiB", text, text));
   const Unit* unit = find_unit(kUnits, q.unit);
   if (unit == nullptr)
     throw std::invalid_argument(

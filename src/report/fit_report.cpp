@@ -1,5 +1,6 @@
-// fit: the memory left for the KV cache, searched per engine and dtype over the engine's own cache layout, capped
-// by the declared length and the audit's in-range length.
+// fit: per engine and dtype, one GPU's memory as the engine divides it (its default share, less the reserve and its
+// part of the weights as it holds them; engines/kv_cache.hpp, engine_budget, which CTX210 uses too), searched over
+// the engine's own cache layout split over --tp GPUs, capped by the declared length and the audit's in-range length.
 #include "ropelens/report/fit_report.hpp"
 
 #include <algorithm>
@@ -14,20 +15,31 @@
 namespace ropelens {
 namespace {
 
-// The share of the memory the engine may take: all of it but the reserve.
-std::string memory_share(const FitReport& report) {
-  const double share =
-      static_cast<double>(report.memory_bytes - report.reserve.bytes) / static_cast<double>(report.memory_bytes);
-  return fmt::format("{:.4g}", share);
+// The engine's derived length stops short of `tokens` in some version the deployment runs: the engine then needs
+// its allow_longer variable.
+bool needs_allow_longer(const std::vector<EngineView>& views, Engine engine, std::int64_t tokens) {
+  return std::any_of(views.begin(), views.end(), [&](const EngineView& view) {
+    return engine_of(view.version) == engine && view.length.limit_tokens && *view.length.limit_tokens < tokens;
+  });
 }
 
-std::string serve_command(const FitReport& report, const EngineFit& fit, const std::string& dtype_value) {
-  const ServeFlags& serve = engine_row(fit.engine).serve;
+std::string serve_command(const FitRequest& request, const Model& model, const EngineFit& fit,
+                          const std::string& dtype_value, const std::vector<EngineView>& views) {
+  const EngineRow& row = engine_row(fit.engine);
+  const ServeFlags& serve = row.serve;
   if (serve.launch.empty()) return "";
-  std::string command = fmt::format("{} {} {}", serve.launch, serve.context_length, fit.max_tokens);
+  // The engine that loads GGUF files takes the model by name only when it is one; the others take the model.
+  const bool names_model = row.gguf == nullptr || model.gguf.has_value();
+  std::string command = fmt::format("{} {} {}", launch_command(serve, names_model ? request.model_word : ""),
+                                    serve.context_length, fit.max_tokens);
+  if (!serve.allow_longer.empty() && needs_allow_longer(views, fit.engine, fit.max_tokens))
+    command = fmt::format("{} {}", serve.allow_longer, command);
   if (!serve.kv_cache_dtype.empty()) command += fmt::format(" {} {}", serve.kv_cache_dtype, dtype_value);
   if (!serve.value_cache_dtype.empty()) command += fmt::format(" {} {}", serve.value_cache_dtype, dtype_value);
-  if (!serve.memory_share.empty()) command += fmt::format(" {} {}", serve.memory_share, memory_share(report));
+  if (!serve.memory_share.empty() && !fit.share.formula.empty())
+    command += fmt::format(" {} {:.4g}", serve.memory_share, fit.share.fraction);
+  if (!serve.tensor_parallel.empty() && request.gpus > 1)
+    command += fmt::format(" {} {}", serve.tensor_parallel, request.gpus);
   return command;
 }
 
@@ -48,35 +60,52 @@ FitLimit cap_reason(const FitReport& report) {
   return report.rope_tokens && *report.rope_tokens < report.declared.value ? FitLimit::rope : FitLimit::declared;
 }
 
-EngineFit fit_engine(const Model& model, const FitReport& report, Engine engine, KvDtype dtype, KvDtype model_dtype) {
+EngineFit fit_engine(const Model& model, const FitRequest& request, const FitReport& report, Engine engine,
+                     std::optional<KvDtype> dtype, const std::vector<EngineView>& views) {
+  const EngineRow& row = engine_row(engine);
+  const EngineBudget budget = engine_budget(
+      model, engine,
+      {request.memory_bytes, request.reserve.bytes, request.gpus, request.weights_bytes, dtype, &request.deployment});
   EngineFit fit;
   fit.engine = engine;
-  fit.dtype = dtype;
-  const EngineRow& row = engine_row(engine);
+  fit.dtype = budget.kv_dtype;
   fit.granularity = row.kv_granularity.tokens;
   fit.granularity_text = row.kv_granularity.text;
-  const CacheDtypeFlag flag = row.cache_dtype(dtype, model_dtype);
-  if (flag.unsupported) {
-    fit.unsupported = flag.unsupported;
+  fit.share = budget.share;
+  fit.usable_bytes = budget.split.usable;
+  fit.weights_bytes = budget.split.weights_per_gpu;
+  fit.weights_from = budget.weights_from;
+  fit.weights_as_stated = budget.weights_as_stated;
+  fit.kv_budget = budget.split.kv_budget;
+  if (budget.cache_flag.unsupported) {
+    fit.unsupported = budget.cache_flag.unsupported;
+    return fit;
+  }
+  if (budget.split.weights_exceed) {
+    fit.limited_by = FitLimit::weights;
     return fit;
   }
   const std::int64_t cap = length_cap(report);
-  const KvFit kv = longest_kv_fit(model, engine, dtype, report.kv_budget, cap);
+  const KvFit kv = longest_kv_fit(model, engine, budget.kv_dtype, budget.split.kv_budget, cap, request.gpus);
   fit.memory_tokens = kv.tokens;
   fit.max_tokens = kv.tokens;
   fit.kv_bytes = kv.kv_bytes;
   fit.limited_by = kv.tokens < cap ? FitLimit::memory : cap_reason(report);
-  fit.serve_command = serve_command(report, fit, flag.value);
+  fit.serve_command = serve_command(request, model, fit, budget.cache_flag.value, views);
   return fit;
 }
 
 std::vector<std::string> not_counted(const FitRequest& request) {
-  std::vector<std::string> out = {"activations and the engine's working buffers", "CUDA graphs and the CUDA context",
-                                  "more than one sequence: each figure is one sequence of max_tokens"};
-  if (request.reserve.bytes == 0)
+  std::vector<std::string> out = {
+      "activations, the engine's working buffers, CUDA graphs and the CUDA context, beyond the 1 − share of the GPU "
+      "an engine with a share leaves for them",
+      "more than one sequence: each figure is one sequence of max_tokens"};
+  if (request.gpus > 1)
     out.push_back(
-        "the engine's own reserve (vLLM leaves 1 - --gpu-memory-utilization of the GPU free, SGLang 1 - "
-        "--mem-fraction-static): give --reserve SIZE or PERCENT to set it aside");
+        "weights split over --tp GPUs as the whole size / N: layers every GPU keeps whole (norms, a replicated "
+        "embedding) are counted once");
+  if (request.reserve.bytes == 0)
+    out.push_back("what the engine's share leaves too little room for: give --reserve SIZE or PERCENT to set it aside");
   return out;
 }
 
@@ -87,14 +116,21 @@ std::string_view to_string(FitLimit limit) {
     case FitLimit::memory: return "memory";
     case FitLimit::rope: return "rope";
     case FitLimit::declared: return "declared";
+    case FitLimit::weights: return "weights";
   }
   return "memory";
+}
+
+bool FitReport::weights_exceed() const {
+  return std::any_of(fits.begin(), fits.end(),
+                     [](const EngineFit& fit) { return fit.limited_by == FitLimit::weights; });
 }
 
 FitReport fit_model(const Model& model, const FitRequest& request) {
   FitReport report;
   report.source = model.source;
   report.memory_bytes = request.memory_bytes;
+  report.gpus = std::max(1, request.gpus);
   report.reserve = request.reserve;
   if (report.reserve.bytes > report.memory_bytes)
     throw FitRefused(model.source, fmt::format("--reserve {} is more than --memory {}", report.reserve.as_given,
@@ -102,16 +138,15 @@ FitReport fit_model(const Model& model, const FitRequest& request) {
   report.weights = weights_of(model, request);
   if (const auto not_computed = kv_cache_at(model, {1, std::nullopt}).not_computed)
     throw FitRefused(model.source, fmt::format("the KV cache cannot be sized: {}", *not_computed));
-  const std::uint64_t usable = report.memory_bytes - report.reserve.bytes;
-  report.kv_budget = usable > report.weights.value ? usable - report.weights.value : 0;
   report.declared = model.declared_length();
   report.rope_tokens = longest_in_range(model, report.declared.value);
   if (!report.rope_tokens) report.rope_unknown = audit_model(model, 1).pair_figures_missing();
   report.not_counted = not_counted(request);
-  const KvDtype model_dtype = default_kv_dtype(model).dtype;
-  const std::vector<KvDtype> dtypes = request.dtypes.empty() ? std::vector<KvDtype>{model_dtype} : request.dtypes;
+  const std::vector<EngineView> views = deployment_views(model, request.deployment, length_cap(report));
+  std::vector<std::optional<KvDtype>> dtypes(request.dtypes.begin(), request.dtypes.end());
+  if (dtypes.empty()) dtypes.emplace_back();  // each engine's own cache dtype for the config's
   for (Engine engine : request.engines)
-    for (KvDtype dtype : dtypes) report.fits.push_back(fit_engine(model, report, engine, dtype, model_dtype));
+    for (const auto& dtype : dtypes) report.fits.push_back(fit_engine(model, request, report, engine, dtype, views));
   return report;
 }
 

@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "ropelens/engines/registry.hpp"
+#include "ropelens/model/text.hpp"
 #include "suggesting.hpp"
 
 namespace ropelens::suggest_detail {
@@ -62,10 +63,44 @@ ordered_json rope_parameters_of(const Model& model) {
   return by_type;
 }
 
+// The dict the suggestion writes whole (/rope_scaling or /rope_parameters), when one edit does.
+const Edit* rope_dict_edit(const Suggestion& suggestion) {
+  for (const Edit& edit : suggestion.edits) {
+    const std::string key = json_pointer_key(edit.pointer);
+    if (edit.value.is_object() && (key == "rope_scaling" || key == "rope_parameters")) return &edit;
+  }
+  return nullptr;
+}
+
+// The suggestion's own dict, completed with what an override that replaces rope_parameters would otherwise drop
+// (rope_theta, the partial rotary factor, M-RoPE's sections). Built from the edit, not from the edited model:
+// a model class that reads only one rope type (Phi-3: longrope) would turn a YaRN edit into an empty longrope.
+ordered_json rope_parameters_of(const Edit& edit, const RopeSetup& setup) {
+  ordered_json dict;
+  dict["rope_type"] = edit.value.value("rope_type", edit.value.value("type", std::string(to_string(setup.type))));
+  dict["rope_theta"] = setup.rope_theta.value;
+  if (setup.partial_rotary_factor.value != 1.0) dict["partial_rotary_factor"] = setup.partial_rotary_factor.value;
+  for (const auto& [key, value] : edit.value.items())
+    if (key != "rope_type" && key != "type") dict[key] = value;
+  if (!setup.mrope_section.empty() && !dict.contains("mrope_section")) dict["mrope_section"] = setup.mrope_section;
+  if (setup.mrope_interleaved && !dict.contains("mrope_interleaved")) dict["mrope_interleaved"] = true;
+  return dict;
+}
+
+bool per_layer_type(const Model& model) {
+  for (const auto& setup : model.setups)
+    if (setup.name != model.setups.front().name) return true;
+  return false;
+}
+
 // The edit as an override for an engine running transformers v5: rope_parameters whole, plus the length.
 std::string v5_override(const Suggestion& suggestion, const Model& edited) {
   ordered_json override = ordered_json::object();
-  override[ordered_json::json_pointer(edited.text_pointer + "/rope_parameters")] = rope_parameters_of(edited);
+  const Edit* dict_edit = rope_dict_edit(suggestion);
+  override[ordered_json::json_pointer(edited.text_pointer + "/rope_parameters")] =
+      dict_edit && !edited.setups.empty() && !per_layer_type(edited)
+          ? rope_parameters_of(*dict_edit, edited.setups.front())
+          : rope_parameters_of(edited);
   const std::string length = length_pointer(edited);
   for (const auto& edit : suggestion.edits)
     if (edit.pointer == length) override[ordered_json::json_pointer(length)] = edit.value;
@@ -80,8 +115,9 @@ RopeChange rope_change(const Plan& plan, const Suggestion& suggestion) {
 
 std::vector<EngineSnippet> engine_snippets(const Plan& plan, const Suggestion& suggestion, const Model& edited,
                                            const std::vector<EngineView>& edited_views) {
-  const SnippetRequest request{rope_change(plan, suggestion), &edited, &edited_views, v5_override(suggestion, edited),
-                               suggestion.config_fragment.dump()};
+  const SnippetRequest request{
+      rope_change(plan, suggestion),     &edited,         &edited_views,    v5_override(suggestion, edited),
+      suggestion.config_fragment.dump(), plan.deployment, plan.served_model};
   std::vector<EngineSnippet> snippets;
   for (Engine engine : plan.engines) {
     std::vector<EngineSnippet> more = engine_row(engine).snippets(request);

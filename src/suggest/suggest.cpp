@@ -197,13 +197,18 @@ SuggestReport suggest_changes(const std::string& path, const SuggestRequest& req
   }
   Document document = read_config(located.path);
   if (located.reference) document.path = located.shown;
-  return suggest_changes(document, request);
+  const Model model = normalize(document);
+  suggest_detail::Plan plan;
+  plan.document = &document;
+  plan.served_model = served_model_word(located.path, located.reference);
+  return suggest_for(model, plan, request);
 }
 
 SuggestReport suggest_changes(const Document& document, const SuggestRequest& request) {
   const Model model = normalize(document);
   suggest_detail::Plan plan;
   plan.document = &document;
+  plan.served_model = served_model_word(document.path, std::nullopt);
   return suggest_for(model, plan, request);
 }
 

@@ -26,6 +26,7 @@ struct Plan {
   std::vector<Engine> engines;                     // the engines whose snippets are printed
   const GgufFile* gguf = nullptr;  // a GGUF input: suggestions are llama.cpp flags, verified on its metadata
   std::string gguf_path;           // the file llama.cpp loads (an Ollama model's blob)
+  std::string served_model;        // the model as engines take it, one shell word ("" when unknown)
 };
 
 // The training history every edited config is audited against, as check reads it: the config as trained,

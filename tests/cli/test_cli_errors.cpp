@@ -67,9 +67,12 @@ TEST_CASE(".ropelens.json: an unknown key or rule selector is an error naming th
   write_file(dir.file(".ropelens.json"), R"({"target": "128k", "memory": "16GiB", "select": ["CTX210"]})");
   r = run_cli_in(dir.path(), "check " + ropelens::test::source_path(kQwen3));
   CHECK(r.exit_code == 1);
-  CHECK_THAT(r.out,
-             Contains("KV cache 18.00 GiB at 131072 tokens (bf16) (weights' size unknown, not counted) = 18.00 GiB "
-                      "exceeds the memory budget 16.00 GiB"));
+  CHECK_THAT(r.out, Contains("KV cache 18.00 GiB at 131072 tokens (bf16) alone exceeds the memory budget 16.00 GiB"));
+  // Over two GPUs each holds at least half of it, which fits: what is left for the weights is a warning.
+  r = run_cli_in(dir.path(), "check " + ropelens::test::source_path(kQwen3) + " --tp 2");
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.out, Contains("KV cache 18.00 GiB at 131072 tokens (bf16), at least 9.00 GiB per GPU over --tp 2 alone "
+                             "leaves 7.00 GiB of the memory budget 16.00 GiB for the weights"));
   // Within the budget the unknown weights are still a warning: what the KV cache alone leaves is all it says.
   r = run_cli_in(dir.path(), "check " + ropelens::test::source_path(kQwen3) + " --memory 40GiB");
   CHECK(r.exit_code == 1);
@@ -116,13 +119,20 @@ TEST_CASE("memory budgets take decimal sizes, and zero or negative ones are usag
   CHECK(r.out.find("leaves 14.50 GiB of the memory budget 32.50 GiB") != std::string::npos);
   CHECK(budget_check("24GB").out.find("of the memory budget 22.35 GiB") != std::string::npos);
   CHECK(budget_check("1.5GB").out.find("exceeds the memory budget 1.40 GiB") != std::string::npos);
-  for (const std::string bad : {"0", "0GiB", "-1GiB", "-0.5GB"}) {
+  for (const std::string bad : {"0B", "0GiB", "-1GiB", "-0.5GB"}) {
     r = budget_check(bad);
     INFO(bad);
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Contains("ropelens: error: --memory: '" + bad + "': expected a size above zero such as 80GiB"));
     CHECK(lines(r.err) == 1);
   }
+  // A number without a unit is refused, with the unit it most likely lacks.
+  r = budget_check("24");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "ropelens: error: --memory: '24' has no unit: write 24GiB\n");
+  r = run_cli("fit " + kQwen3 + " --memory 24 --weights 16GB");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "ropelens: error: --memory: '24' has no unit: write 24GiB\n");
 }
 
 TEST_CASE("an unknown option, choice or rule names the nearest one") {

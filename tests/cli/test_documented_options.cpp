@@ -98,6 +98,7 @@ const std::map<std::string, std::string> kValues = {
     {"--stack", "llama.cpp"},
     {"--jobs", "2"},
     {"--source", "config.json"},
+    {"--tp", "2"},
 };
 
 // Options whose effect these inputs cannot show, and why.
@@ -116,6 +117,9 @@ const std::map<std::string, std::string> kNoVisibleEffect = {
     {"diff --kv-dtype",
      "the dtype changes only the KV-cache figure of a CTX210 finding both sides hold, and diff counts an unchanged "
      "finding without its text"},
+    {"diff --tp",
+     "no weights beside these configs: both sides hold the same CTX210 finding, whose text alone --tp changes, and "
+     "diff counts an unchanged finding without its text"},
     {"diff --memory",
      "no weights beside these configs: both sides hold the same CTX210 finding at any budget, and diff counts an "
      "unchanged finding without its text"},

@@ -38,9 +38,9 @@ struct CommandCase {
 
 const CommandCase kCommandCases[] = {
     {"fit/llama-3.1-8b-24gib.json",
-     "fit testdata/fit/llama-3.1-8b/config.json --memory 24GiB --weights 16060522496 --kv-dtype bf16,fp8,q8_0 "
+     "fit testdata/fit/llama-3.1-8b/config.json --memory 24GiB --weights 16060522496B --kv-dtype bf16,fp8,q8_0 "
      "--format json"},
-    {"fit/llama-3.1-8b-24gib.txt", "fit testdata/fit/llama-3.1-8b/config.json --memory 24GiB --weights 16060522496"},
+    {"fit/llama-3.1-8b-24gib.txt", "fit testdata/fit/llama-3.1-8b/config.json --memory 24GiB --weights 16060522496B"},
     {"table/llama-3.1-8b.txt", "table testdata/configs/llama/llama-3.1-8b-instruct-bnb8bit-finetune.json"},
     {"table/llava-8192.txt", "table testdata/configs/llava/llava-v1.5-7b.json --target 8192 --pairs 0,32,44-47,63"},
     {"table/qwen2.5-coder-yarn.md",

@@ -7,6 +7,7 @@
 
 using namespace ropelens;
 using Catch::Matchers::Contains;
+using Catch::Matchers::Equals;
 
 TEST_CASE("token counts take k, M and G as powers of 1024") {
   CHECK(parse_token_count("131072") == 131072);
@@ -45,7 +46,8 @@ TEST_CASE("byte sizes: binary and decimal units, with decimals") {
   CHECK(parse_byte_size("512MB") == 512'000'000LL);
   CHECK(parse_byte_size("24GB") == 24'000'000'000LL);
   CHECK(parse_byte_size("1TB") == 1'000'000'000'000LL);
-  CHECK(parse_byte_size("1024") == 1024);
+  CHECK(parse_byte_size("1024B") == 1024);
+  CHECK_THROWS_WITH(parse_byte_size("24"), Equals("'24' has no unit: write 24GiB"));
   CHECK(parse_byte_size("32.5GiB") == 34'896'609'280LL);  // 32.5 · 2^30
   CHECK(parse_byte_size("1.5TB") == 1'500'000'000'000LL);
   CHECK(parse_byte_size("0.1KiB") == 102);  // 102.4 bytes, to the nearest byte
@@ -55,7 +57,7 @@ TEST_CASE("byte sizes: binary and decimal units, with decimals") {
 }
 
 TEST_CASE("a byte size of zero or below is refused, saying what is expected") {
-  CHECK_THROWS_WITH(parse_byte_size("0"), Contains("'0': expected a size above zero such as 80GiB"));
+  CHECK_THROWS_WITH(parse_byte_size("0B"), Contains("'0B': expected a size above zero such as 80GiB"));
   CHECK_THROWS_WITH(parse_byte_size("0GiB"), Contains("above zero"));
   CHECK_THROWS_WITH(parse_byte_size("-1GiB"), Contains("'-1GiB': expected a size above zero"));
   CHECK_THROWS_WITH(parse_byte_size("0.4B"), Contains("above zero"));

@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "ropelens/engines/deployment.hpp"
+#include "ropelens/engines/stack.hpp"
 #include "ropelens/input/input.hpp"
 #include "ropelens/suggest/suggest.hpp"
 #include "support.hpp"
@@ -17,10 +19,12 @@ namespace {
 
 const std::string kQwen3 = "testdata/configs/qwen/qwen3-8b.json";
 
-SuggestReport suggest(const std::string& relative, std::int64_t target, std::optional<std::int64_t> original = {}) {
+SuggestReport suggest(const std::string& relative, std::int64_t target, std::optional<std::int64_t> original = {},
+                      const std::vector<std::string>& stack = {}) {
   SuggestRequest request;
   request.target_tokens = target;
   request.original_tokens = original;
+  if (!stack.empty()) request.deployment = resolve_deployment(parse_stack(stack, "--stack"), "--stack");
   return suggest_changes(source_path(relative), request);
 }
 
@@ -31,12 +35,11 @@ const Suggestion& method(const SuggestReport& report, SuggestMethod wanted) {
   return report.suggestions.front();
 }
 
-// The engine's snippet; for vLLM and SGLang the one for transformers v5 ("v5") or 4.x ("4.x").
-const EngineSnippet& snippet(const Suggestion& s, Engine engine, const std::string& transformers = "v5") {
+// The engine's snippet whose versions say `versions` (the first of the engine's with ""): for vLLM and SGLang the
+// rope_parameters form first, the rope_scaling one only under a stack that pins an older release.
+const EngineSnippet& snippet(const Suggestion& s, Engine engine, const std::string& versions = "") {
   for (const auto& snip : s.snippets)
-    if (snip.engine == engine &&
-        (snip.versions.empty() || snip.versions.find("transformers " + transformers) != std::string::npos))
-      return snip;
+    if (snip.engine == engine && snip.versions.find(versions) != std::string::npos) return snip;
   FAIL("no snippet for " << to_string(engine));
   return s.snippets.front();
 }
@@ -55,20 +58,25 @@ TEST_CASE("suggest: Qwen3-8B with --original 32768 reproduces Qwen's YaRN recipe
   CHECK(yarn.config_fragment.dump() ==
         R"({"rope_scaling":{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768},)"
         R"("max_position_embeddings":131072})");
+  // A config path names no model a server can load: the commands carry a shell-safe placeholder, never <model>.
   CHECK(snippet(yarn, Engine::llama_cpp).command ==
-        "llama-server -m <model>.gguf -c 131072 --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768");
-  // With transformers v5 an override replaces rope_parameters whole, so rope_theta must be in it.
-  CHECK(snippet(yarn, Engine::vllm, "v5").command ==
-        R"(vllm serve <model> --hf-overrides '{"rope_parameters":{"rope_type":"yarn","rope_theta":1000000.0,)"
+        "llama-server -m MODEL.gguf -c 131072 --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768");
+  // vLLM ≥ 0.12 copies rope_scaling into rope_parameters before applying --hf-overrides, so only a rope_parameters
+  // override takes effect; it replaces the dict whole, so rope_theta must be in it. It is the only vLLM form printed
+  // when no older release is pinned, and it names the versions it is for.
+  CHECK(yarn.snippets.size() == 3);  // one per server
+  const EngineSnippet& vllm = snippet(yarn, Engine::vllm);
+  CHECK(vllm.versions == "≥ 0.12 (reads rope_parameters, PR #28542)");
+  CHECK(vllm.command ==
+        R"(vllm serve MODEL --hf-overrides '{"rope_parameters":{"rope_type":"yarn","rope_theta":1000000.0,)"
         R"("factor":4.0,"original_max_position_embeddings":32768},"max_position_embeddings":131072}' )"
         "--max-model-len 131072");
-  // With transformers 4.x the override is the config.json fragment itself.
-  CHECK(snippet(yarn, Engine::vllm, "4.x").command ==
-        "vllm serve <model> --hf-overrides '" + yarn.config_fragment.dump() + "' --max-model-len 131072");
-  const auto& sglang = snippet(yarn, Engine::sglang, "v5").command;
-  CHECK(sglang.find(R"(--json-model-override-args '{"rope_parameters":{"rope_type":"yarn","rope_theta":1000000.0)") !=
+  const EngineSnippet& sglang = snippet(yarn, Engine::sglang);
+  CHECK(sglang.versions == "≥ 0.5.16 (transformers v5, rope_parameters)");
+  CHECK(sglang.command.find(
+            R"(--json-model-override-args '{"rope_parameters":{"rope_type":"yarn","rope_theta":1000000.0)") !=
         std::string::npos);
-  CHECK(sglang.find("--context-length 131072") != std::string::npos);
+  CHECK(sglang.command.find("--context-length 131072") != std::string::npos);
   CHECK(yarn.check_command ==
         "ropelens check '" + ropelens::shown_path(source_path(kQwen3)) +
             "' --target 131072 --trained-length 32768 --set "
@@ -78,6 +86,21 @@ TEST_CASE("suggest: Qwen3-8B with --original 32768 reproduces Qwen's YaRN recipe
   CHECK(yarn.short_inputs.pairs_changed == 40);
   CHECK(yarn.short_inputs.max_ratio == Approx(4.0));
   CHECK(yarn.short_inputs.magnitude_after == Approx(1.1386).epsilon(1e-4));
+}
+
+TEST_CASE("suggest: a stack pinning vLLM 0.11 and SGLang 0.5.15 adds the rope_scaling form, named for them") {
+  const auto report = suggest(kQwen3, 131072, 32768, {"vllm@0.11.0", "sglang@0.5.15"});
+  const auto& yarn = method(report, SuggestMethod::yarn);
+  const EngineSnippet& old_vllm = snippet(yarn, Engine::vllm, "≤ 0.11");
+  CHECK(old_vllm.versions == "≤ 0.11 (reads rope_scaling)");
+  CHECK(old_vllm.command ==
+        "vllm serve MODEL --hf-overrides '" + yarn.config_fragment.dump() + "' --max-model-len 131072");
+  CHECK(snippet(yarn, Engine::vllm, "≥ 0.12").command.find(R"({"rope_parameters":)") != std::string::npos);
+  CHECK(snippet(yarn, Engine::sglang, "before 0.5.16").command.find(R"('{"rope_scaling":)") != std::string::npos);
+  // Under @main the old form is not printed at all.
+  const auto latest = suggest(kQwen3, 131072, 32768, {"vllm@main", "sglang@main", "llama.cpp@main"});
+  for (const auto& snip : method(latest, SuggestMethod::yarn).snippets)
+    CHECK(snip.command.find(R"('{"rope_scaling":)") == std::string::npos);
 }
 
 TEST_CASE("suggest: --original 32768 gives factor 2 for 65536") {
@@ -138,7 +161,9 @@ TEST_CASE("suggest: a nested v5 config edits text_config/rope_parameters and kee
 TEST_CASE("suggest CLI: text and JSON") {
   auto text = run_cli("suggest " + kQwen3 + " --target 131072 --original 32768 --engine llama.cpp");
   CHECK(text.exit_code == 0);
-  CHECK(text.out.find("--rope-scaling yarn \\\n        --rope-scale 4 --yarn-orig-ctx 32768\n") != std::string::npos);
+  CHECK(text.out.find("      llama-server -m MODEL.gguf -c 131072 --rope-scaling yarn --rope-scale 4 \\\n"
+                      "        --yarn-orig-ctx 32768\n") != std::string::npos);
+  CHECK(text.out.find("<model>") == std::string::npos);
   CHECK(text.out.find("vllm serve") == std::string::npos);
   CHECK(text.out.find("verified") != std::string::npos);
   auto out = run_cli("suggest " + kQwen3 + " --target 65536 --original 32768 --format json");
@@ -168,7 +193,7 @@ TEST_CASE("suggest: vLLM runs any scaling of an MLA model as deepseek_yarn, so n
 TEST_CASE("suggest: per-layer-type RoPE is overridden per layer type under transformers v5") {
   const auto report = suggest("testdata/configs/gemma/medgemma-27b-it.json", 4 * 131072);
   const auto& yarn = method(report, SuggestMethod::yarn);
-  const std::string& command = snippet(yarn, Engine::vllm, "v5").command;
+  const std::string& command = snippet(yarn, Engine::vllm).command;
   const auto json_start = command.find('{');
   const auto override = json::parse(command.substr(json_start, command.rfind('}') - json_start + 1));
   INFO(command);
@@ -192,7 +217,7 @@ TEST_CASE("suggest: Llama 3.1 at 512k raises the llama3 factor from 8 to 32 with
   CHECK(llama3.still_out_of_range.empty());
   // No runtime flag changes llama.cpp's rope_freqs: the snippet runs a file converted from the edited config.
   const auto& llama_cpp = snippet(llama3, Engine::llama_cpp);
-  CHECK(llama_cpp.command == "llama-server -m <model>.gguf -c 524288");
+  CHECK(llama_cpp.command == "llama-server -m MODEL.gguf -c 524288");
   REQUIRE(llama_cpp.notes.size() == 1);
   // A model without llama3 scaling gets no such suggestion.
   for (const auto& s : suggest(kQwen3, 131072).suggestions) CHECK(s.method != SuggestMethod::llama3_factor);
@@ -210,5 +235,21 @@ TEST_CASE("suggest snapshots: text and JSON") {
     const auto run = run_cli("suggest " + c.arguments);
     REQUIRE(run.exit_code == 0);
     CHECK(ropelens::test::compare_snapshot("testdata/snapshots/suggest/" + c.snapshot, run.out) == "");
+  }
+}
+
+TEST_CASE("suggest: YaRN on a longrope model overrides with a yarn dict, not an empty longrope one") {
+  // Phi-3.5-mini's model class reads longrope: a dict built from the edited model would say "longrope" with empty
+  // factor lists. The override is the suggestion's own dict, with rope_theta.
+  const auto report = suggest("testdata/configs/phi/phi-3.5-mini-instruct.json", 524288);
+  const auto& yarn = method(report, SuggestMethod::yarn);
+  for (Engine engine : {Engine::vllm, Engine::sglang}) {
+    const std::string& command = snippet(yarn, engine).command;
+    INFO(command);
+    CHECK(command.find(R"('{"rope_parameters":{"rope_type":"yarn","rope_theta":10000.0,"factor":128.0,)"
+                       R"("original_max_position_embeddings":4096},"max_position_embeddings":524288}')") !=
+          std::string::npos);
+    CHECK(command.find("longrope") == std::string::npos);
+    CHECK(command.find("[]") == std::string::npos);
   }
 }

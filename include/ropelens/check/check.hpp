@@ -89,7 +89,8 @@ struct CheckOptions {
   bool force_exclude = false;                // filter named paths as a scan would (pre-commit names every changed file)
   std::shared_ptr<const Baseline> baseline;  // suppress the findings it holds
   bool keep_findings = false;                // RenderedFile::findings is filled (--write-baseline)
-  std::optional<std::int64_t> memory_budget;  // --memory: bytes for weights plus KV cache at the target (CTX210)
+  std::optional<std::int64_t> memory_budget;  // --memory: one GPU's bytes for weights plus KV cache (CTX210)
+  int tensor_parallel = 1;                    // --tp: the GPUs the model is split over (CTX210)
   std::optional<KvDtype> kv_dtype;            // --kv-dtype: none: the config's dtype
   Deployment deployment;                      // --stack: the engines and versions the rules and views cover
   unsigned jobs = 0;                          // -j: threads that read and check files (0: available_cores())

@@ -6,10 +6,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "ropelens/engines/deployment.hpp"
 #include "ropelens/engines/engine.hpp"
 #include "ropelens/engines/engine_views.hpp"
 #include "ropelens/engines/snippets.hpp"
@@ -22,14 +25,21 @@ namespace ropelens {
 // How to start the engine's server with a context length, a KV-cache dtype and a memory share ("" where it has
 // none).
 struct ServeFlags {
-  std::string_view launch;             // the command up to the model: "vllm serve <model>"
+  std::string_view launch;             // the command up to the model: "vllm serve"
+  std::string_view model_flag;         // the flag before the model ("--model-path", "-m"; "" for a positional one)
+  std::string_view model_placeholder;  // a shell-safe word for a model ropelens does not know: "MODEL", "MODEL.gguf"
   std::string_view context_length;     // "--max-model-len"
   std::string_view kv_cache_dtype;     // "--kv-cache-dtype"
   std::string_view memory_share;       // "--gpu-memory-utilization"
   std::string_view config_override;    // "--hf-overrides"
   std::string_view allow_longer;       // the switch that lets a length pass the derived limit
   std::string_view value_cache_dtype;  // the V cache's dtype when the engine sets it apart: "--cache-type-v"
+  std::string_view tensor_parallel;    // how many GPUs the model is split over: "--tensor-parallel-size"
 };
+
+// "vllm serve Qwen/Qwen3-8B": the engine's launch with `model` (a shell word, already quoted), or with its
+// placeholder when `model` is empty; "" for an engine without a server.
+std::string launch_command(const ServeFlags& serve, std::string_view model);
 
 // The tokens an engine allocates its KV cache in, and how fit's table words it.
 struct KvGranularity {
@@ -41,6 +51,24 @@ struct KvGranularity {
 struct CacheDtypeFlag {
   std::string value;  // "" for an engine without the flag (transformers)
   std::optional<std::string> unsupported;
+};
+
+// How an engine splits a model over tensor-parallel GPUs (fit --tp, check --tp): by key/value heads (replicated
+// when there are fewer than GPUs), or by whole layers (each GPU holding its share of the layers and their cache).
+enum class TpSharding { heads, layers };
+
+// What an engine's default share of each GPU's memory is computed from.
+struct MemoryRequest {
+  std::uint64_t gpu_bytes = 0;             // one GPU's memory (--memory)
+  int tp = 1;                              // GPUs the model is split over
+  const Model* model = nullptr;            // the model served
+  const Deployment* deployment = nullptr;  // a pinned release can have another default
+};
+
+// The share of each GPU's memory an engine takes for weights and KV cache by default, and how it is derived.
+struct MemoryShare {
+  double fraction = 1.0;  // 1 for an engine without such a setting: then no flag is printed
+  std::string formula;    // "vLLM's default --gpu-memory-utilization since 0.21.0 (PR #38284)"; "" for none
 };
 
 // Whether an engine's older versions matter to a deployment that does not pin one.
@@ -64,6 +92,13 @@ struct EngineRow {
   KvCacheView (*kv_layout)(const kv_detail::CachingLayers& model, std::int64_t tokens, KvDtype dtype);
   KvGranularity kv_granularity;
   CacheDtypeFlag (*cache_dtype)(KvDtype dtype, KvDtype model_dtype);
+  // Its memory (fit and CTX210): the share of a GPU it takes by default, the dtype it serves a config's dtype in
+  // (weights and an "auto" cache), the dtype it dequantizes a GGUF file to (none: it runs the file's own blocks),
+  // and how it splits a model over GPUs.
+  MemoryShare (*memory_share)(const MemoryRequest& request);
+  KvDtype (*served_dtype)(KvDtype config_dtype);
+  std::optional<KvDtype> gguf_dequantized;
+  TpSharding tp_sharding;
   // How it is started, and a suggested RoPE change as its flags (none for an engine without a server).
   ServeFlags serve;
   std::vector<EngineSnippet> (*snippets)(const SnippetRequest& request);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ropelens/engines/deployment.hpp"
 #include "ropelens/engines/engine.hpp"
 #include "ropelens/engines/engine_views.hpp"
 #include "ropelens/input/gguf.hpp"
@@ -37,6 +38,8 @@ struct SnippetRequest {
   const std::vector<EngineView>* views = nullptr;  // the edited config's views, as check compared them
   std::string v5_override;                         // the change as an override for versions on transformers v5
   std::string v4_override;                         // … and on transformers 4.x (the config fragment)
+  const Deployment* deployment = nullptr;          // the stack: a release it pins can need an older form
+  std::string model;  // the model as the engine takes it, one shell word ("" when unknown: the row's placeholder)
 };
 
 // One runtime flag and the GGUF key it stands for.

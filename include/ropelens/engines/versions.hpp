@@ -48,6 +48,8 @@ struct ResolvedVersion {
 // A version key ("main", "before-56446") or a release ("0.8.5", "b5000") of `engine`; nullopt when `text` is
 // neither.
 std::optional<ResolvedVersion> resolve_version(Engine engine, std::string_view text);
+// Whether `pinned` is a release of `engine` older than `release` (false for a key such as "main", or none).
+bool release_before(Engine engine, std::string_view pinned, std::string_view release);
 // "main, before-41277, before-56446, or a release such as 0.8.5": what `@VERSION` takes for one engine.
 std::string version_choices(Engine engine);
 // One line of the version tables `ropelens rules` and docs/engines.md print.

@@ -23,6 +23,11 @@ struct LocatedModel {
 // spelling is returned as a path, for the reader to report.
 LocatedModel locate_model(const std::string& spec, const std::optional<std::string>& revision = std::nullopt);
 
+// The model as a serving engine takes it, as one shell word: a Hugging Face id, a GGUF file, or the folder a
+// config.json is in; "" when no engine could load it by name (stdin, a JSON file not named config.json, an Ollama
+// model), so that the printed command shows a placeholder.
+std::string served_model_word(const std::string& path, const std::optional<ModelReference>& reference);
+
 // metadata.total_size of model.safetensors.index.json in `folder` (bytes of every tensor, tied weights once).
 struct SafetensorsIndex {
   std::string path;

@@ -22,6 +22,7 @@ struct CachingLayer {
   AttentionKind attention = AttentionKind::global;
   std::optional<std::int64_t> window_tokens;  // sliding window or attention chunk
   KvRow heads;                                // K and V of every key/value head
+  int kv_heads = 0;                           // how many key/value heads `heads` holds
   std::optional<KvRow> latent;                // MLA: the compressed latent and the shared rotary key part
 };
 
@@ -31,6 +32,9 @@ struct CachingLayers {
   std::optional<std::string> not_computed;
 };
 CachingLayers caching_layers(const Model& model);
+// What one of `tp` GPUs caches when an engine splits the key/value heads across them: heads / tp per GPU, and one
+// (every GPU holding a replica) when there are fewer heads than GPUs. MLA's latent is not split: every GPU keeps it.
+CachingLayers sharded_by_heads(CachingLayers model, int tp);
 
 // What one engine keeps in one layer.
 struct LayerTokens {

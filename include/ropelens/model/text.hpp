@@ -35,6 +35,10 @@ std::string json_pointer_join(std::string_view base, std::string_view key);
 // The key a JSON pointer ends at, unescaped: "/text_config/rope_scaling/a~1b" → "a/b"; "" for "".
 std::string json_pointer_key(std::string_view pointer);
 
+// One POSIX shell word for `text`: as it is when every character is safe unquoted (letters, digits, and
+// _-./:@%+=,), else in single quotes with each ' written '\''.
+std::string shell_word(std::string_view text);
+
 // " (did you mean 'check'?)" or "".
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates);
 

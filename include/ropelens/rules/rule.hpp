@@ -30,7 +30,8 @@ class Context {
   const std::int64_t target_tokens;           // the audit's target, resolved once (resolve_target)
   const Model* unedited = nullptr;            // the config as written, when --set edits were applied to `model`
   const Model* source = nullptr;              // a GGUF file's: the config.json it was converted from (GGUF rules)
-  std::optional<std::int64_t> memory_budget;  // --memory in bytes (CTX210); none: no budget to check
+  std::optional<std::int64_t> memory_budget;  // --memory in bytes, one GPU's (CTX210); none: no budget to check
+  int tensor_parallel = 1;                    // --tp: the GPUs the model is split over (CTX210)
   std::optional<KvDtype> kv_dtype;            // --kv-dtype; none: the config's dtype
   Deployment deployment;                      // --stack: the engines and versions deployed; none stated: every one
 

@@ -83,8 +83,7 @@ std::vector<GgufFlag> gguf_flags(const GgufFile& file, const Model& model, const
 std::string gguf_command(const std::string& quoted_path, const std::vector<GgufFlag>& flags) {
   std::vector<std::string> typed;
   for (const GgufFlag& flag : flags) typed.push_back(flag.flag);
-  const std::string_view launch = engine_row(Engine::llama_cpp).serve.launch;  // "llama-server -m <model>.gguf"
-  return fmt::format("{} -m {} {}", launch.substr(0, launch.find(" -m ")), quoted_path, fmt::join(typed, " "));
+  return fmt::format("{} {}", launch_command(engine_row(Engine::llama_cpp).serve, quoted_path), fmt::join(typed, " "));
 }
 
 }  // namespace

@@ -13,6 +13,8 @@ EngineView sglang_view(const Model& model, EngineVersion version, std::int64_t t
 KvCacheView sglang_kv_layout(const kv_detail::CachingLayers& model, std::int64_t tokens,
                              KvDtype dtype);  // kv_cache.cpp
 CacheDtypeFlag sglang_cache_dtype(KvDtype dtype, KvDtype model_dtype);
+MemoryShare sglang_memory_share(const MemoryRequest& request);              // kv_cache.cpp
+KvDtype sglang_served_dtype(KvDtype config_dtype);                          // kv_cache.cpp
 std::vector<EngineSnippet> sglang_snippets(const SnippetRequest& request);  // serve.cpp
 
 }  // namespace ropelens::engine_detail

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "../serving.hpp"
 #include "vllm.hpp"
 
 namespace ropelens::engine_detail {
@@ -60,5 +61,17 @@ CacheDtypeFlag vllm_cache_dtype(KvDtype dtype, KvDtype model_dtype) {
   if (dtype == KvDtype::fp8) return {"fp8", std::nullopt};
   return {"", fmt::format("vLLM caches in the model's dtype ({}, auto) or fp8", to_string(model_dtype))};
 }
+
+// vllm/config/cache.py: gpu_memory_utilization defaults to 0.92 since PR #38284 (merged 2026-04-21, "CUDA graph
+// memory profiling is enabled (default since v0.21.0)"), 0.9 before.
+MemoryShare vllm_memory_share(const MemoryRequest& request) {
+  if (pins_release_before(request.deployment, Engine::vllm, "0.21.0"))
+    return {0.9, "vLLM's default --gpu-memory-utilization before 0.21.0"};
+  return {0.92, "vLLM's default --gpu-memory-utilization since 0.21.0 (PR #38284)"};
+}
+
+// vllm/config/model.py, _resolve_auto_dtype: dtype "auto" downcasts a float32 config to the platform's first
+// supported dtype (bfloat16 on CUDA), and the "auto" cache follows the model's dtype.
+KvDtype vllm_served_dtype(KvDtype config_dtype) { return config_dtype == KvDtype::f32 ? KvDtype::bf16 : config_dtype; }
 
 }  // namespace ropelens::engine_detail

@@ -12,6 +12,8 @@ extern const VersionTable kVllmVersions;                                        
 EngineView vllm_view(const Model& model, EngineVersion version, std::int64_t target_tokens);            // rope_view.cpp
 KvCacheView vllm_kv_layout(const kv_detail::CachingLayers& model, std::int64_t tokens, KvDtype dtype);  // kv_cache.cpp
 CacheDtypeFlag vllm_cache_dtype(KvDtype dtype, KvDtype model_dtype);
+MemoryShare vllm_memory_share(const MemoryRequest& request);              // kv_cache.cpp
+KvDtype vllm_served_dtype(KvDtype config_dtype);                          // kv_cache.cpp
 std::vector<EngineSnippet> vllm_snippets(const SnippetRequest& request);  // serve.cpp
 
 }  // namespace ropelens::engine_detail

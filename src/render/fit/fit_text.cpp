@@ -1,5 +1,7 @@
 // fit as text: the budget and what takes it, one row per engine and dtype, the serve flags, and what is not counted.
+#include <algorithm>
 #include <sstream>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -19,11 +21,34 @@ std::string size_text(std::uint64_t bytes) {
 
 void budget_lines(const FitReport& report, std::ostream& out) {
   out << fmt::format("{}\n", report.source);
-  out << fmt::format("memory {}\n", size_text(report.memory_bytes));
+  out << fmt::format("memory {} per GPU{}\n", size_text(report.memory_bytes),
+                     report.gpus > 1 ? fmt::format(", {} GPUs (--tp {})", report.gpus, report.gpus) : "");
   if (report.reserve.bytes > 0)
     out << fmt::format("reserve {}: {}\n", report.reserve.as_given, size_text(report.reserve.bytes));
   out << fmt::format("weights {}: {}\n", size_text(report.weights.value), report.weights.from.describe());
-  out << fmt::format("left for the KV cache {}\n", size_text(report.kv_budget));
+}
+
+// One line per engine: memory × its share − reserve − its part of the weights = what is left for the KV cache.
+void engine_budget_lines(const FitReport& report, std::ostream& out) {
+  out << fmt::format("\nleft for the KV cache on {}:\n", report.gpus > 1 ? "each GPU" : "the GPU");
+  std::vector<Engine> seen;
+  for (const EngineFit& fit : report.fits) {
+    if (std::find(seen.begin(), seen.end(), fit.engine) != seen.end()) continue;
+    seen.push_back(fit.engine);
+    std::string formula = format_bytes(static_cast<std::int64_t>(report.memory_bytes));
+    if (!fit.share.formula.empty()) formula += fmt::format(" × {:.4g}", fit.share.fraction);
+    if (report.reserve.bytes > 0)
+      formula += fmt::format(" − reserve {}", format_bytes(static_cast<std::int64_t>(report.reserve.bytes)));
+    formula += fmt::format(" − weights {}", format_bytes(static_cast<std::int64_t>(fit.weights_bytes)));
+    if (report.gpus > 1) formula += fmt::format(" (1/{})", report.gpus);
+    const std::string result = fit.limited_by == FitLimit::weights
+                                   ? fmt::format("nothing: the weights exceed the {} it may use",
+                                                 format_bytes(static_cast<std::int64_t>(fit.usable_bytes)))
+                                   : size_text(fit.kv_budget);
+    out << fmt::format("  {:<12}  {} = {}\n", display_name(fit.engine), formula, result);
+    if (!fit.share.formula.empty()) out << fmt::format("                {}\n", fit.share.formula);
+    if (!fit.weights_as_stated) out << fmt::format("                weights: {}\n", fit.weights_from);
+  }
 }
 
 void cap_lines(const FitReport& report, std::ostream& out) {
@@ -41,6 +66,11 @@ void fit_rows(const FitReport& report, const TextOptions& options, std::ostream&
                      "KV cache at max tokens");
   for (const EngineFit& fit : report.fits) {
     const std::string_view engine = display_name(fit.engine);
+    if (fit.limited_by == FitLimit::weights) {
+      out << fmt::format("{:<14}{:<10}{:>12}  {:<12}{}\n", engine, to_string(fit.dtype), "-", "weights",
+                         "no length fits");
+      continue;
+    }
     if (fit.unsupported) {
       out << fmt::format("{:<14}{:<10}{:>12}  {}\n", engine, to_string(fit.dtype), "-", *fit.unsupported);
       continue;
@@ -63,11 +93,26 @@ void serve_lines(const FitReport& report, std::ostream& out) {
   }
 }
 
+void error_lines(const FitReport& report, std::ostream& out) {
+  std::vector<std::string> engines;
+  for (const EngineFit& fit : report.fits)
+    if (fit.limited_by == FitLimit::weights)
+      engines.push_back(fmt::format("{} ({} of it)", display_name(fit.engine),
+                                    format_bytes(static_cast<std::int64_t>(fit.usable_bytes))));
+  if (engines.empty()) return;
+  out << fmt::format(
+      "\nerror: the weights alone exceed what {} may use of the {} GPU: no context fits; give more memory, more "
+      "GPUs (--tp) or smaller weights\n",
+      fmt::join(engines, ", "), format_bytes(static_cast<std::int64_t>(report.memory_bytes)));
+}
+
 void write_fit_text(const FitReport& report, const TextOptions& options, std::ostream& out) {
   budget_lines(report, out);
   cap_lines(report, out);
+  engine_budget_lines(report, out);
   fit_rows(report, options, out);
   serve_lines(report, out);
+  error_lines(report, out);
   out << "\nnot counted:\n";
   for (const std::string& item : report.not_counted) out << fmt::format("  {}\n", item);
 }

@@ -1,7 +1,8 @@
 // suggest as text, 80 columns wide: the audit at the target, then each change with its verification, its
 // effect on short inputs, the config fragment and the engine commands. Commands are split into shell words
-// joined by backslash-newlines; a long JSON argument breaks after its commas, inside its single quotes, where
-// the shell keeps the newline and JSON reads it as whitespace, so every command still runs as printed.
+// joined by backslash-newlines, and a word is never split, however long: every command pastes into a shell as
+// printed, at any terminal width. Only the config.json fragment, which is JSON and no command, breaks after its
+// commas.
 #include <sstream>
 
 #include <fmt/format.h>
@@ -88,8 +89,9 @@ std::vector<std::string> shell_units(const std::string& command) {
 }
 
 // The command laid out within kWidth: options with their values fill a line, a line ends in " \",
-// continuation lines indent by two more columns, and a unit longer than a line is split by json_pieces.
-std::string command_text(const std::string& command, int indent) {
+// continuation lines indent by two more columns. A unit longer than a line stands on a line of its own, whole;
+// only JSON that is no command (`split_json`) is split by json_pieces.
+std::string command_text(const std::string& command, int indent, bool split_json = false) {
   const std::string margin(static_cast<std::size_t>(indent), ' ');
   const std::string continued = margin + "  ";
   const int room = kWidth - indent - 6;  // the continuation indents and " \"
@@ -107,7 +109,8 @@ std::string command_text(const std::string& command, int indent) {
       out += ' ';
       ++column;
     }
-    const std::vector<std::string> pieces = width > room ? json_pieces(unit, room) : std::vector<std::string>{unit};
+    const std::vector<std::string> pieces =
+        split_json && width > room ? json_pieces(unit, room) : std::vector<std::string>{unit};
     for (std::size_t i = 0; i < pieces.size(); ++i) {
       if (i > 0) {
         out += "\n" + continued + "  ";
@@ -180,7 +183,7 @@ void render_suggestion(const SuggestReport& report, std::size_t index, std::ostr
   }
   if (!s.config_fragment.empty()) {
     out << "   config.json:\n";
-    out << command_text(s.config_fragment.dump(), kCommandIndent);
+    out << command_text(s.config_fragment.dump(), kCommandIndent, true);
   }
   render_snippets(s, out);
 }
