@@ -39,6 +39,7 @@ const EngineRow kTransformers{
               .value_cache_dtype = ""},
     .snippets = transformers_snippets,
     .gguf = nullptr,
+    .launch = nullptr,
 };
 
 const EngineRow kVllm{
@@ -62,6 +63,7 @@ const EngineRow kVllm{
               .value_cache_dtype = ""},
     .snippets = vllm_snippets,
     .gguf = nullptr,
+    .launch = &kVllmLaunch,
 };
 
 const EngineRow kSglang{
@@ -85,6 +87,7 @@ const EngineRow kSglang{
               .value_cache_dtype = ""},
     .snippets = sglang_snippets,
     .gguf = nullptr,
+    .launch = &kSglangLaunch,
 };
 
 const EngineRow kLlamaCpp{
@@ -108,6 +111,7 @@ const EngineRow kLlamaCpp{
               .value_cache_dtype = "--cache-type-v"},
     .snippets = llama_cpp_snippets,
     .gguf = &kLlamaCppGguf,
+    .launch = &kLlamaCppLaunch,
 };
 
 // In the order every output lists the engines; the reference engine first.
