@@ -109,8 +109,8 @@ std::string message_without_file(const InputError& error) {
 
 FileResult check_launch_file(const ScannedFile& file, const CheckOptions& options) {
   const InputFile input = read_input_file(file.path);
-  std::vector<Launch> launches = read_launches(
-      file.path, input.text, [&](Engine engine) { return launch_version(options.deployment, engine); });
+  std::vector<Launch> launches =
+      read_launches(file.path, input.text, [&](Engine engine) { return launch_version(options.deployment, engine); });
   FileResult merged;
   for (Launch& launch : launches) {
     FileResult one = check_launch(std::move(launch), options);
@@ -314,8 +314,8 @@ EngineVersion launch_version(const Deployment& deployment, Engine engine) {
 FileResult check_launch(Launch launch, const CheckOptions& options) {
   const std::string spec = options.launch_model.value_or(launch.model);
   if (spec.empty())
-    throw InputError(launch.file, fmt::format("line {}: the command names no model (give check --model PATH|ID)",
-                                              launch.line));
+    throw InputError(launch.file,
+                     fmt::format("line {}: the command names no model (give check --model PATH|ID)", launch.line));
   std::vector<Edit> edits = launch.config_edits;
   edits.insert(edits.end(), options.edits.begin(), options.edits.end());
   LoadedModel loaded = load_launched_model(spec, edits, launch.gguf_keys);

@@ -122,7 +122,8 @@ void setup_check(CLI::App* cmd, Outcome& outcome) {
   cmd->add_option("--serve", options->serve,
                   "COMMAND: check a launch line (vllm serve …, python -m vllm.entrypoints.openai.api_server …, "
                   "python -m sglang.launch_server …, llama-server …, llama-cli …; - reads it from stdin): its model "
-                  "as that engine version runs it, at the length it serves (repeatable)");
+                  "as that engine version runs it, at the length it serves (repeatable)")
+      ->allow_extra_args(false);
   cmd->add_option("--model", options->model,
                   "PATH|ID: the model the launch lines run (--serve, launch files), instead of the one they name");
   add_set_option(*cmd, options->edits);

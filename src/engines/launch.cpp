@@ -92,9 +92,11 @@ void resolve_launch(Launch& launch, const Model& model, const Model& as_read) {
       view.length.beyond == LimitAction::error && !launch.allow_longer_set) {
     launch.problems.push_back(
         {LaunchProblemKind::length_refused, launch.length_flag,
-         fmt::format("{} {} is above the length {} derives, {} ({}): it refuses to start with \"{}\"",
+         fmt::format("{} {} is above the length {} derives, {} ({}): it refuses to start{} (\"{}\")",
                      launch.length_flag, *launch.asked_tokens, row.display_name, *view.length.limit_tokens,
-                     view.length.derivation, view.length.message),
+                     view.length.derivation,
+                     launch.allow_longer.empty() ? "" : fmt::format(" unless {} is set", launch.allow_longer),
+                     view.length.message),
          launch.allow_longer.empty()
              ? fmt::format("ask for at most {} tokens", *view.length.limit_tokens)
              : fmt::format("set {}=1 to serve {} tokens (the engine then only warns), after extending RoPE so the "

@@ -211,8 +211,9 @@ LoadedModel load_launched_model(const std::string& spec, const std::vector<Edit>
   }
   LoadedModel as_read = load_located(located, edits);
   if (!as_read.gguf)
-    throw InputError(located.shown, "the launch line's GGUF flags (--rope-scaling, --override-kv, …) apply to a GGUF "
-                                    "file, not to a config.json");
+    throw InputError(located.shown,
+                     "the launch line's GGUF flags (--rope-scaling, --override-kv, …) apply to a GGUF "
+                     "file, not to a config.json");
   GgufFile file = read_gguf(located.path);
   const GgufValue* arch = file.find("general.architecture");
   const std::string prefix = (arch && arch->as_string() ? *arch->as_string() : as_read.model.model_type.value) + ".";

@@ -103,7 +103,8 @@ CheckOptions rule_case_options(const RuleCase& rule_case) {
   options.selection.select = {rule_case.code};
   if (rule_case.input.ends_with("/launch.sh")) {  // its model is the case's GGUF file, else its config.json
     for (const auto& entry : fs::directory_iterator(source_path(rule_case.dir)))
-      if (entry.path().extension() == ".gguf") options.launch_model = rule_case.dir + "/" + entry.path().filename().string();
+      if (entry.path().extension() == ".gguf")
+        options.launch_model = rule_case.dir + "/" + entry.path().filename().string();
     if (!options.launch_model) options.launch_model = rule_case.dir + "/config.json";
   }
   const auto& args = rule_case.args;

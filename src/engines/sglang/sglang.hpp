@@ -14,6 +14,6 @@ KvCacheView sglang_kv_layout(const kv_detail::CachingLayers& model, std::int64_t
                              KvDtype dtype);  // kv_cache.cpp
 CacheDtypeFlag sglang_cache_dtype(KvDtype dtype, KvDtype model_dtype);
 std::vector<EngineSnippet> sglang_snippets(const SnippetRequest& request);  // serve.cpp
-extern const LaunchSyntax kSglangLaunch;                                     // launch.cpp
+extern const LaunchSyntax kSglangLaunch;                                    // launch.cpp
 
 }  // namespace ropelens::engine_detail

@@ -39,7 +39,7 @@ std::optional<std::int64_t> max_len_value(Launch& launch, const std::string& fla
   std::smatch match;
   if (std::regex_match(value, match, suffixed)) {
     const char suffix = match[2].str()[0];
-    const double number = std::stod(match[1].str());
+    const double number = match[1].length() > 15 ? HUGE_VAL : std::stod(match[1].str());
     const bool decimal = std::islower(static_cast<unsigned char>(suffix)) != 0;
     const int power = std::string_view("kmgt").find(static_cast<char>(std::tolower(suffix))) + 1;
     if (!decimal && match[1].str().find('.') != std::string::npos) {
@@ -49,7 +49,14 @@ std::optional<std::int64_t> max_len_value(Launch& launch, const std::string& fla
            fmt::format("write {}{}", match[1].str(), static_cast<char>(std::tolower(suffix)))});
       return std::nullopt;
     }
-    return static_cast<std::int64_t>(number * std::pow(decimal ? 1000.0 : 1024.0, power));
+    const double tokens = number * std::pow(decimal ? 1000.0 : 1024.0, power);
+    if (!(tokens >= 1.0 && tokens < 9.0e15)) {
+      launch.problems.push_back({LaunchProblemKind::unknown_flag, flag,
+                                 fmt::format("{} {}: not a number of tokens vLLM can serve", flag, value),
+                                 fmt::format("give {} a number of tokens such as 131072 or 128k", flag)});
+      return std::nullopt;
+    }
+    return static_cast<std::int64_t>(tokens);
   }
   return token_value(launch, flag, value, false);
 }

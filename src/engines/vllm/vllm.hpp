@@ -14,6 +14,6 @@ EngineView vllm_view(const Model& model, EngineVersion version, std::int64_t tar
 KvCacheView vllm_kv_layout(const kv_detail::CachingLayers& model, std::int64_t tokens, KvDtype dtype);  // kv_cache.cpp
 CacheDtypeFlag vllm_cache_dtype(KvDtype dtype, KvDtype model_dtype);
 std::vector<EngineSnippet> vllm_snippets(const SnippetRequest& request);  // serve.cpp
-extern const LaunchSyntax kVllmLaunch;                                     // launch.cpp
+extern const LaunchSyntax kVllmLaunch;                                    // launch.cpp
 
 }  // namespace ropelens::engine_detail
