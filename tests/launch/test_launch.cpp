@@ -207,7 +207,7 @@ TEST_CASE("llama-server splits -c over its -np slots, and caps a slot at n_ctx_t
   CHECK(names(capped.diagnostics, "SRV504", "--override-kv qwen3.context_length=int:131072"));
 }
 
-TEST_CASE("an unknown launch flag names the nearest one; a removed one says when it went", "[launch][cli]") {
+TEST_CASE("an unknown launch flag names the nearest one, a removed one says when it went", "[launch][cli]") {
   TempDir dir;
   make_hub(dir);
   ScopedEnv cache("HF_HUB_CACHE", dir.file("hub"));
@@ -250,7 +250,7 @@ TEST_CASE("a launch script and a Modelfile are checked at the length they serve"
   CHECK(modelfile.exit_code == 1);
 }
 
-TEST_CASE("--serve with a command that starts no engine is a usage error naming the commands it reads",
+TEST_CASE("check --serve with a command that starts no engine is a usage error naming the commands it reads",
           "[launch][cli]") {
   const auto run = run_cli("check --serve 'echo hello'");
   CHECK(run.exit_code == 2);
