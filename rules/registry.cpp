@@ -51,6 +51,12 @@
   RULE(ROPE105) \
   RULE(ROPE106) \
   RULE(ROPE107) \
+  RULE(SRV501) \
+  RULE(SRV502) \
+  RULE(SRV503) \
+  RULE(SRV504) \
+  RULE(SRV505) \
+  RULE(SRV506) \
   /* end of the catalog */
 // clang-format on
 

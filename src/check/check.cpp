@@ -16,6 +16,7 @@
 #include "ropelens/check/model_log.hpp"
 #include "ropelens/input/cores.hpp"
 #include "ropelens/normalize/normalize.hpp"
+#include "ropelens/engines/registry.hpp"
 
 namespace ropelens {
 namespace {
@@ -106,8 +107,27 @@ std::string message_without_file(const InputError& error) {
   return std::string(what.substr(what.rfind(prefix, 0) == 0 ? prefix.size() : 0));
 }
 
+FileResult check_launch_file(const ScannedFile& file, const CheckOptions& options) {
+  const InputFile input = read_input_file(file.path);
+  std::vector<Launch> launches =
+      read_launches(file.path, input.text, [&](Engine engine) { return launch_version(options.deployment, engine); });
+  FileResult merged;
+  for (Launch& launch : launches) {
+    FileResult one = check_launch(std::move(launch), options);
+    if (merged.path.empty()) {
+      merged = std::move(one);
+      continue;
+    }
+    merged.diagnostics.insert(merged.diagnostics.end(), std::make_move_iterator(one.diagnostics.begin()),
+                              std::make_move_iterator(one.diagnostics.end()));
+  }
+  return merged;
+}
+
 FileResult check_file(const ScannedFile& file, const CheckOptions& options, PhaseTimes* times) {
   try {
+    if (file.named && is_launch_file(file.path))
+      return timed(times, PhaseTimes::check, [&] { return check_launch_file(file, options); });
     LoadedModel loaded = timed(times, PhaseTimes::load, [&] { return load_scanned(file, options); });
     log_loaded_model(loaded);
     FileResult result = timed(times, PhaseTimes::check, [&] { return check_model(std::move(loaded), options); });
@@ -270,6 +290,7 @@ FileResult check_model(LoadedModel loaded, const CheckOptions& options) {
   context.tensor_parallel = options.tensor_parallel;
   context.kv_dtype = options.kv_dtype;
   context.deployment = options.deployment;
+  context.launch = options.launch.get();
   result.diagnostics = run_rules(context, options.selection);
   PointerLocations locations(loaded);
   for (auto& d : result.diagnostics) {
@@ -282,6 +303,53 @@ FileResult check_model(LoadedModel loaded, const CheckOptions& options) {
     result.engines = std::make_shared<const EngineReport>(
         select_engine_report(context.engine_views(), options.engines, result.audit.target_tokens));
   result.model = std::move(model);
+  return result;
+}
+
+EngineVersion launch_version(const Deployment& deployment, Engine engine) {
+  for (const DeployedEngine& deployed : deployment.engines)
+    if (deployed.engine == engine && deployed.version) return *deployed.version;
+  return engine_row(engine).versions.rows[0].version;
+}
+
+FileResult check_launch(Launch launch, const CheckOptions& options) {
+  const std::string spec = options.launch_model.value_or(launch.model);
+  if (spec.empty())
+    throw InputError(launch.file,
+                     fmt::format("line {}: the command names no model (give check --model PATH|ID)", launch.line));
+  std::vector<Edit> edits = launch.config_edits;
+  edits.insert(edits.end(), options.edits.begin(), options.edits.end());
+  LoadedModel loaded = load_launched_model(spec, edits, launch.gguf_keys);
+  resolve_launch(launch, loaded.model, loaded.trained());
+  CheckOptions for_launch = options;
+  for_launch.target_tokens = launch.served_tokens;
+  if (launch.kv_dtype) for_launch.kv_dtype = launch.kv_dtype;
+  const VersionRow* row = nullptr;
+  for (const VersionRow& candidate : engine_row(launch.engine).versions.rows)
+    if (candidate.version == launch.version) row = &candidate;
+  Deployment deployment;
+  deployment.engines.push_back({launch.engine, row ? std::string(row->key) : "", launch.version});
+  deployment.notes = options.deployment.notes;
+  for_launch.deployment = std::move(deployment);
+  if (!for_launch.engines.empty()) for_launch.engines = {launch.engine};
+  const int line = launch.line;
+  std::string file = launch.file;
+  for_launch.launch = std::make_shared<const Launch>(std::move(launch));
+  for_launch.baseline = nullptr;
+  FileResult result = check_model(std::move(loaded), for_launch);
+  result.path = file;
+  result.resolved_file.reset();
+  for (auto& d : result.diagnostics) {
+    d.where.line = line;
+    d.where.column = 1;
+    d.where.byte_offset.reset();
+    for (auto& r : d.related) {
+      r.line = line;
+      r.column = 1;
+      r.byte_offset.reset();
+    }
+  }
+  if (options.baseline) result.baseline = options.baseline->apply(result.path, result.diagnostics);
   return result;
 }
 
@@ -375,6 +443,17 @@ template <class Item> CheckCounts check_all(const std::vector<std::string>& path
   const std::vector<ScannedFile> files = files_under(paths, options, unreadable_paths, counts.scan_notes);
   const auto times = phase_times_if_logging();
   const logging::Stopwatch check_time;
+  for (const std::string& command : options.serve_commands) {
+    std::vector<Launch> launches =
+        read_serve_commands(command, [&](Engine engine) { return launch_version(options.deployment, engine); });
+    for (Launch& launch : launches) {
+      try {
+        emit(make_item(check_launch(std::move(launch), options), times.get()));
+      } catch (const InputError& e) {
+        emit(make_item(unreadable(e), times.get()));
+      }
+    }
+  }
   for (auto& failed : unreadable_paths) emit(make_item(std::move(failed), times.get()));
   const unsigned workers = worker_count_for(files.size(), options.jobs);
   check_in_order<Item>(

@@ -31,6 +31,8 @@ struct CheckCommandOptions {
   std::optional<std::string> revision;
   unsigned jobs = 0;  // 0: the cores available
   std::optional<std::string> source;
+  std::vector<std::string> serve;
+  std::optional<std::string> model;
 };
 
 void write_text_file(const std::string& path, const std::string& text) {
@@ -54,6 +56,11 @@ void run_check(const CheckCommandOptions& options, Outcome& outcome) {
   check.source = options.source;
   check.force_exclude = options.force_exclude;
   check.jobs = options.jobs;
+  if (options.paths.empty() && options.serve.empty())
+    throw std::invalid_argument("check: give a PATH or --serve 'COMMAND' (see ropelens check --help)");
+  for (const std::string& command : options.serve)
+    check.serve_commands.push_back(command == "-" ? read_stdin().text : command);
+  check.launch_model = options.model;
   if (!options.engine.empty()) check.engines = check.deployment.viewed(options.engine);
   if (!options.baseline.empty()) check.baseline = std::make_shared<const Baseline>(Baseline::read(options.baseline));
   check.keep_findings = !options.write_baseline.empty();
@@ -92,8 +99,8 @@ void setup_check(CLI::App* cmd, Outcome& outcome) {
   auto options = std::make_shared<CheckCommandOptions>();
   cmd->add_option("PATH", options->paths,
                   "files (config.json or .gguf), model folders, directories (searched for both), -, Hugging Face ids "
-                  "(Org/Name[@REV]) in the local cache, or ollama:NAME[:TAG]")
-      ->required();
+                  "(Org/Name[@REV]) in the local cache, ollama:NAME[:TAG], or launch files (*.sh scripts, Ollama "
+                  "Modelfiles)");
   add_format_option(*cmd, options->format, format_names(check_formats()));
   add_rule_options(*cmd, options->rules);
   cmd->add_flag("--exit-zero", options->exit_zero, "exit 0 even when there are findings");
@@ -112,6 +119,13 @@ void setup_check(CLI::App* cmd, Outcome& outcome) {
                   "CONFIG: the config.json (path or Hugging Face id) the GGUF files were converted from; their "
                   "RoPE keys are checked against what convert_hf_to_gguf.py writes for it (default: a config.json "
                   "beside the GGUF file)");
+  cmd->add_option("--serve", options->serve,
+                  "COMMAND: check a launch line (vllm serve …, python -m vllm.entrypoints.openai.api_server …, "
+                  "python -m sglang.launch_server …, llama-server …, llama-cli …; - reads it from stdin): its model "
+                  "as that engine version runs it, at the length it serves (repeatable)")
+      ->allow_extra_args(false);
+  cmd->add_option("--model", options->model,
+                  "PATH|ID: the model the launch lines run (--serve, launch files), instead of the one they name");
   add_set_option(*cmd, options->edits);
   add_output_option(*cmd, options->output);
   add_color_option(*cmd, options->output);

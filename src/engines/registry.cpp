@@ -52,6 +52,7 @@ const EngineRow kTransformers{
               .tensor_parallel = ""},
     .snippets = transformers_snippets,
     .gguf = nullptr,
+    .launch = nullptr,
 };
 
 const EngineRow kVllm{
@@ -82,6 +83,7 @@ const EngineRow kVllm{
               .tensor_parallel = "--tensor-parallel-size"},
     .snippets = vllm_snippets,
     .gguf = nullptr,
+    .launch = &kVllmLaunch,
 };
 
 const EngineRow kSglang{
@@ -112,6 +114,7 @@ const EngineRow kSglang{
               .tensor_parallel = "--tp-size"},
     .snippets = sglang_snippets,
     .gguf = nullptr,
+    .launch = &kSglangLaunch,
 };
 
 const EngineRow kLlamaCpp{
@@ -142,6 +145,7 @@ const EngineRow kLlamaCpp{
               .tensor_parallel = ""},
     .snippets = llama_cpp_snippets,
     .gguf = &kLlamaCppGguf,
+    .launch = &kLlamaCppLaunch,
 };
 
 // In the order every output lists the engines; the reference engine first.

@@ -199,6 +199,36 @@ LoadedModel load_model(const std::string& path, const std::vector<Edit>& edits,
   return load_located(locate_model(path, revision), edits);
 }
 
+LoadedModel load_launched_model(const std::string& spec, const std::vector<Edit>& edits,
+                                const std::map<std::string, GgufValue, std::less<>>& gguf_keys) {
+  const LocatedModel located = locate_model(spec);
+  if (gguf_keys.empty()) {
+    LoadedModel loaded = load_located(located, {});
+    if (edits.empty()) return loaded;
+    if (loaded.gguf)
+      throw InputError(located.shown, "the launch line's config overrides apply to config.json, not to a GGUF file");
+    return load_located(located, edits);
+  }
+  LoadedModel as_read = load_located(located, edits);
+  if (!as_read.gguf)
+    throw InputError(located.shown,
+                     "the launch line's GGUF flags (--rope-scaling, --override-kv, …) apply to a GGUF "
+                     "file, not to a config.json");
+  GgufFile file = read_gguf(located.path);
+  const GgufValue* arch = file.find("general.architecture");
+  const std::string prefix = (arch && arch->as_string() ? *arch->as_string() : as_read.model.model_type.value) + ".";
+  for (const auto& [key, value] : gguf_keys) {
+    const std::string name = key.starts_with("{arch}.") ? prefix + key.substr(7) : key;
+    GgufValue replaced = value;
+    if (auto it = file.kv.find(name); it != file.kv.end()) replaced.offset = it->second.offset;
+    file.kv[name] = replaced;
+  }
+  LoadedModel loaded = load_gguf(file, {});
+  name_model(loaded, located);
+  loaded.as_trained = std::move(as_read.model);
+  return loaded;
+}
+
 LoadedModel load_found_model(const std::string& path, const std::vector<Edit>& edits,
                              bool weights_index_listed_absent) {
   LoadedModel loaded = load_input(read_found_file(path), edits);

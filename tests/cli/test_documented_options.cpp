@@ -99,6 +99,8 @@ const std::map<std::string, std::string> kValues = {
     {"--jobs", "2"},
     {"--source", "config.json"},
     {"--tp", "2"},
+    {"--serve", "vllm serve " + kQwen3 + " --max-model-len 32768"},
+    {"--model", kQwen3},
 };
 
 // Options whose effect these inputs cannot show, and why.
@@ -110,6 +112,7 @@ const std::map<std::string, std::string> kNoVisibleEffect = {
     {"--jobs", "the output is the same on any number of threads; checked by test_scan_cli"},
     {"--git", "HEAD has no changed config in a fresh folder; checked by test_diff_cli"},
     {"--revision", "applies to model ids: a path is refused, checked by test_model_locator"},
+    {"--model", "applies to launch lines (--serve, launch files), none here; checked by test_launch"},
     {"check --stack",
      "Qwen3-8B's engines agree on its frequencies and lengths: no engine finding to leave out; checked by "
      "test_stack_cli on Qwen-VL-Chat"},

@@ -39,6 +39,8 @@ std::string trim(std::string text) {
 // its config.json.
 std::string find_input(const std::string& dir) {
   fs::path folder = fs::path(source_path(dir));
+  for (const char* launch : {"launch.sh", "Modelfile"})  // a launch file runs the case's model (launch_model)
+    if (fs::exists(folder / launch)) return dir + "/" + launch;
   for (const auto& entry : fs::directory_iterator(folder))
     if (entry.path().extension() == ".gguf") return dir + "/" + entry.path().filename().string();
   return dir + "/config.json";
@@ -99,6 +101,12 @@ std::vector<RuleCase> discover_rule_cases() {
 CheckOptions rule_case_options(const RuleCase& rule_case) {
   CheckOptions options;
   options.selection.select = {rule_case.code};
+  if (rule_case.input.ends_with("/launch.sh")) {  // its model is the case's GGUF file, else its config.json
+    for (const auto& entry : fs::directory_iterator(source_path(rule_case.dir)))
+      if (entry.path().extension() == ".gguf")
+        options.launch_model = rule_case.dir + "/" + entry.path().filename().string();
+    if (!options.launch_model) options.launch_model = rule_case.dir + "/config.json";
+  }
   const auto& args = rule_case.args;
   for (std::size_t i = 0; i < args.size(); ++i) {
     std::string flag = args[i], value;

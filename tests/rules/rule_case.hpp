@@ -1,8 +1,8 @@
-// Rule case folders: testdata/rules/<CODE>/<bad-|ok-what>/ with config.json (or one .gguf), an optional args file, an
-// optional checkpoint.json (the tensors of a model.safetensors the runner builds beside a scratch copy of the config,
-// tests/safetensors_writer.hpp),
-// expected.txt (the text output of `ropelens check <case>/config.json --select <CODE> [args]`) and expected.json
-// (the findings of its JSON output, without the audit around them).
+// Rule case folders: testdata/rules/<CODE>/<bad-|ok-what>/ with config.json (or one .gguf), an optional launch.sh or
+// Modelfile (then the input checked: a launch.sh runs the case's .gguf or config.json as --model), an optional args
+// file, an optional checkpoint.json (the tensors of a model.safetensors the runner builds beside a scratch copy of the
+// config, tests/safetensors_writer.hpp), expected.txt (the text output of `ropelens check <case>/config.json --select
+// <CODE> [args]`) and expected.json (the findings of its JSON output, without the audit around them).
 #pragma once
 
 #include <filesystem>

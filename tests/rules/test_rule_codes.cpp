@@ -107,8 +107,8 @@ std::vector<Input> every_input() {
       if (entry.is_regular_file() && (entry.path().extension() == ".json" || entry.path().extension() == ".gguf"))
         inputs.push_back({entry.path().string(), {}, std::nullopt});
   for (const auto& c : test::discover_rule_cases()) {
-    const CheckOptions options = test::rule_case_options(c);
-    inputs.push_back({test::source_path(c.input), options.edits, options.target_tokens});
+    const CheckOptions options = test::rule_case_options(c);  // a launch case: the model its launch.sh runs
+    inputs.push_back({test::source_path(options.launch_model.value_or(c.input)), options.edits, options.target_tokens});
   }
   std::sort(inputs.begin(), inputs.end(), [](const Input& a, const Input& b) { return a.name < b.name; });
   return inputs;

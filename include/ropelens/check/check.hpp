@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ropelens/engines/engine_report.hpp"
+#include "ropelens/engines/launch.hpp"
 #include "ropelens/input/input.hpp"
 #include "ropelens/memory/kv_cache.hpp"
 #include "ropelens/load/model_loader.hpp"
@@ -94,10 +95,20 @@ struct CheckOptions {
   std::optional<KvDtype> kv_dtype;            // --kv-dtype: none: the config's dtype
   Deployment deployment;                      // --stack: the engines and versions the rules and views cover
   unsigned jobs = 0;                          // -j: threads that read and check files (0: available_cores())
+  std::vector<std::string> serve_commands;    // --serve: launch commands, checked before the paths
+  std::optional<std::string> launch_model;    // --model: the model launches run, instead of the one they name
+  std::shared_ptr<const Launch> launch;       // set by check_launch for the rules (SRV); none for a plain file
 };
 
 // Checks one loaded file (load_model): the audit reads its training history from the file before its edits.
 FileResult check_model(LoadedModel loaded, const CheckOptions& options);
+// Checks one launch (engines/launch.hpp): its model (--model, else the one it names) loaded with the overrides its
+// engine version applies, audited at the length it serves, with that engine version as the deployment; every finding
+// points at the launch's line. Throws InputError when the model cannot be read.
+FileResult check_launch(Launch launch, const CheckOptions& options);
+// The engine version a launch of `engine` runs under the deployment: its pin, else the engine's main branch.
+EngineVersion launch_version(const Deployment& deployment, Engine engine);
+
 // The findings about the config itself (the CFG and GGUF rules): what inspect lists as its problems.
 std::vector<Diagnostic> config_findings(const LoadedModel& loaded);
 // Checks every file under the paths in sorted order, handing each result to `on_file` as soon as it is

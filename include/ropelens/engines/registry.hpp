@@ -15,6 +15,7 @@
 #include "ropelens/engines/deployment.hpp"
 #include "ropelens/engines/engine.hpp"
 #include "ropelens/engines/engine_views.hpp"
+#include "ropelens/engines/launch.hpp"
 #include "ropelens/engines/snippets.hpp"
 #include "ropelens/engines/versions.hpp"
 #include "ropelens/memory/kv_cache.hpp"
@@ -104,6 +105,8 @@ struct EngineRow {
   std::vector<EngineSnippet> (*snippets)(const SnippetRequest& request);
   // An engine that loads GGUF files takes a change to one at run time as flags; null for the others.
   const GgufRuntime* gguf;
+  // How its launch lines read (engines/launch.hpp); null for an engine without a server.
+  const LaunchSyntax* launch;
 };
 
 // Every engine, in the order every output lists them.

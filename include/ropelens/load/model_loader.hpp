@@ -69,6 +69,12 @@ LoadedModel load_document(Document document, const std::vector<Edit>& edits);
 // not GGUF or cannot be read; a config.json beside the file that is no model's config is passed over with a note.
 void attach_conversion_source(LoadedModel& loaded, const std::optional<std::string>& source);
 
+// A model as a launch line runs it (engines/launch.hpp): `edits` applied to a config.json as --set applies them,
+// `gguf_keys` replacing a GGUF file's keys ("{arch}." standing for its general.architecture) as llama.cpp's flags
+// do; the file as it is becomes `as_trained`. Throws InputError when edits name a GGUF file or keys a config.
+LoadedModel load_launched_model(const std::string& spec, const std::vector<Edit>& edits,
+                                const std::map<std::string, GgufValue, std::less<>>& gguf_keys);
+
 // Parses "POINTER=JSON" (the --set syntax); throws std::invalid_argument with a one-line reason.
 Edit parse_edit(const std::string& spec);
 

@@ -15,6 +15,7 @@
 #include "ropelens/memory/kv_cache.hpp"
 #include "ropelens/model/model.hpp"
 #include "ropelens/engines/deployment.hpp"
+#include "ropelens/engines/launch.hpp"
 #include "ropelens/rope/rope.hpp"
 
 namespace ropelens {
@@ -34,6 +35,7 @@ class Context {
   int tensor_parallel = 1;                    // --tp: the GPUs the model is split over (CTX210)
   std::optional<KvDtype> kv_dtype;            // --kv-dtype; none: the config's dtype
   Deployment deployment;                      // --stack: the engines and versions deployed; none stated: every one
+  const Launch* launch = nullptr;             // the launch line checked (SRV rules); none for a plain file
 
   // The deployment's engine views at the target (deployment_views: for a one-engine stack, the reference version
   // first as the config's meaning), computed on first use and shared by the rules that compare engines.

@@ -16,6 +16,7 @@ KvCacheView llama_cpp_kv_layout(const kv_detail::CachingLayers& model, std::int6
 CacheDtypeFlag llama_cpp_cache_dtype(KvDtype dtype, KvDtype model_dtype);
 std::vector<EngineSnippet> llama_cpp_snippets(const SnippetRequest& request);  // serve.cpp
 extern const GgufRuntime kLlamaCppGguf;                                        // serve.cpp
+extern const LaunchSyntax kLlamaCppLaunch;                                     // launch.cpp, ollama_launch.cpp
 
 // What convert_hf_to_gguf.py writes for one setup, as llama.cpp's loader then holds it (convert.cpp).
 struct GgufRope {

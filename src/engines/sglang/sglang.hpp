@@ -16,5 +16,6 @@ CacheDtypeFlag sglang_cache_dtype(KvDtype dtype, KvDtype model_dtype);
 MemoryShare sglang_memory_share(const MemoryRequest& request);              // kv_cache.cpp
 KvDtype sglang_served_dtype(KvDtype config_dtype);                          // kv_cache.cpp
 std::vector<EngineSnippet> sglang_snippets(const SnippetRequest& request);  // serve.cpp
+extern const LaunchSyntax kSglangLaunch;                                    // launch.cpp
 
 }  // namespace ropelens::engine_detail

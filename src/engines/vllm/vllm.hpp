@@ -2,6 +2,7 @@
 #pragma once
 
 #include "../views.hpp"
+#include "ropelens/engines/launch.hpp"
 #include "ropelens/engines/registry.hpp"
 
 namespace ropelens::engine_detail {
@@ -15,5 +16,6 @@ CacheDtypeFlag vllm_cache_dtype(KvDtype dtype, KvDtype model_dtype);
 MemoryShare vllm_memory_share(const MemoryRequest& request);              // kv_cache.cpp
 KvDtype vllm_served_dtype(KvDtype config_dtype);                          // kv_cache.cpp
 std::vector<EngineSnippet> vllm_snippets(const SnippetRequest& request);  // serve.cpp
+extern const LaunchSyntax kVllmLaunch;                                    // launch.cpp
 
 }  // namespace ropelens::engine_detail

@@ -1,0 +1,21 @@
+// SRV502: the launch line's problems of its kind, as the engine's parser found them (engines/launch.hpp).
+#include "../support.hpp"
+
+namespace ropelens::rules {
+namespace srv502 {
+
+static void check(const Context& cx, Sink& out) {
+  if (!cx.launch) return;
+  for (const LaunchProblem& problem : cx.launch->problems)
+    if (problem.kind == LaunchProblemKind::length_refused)
+      out.report("", problem.message).help(problem.help).fact("flag", problem.flag).fact("line", cx.launch->line);
+}
+
+}  // namespace srv502
+
+extern const Rule SRV502{
+    {"SRV502", "refused-length", Severity::error,
+     "The launch asks for a length above the one the engine derives, without the variable that lifts it"},
+    &srv502::check};
+
+}  // namespace ropelens::rules

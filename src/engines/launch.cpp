@@ -1,0 +1,233 @@
+// Launch lines, engine-neutral: which engine a command starts (each registry row's `launch.parse` says), launch
+// files split into commands, and the served length resolved from the engine's own length rule (its view).
+#include "ropelens/engines/launch.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "ropelens/engines/registry.hpp"
+#include "ropelens/model/text.hpp"
+#include "ropelens/model/units.hpp"
+
+namespace ropelens {
+namespace launch_lines {
+
+std::optional<Launch> launch_of(const ShellCommand& command, const VersionOf& version_of) {
+  for (const EngineRow* row : engine_registry()) {
+    if (!row->launch || !row->launch->parse) continue;
+    Launch launch;
+    launch.engine = row->engine;
+    launch.version = version_of(row->engine);
+    launch.line = command.line;
+    launch.command = launch_detail::command_text(command);
+    launch.allow_longer = std::string(row->serve.allow_longer.substr(0, row->serve.allow_longer.find('=')));
+    if (!launch.allow_longer.empty()) launch.allow_longer_set = launch_detail::env_true(command, launch.allow_longer);
+    if (row->launch->parse(command, launch.version, launch)) return launch;
+  }
+  return std::nullopt;
+}
+
+std::vector<Launch> launches_in(std::string_view script, const VersionOf& version_of, const std::string& file) {
+  std::vector<Launch> launches;
+  for (const ShellCommand& command : split_shell_commands(script))
+    if (auto launch = launch_of(command, version_of)) {
+      launch->file = file;
+      launches.push_back(std::move(*launch));
+    }
+  return launches;
+}
+
+}  // namespace launch_lines
+
+using launch_lines::launch_of;
+using launch_lines::launches_in;
+
+bool is_launch_file(const std::string& path) {
+  const std::string name = std::filesystem::path(path).filename().string();
+  return name.ends_with(".sh") || name == "Modelfile" || name.ends_with(".Modelfile") || name.starts_with("Modelfile.");
+}
+
+std::vector<Launch> read_launches(const std::string& path, std::string_view text, const VersionOf& version_of) {
+  for (const EngineRow* row : engine_registry()) {
+    if (!row->launch || !row->launch->file) continue;
+    if (auto launch = row->launch->file(path, text, version_of(row->engine))) {
+      launch->file = path;
+      return {std::move(*launch)};
+    }
+  }
+  std::vector<Launch> launches;
+  try {
+    launches = launches_in(text, version_of, path);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(path, fmt::format("cannot split the script: {}", e.what()));
+  }
+  if (launches.empty())
+    throw InputError(path,
+                     "starts no engine ropelens knows (expected vllm serve, python -m vllm.entrypoints.openai."
+                     "api_server, python -m sglang.launch_server, llama-server or llama-cli, or an Ollama Modelfile)");
+  return launches;
+}
+
+std::vector<Launch> read_serve_commands(std::string_view command, const VersionOf& version_of) {
+  std::vector<Launch> launches = launches_in(command, version_of, "--serve");
+  if (launches.empty())
+    throw std::invalid_argument(fmt::format(
+        "--serve '{}': starts no engine ropelens knows (expected vllm serve, python -m vllm.entrypoints.openai."
+        "api_server, python -m sglang.launch_server, llama-server or llama-cli)",
+        terminal_safe(command)));
+  return launches;
+}
+
+void resolve_launch(Launch& launch, const Model& model, const Model& as_read) {
+  const EngineRow& row = engine_row(launch.engine);
+  const EngineView view = row.view(model, launch.version, launch.asked_tokens.value_or(0));
+  launch.limit_tokens = view.length.limit_tokens;
+  const std::int64_t total = launch.asked_tokens.value_or(
+      view.length.default_tokens.value_or(view.length.limit_tokens.value_or(model.max_position_embeddings.value)));
+  launch.served_tokens = launch.slots_split_length ? std::max<std::int64_t>(1, total / launch.slots) : total;
+  if (launch.asked_tokens && view.length.limit_tokens && *launch.asked_tokens > *view.length.limit_tokens &&
+      view.length.beyond == LimitAction::error && !launch.allow_longer_set) {
+    launch.problems.push_back(
+        {LaunchProblemKind::length_refused, launch.length_flag,
+         fmt::format("{} {} is above the length {} derives, {} ({}): it refuses to start{} (\"{}\")",
+                     launch.length_flag, *launch.asked_tokens, row.display_name, *view.length.limit_tokens,
+                     view.length.derivation,
+                     launch.allow_longer.empty() ? "" : fmt::format(" unless {} is set", launch.allow_longer),
+                     view.length.message),
+         launch.allow_longer.empty()
+             ? fmt::format("ask for at most {} tokens", *view.length.limit_tokens)
+             : fmt::format("set {}=1 to serve {} tokens (the engine then only warns), after extending RoPE so the "
+                           "model reaches that length, or ask for at most {} tokens",
+                           launch.allow_longer, *launch.asked_tokens, *view.length.limit_tokens)});
+  }
+  if (launch.slots_split_length && launch.slots > 1 && launch.asked_tokens)
+    launch.problems.push_back(
+        {LaunchProblemKind::slot_below_asked, launch.length_flag,
+         fmt::format("{} {} is split over {} slots: each request gets a {}-token slot, not {}", launch.length_flag,
+                     *launch.asked_tokens, launch.slots, launch.served_tokens, *launch.asked_tokens),
+         fmt::format("give {} {} for {} slots of {} tokens, or fewer slots", launch.length_flag,
+                     *launch.asked_tokens * launch.slots, launch.slots, *launch.asked_tokens)});
+  if (row.launch && row.launch->resolve) row.launch->resolve(launch, model, as_read);
+}
+
+namespace launch_detail {
+
+void unknown_flag(Launch& launch, const std::string& flag, const std::vector<std::string>& known,
+                  std::string_view engine_name) {
+  const std::string name = flag.substr(0, flag.find('='));
+  const auto meant = closest_match(name, known);
+  launch.problems.push_back({LaunchProblemKind::unknown_flag, name,
+                             fmt::format("{} is not a flag {} takes{}: it refuses to start", name, engine_name,
+                                         meant ? fmt::format(" (did you mean {}?)", *meant) : ""),
+                             meant ? fmt::format("write {}", *meant) : fmt::format("remove {}", name)});
+}
+
+std::optional<std::int64_t> token_value(Launch& launch, const std::string& flag, const std::string& value,
+                                        bool allow_zero) {
+  try {
+    return parse_token_count(value, allow_zero ? 0 : 1);
+  } catch (const std::invalid_argument& e) {
+    launch.problems.push_back(
+        {LaunchProblemKind::unknown_flag, flag,
+         fmt::format("{} {}: {} (expected a number of tokens such as 131072 or 128k)", flag, value, e.what()),
+         fmt::format("give {} a number of tokens", flag)});
+    return std::nullopt;
+  }
+}
+
+std::optional<double> number_value(Launch& launch, const std::string& flag, const std::string& value) {
+  try {
+    std::size_t used = 0;
+    const double number = std::stod(value, &used);
+    if (used == value.size()) return number;
+  } catch (const std::exception&) {
+  }
+  launch.problems.push_back({LaunchProblemKind::unknown_flag, flag, fmt::format("{} {}: not a number", flag, value),
+                             fmt::format("give {} a number", flag)});
+  return std::nullopt;
+}
+
+bool env_true(const ShellCommand& command, const std::string& name) {
+  const auto it = command.env.find(name);
+  if (it == command.env.end()) return false;
+  std::string value = it->second;
+  std::transform(value.begin(), value.end(), value.begin(), [](unsigned char c) { return std::tolower(c); });
+  return value == "1" || value == "true" || value == "yes";
+}
+
+std::string command_text(const ShellCommand& command) {
+  std::vector<std::string> words;
+  for (const auto& [name, value] : command.env) words.push_back(name + "=" + shell_word(value));
+  for (const auto& word : command.words) words.push_back(shell_word(word));
+  return fmt::format("{}", fmt::join(words, " "));
+}
+
+std::optional<std::string> value_of(const std::vector<std::string>& words, std::size_t& i, const std::string& flag,
+                                    Launch& launch) {
+  const std::string& word = words[i];
+  if (const auto eq = word.find('='); eq != std::string::npos && word.starts_with("--")) return word.substr(eq + 1);
+  if (i + 1 < words.size()) return words[++i];
+  launch.problems.push_back({LaunchProblemKind::unknown_flag, flag,
+                             fmt::format("{} needs a value and the command ends", flag),
+                             fmt::format("give {} a value", flag)});
+  return std::nullopt;
+}
+
+namespace flag_spelling {
+
+// The flag as the engine reads the word, or "" when it takes no such flag.
+std::string spelled_flag(std::string name, const FlagSyntax& syntax) {
+  if (syntax.underscores && name.starts_with("--")) std::replace(name.begin() + 2, name.end(), '_', '-');
+  const auto known = [&](std::string_view flag) {
+    return std::find(syntax.known.begin(), syntax.known.end(), flag) != syntax.known.end();
+  };
+  if (known(name)) return name;
+  if (syntax.negations && name.starts_with("--no-") && known("--" + name.substr(5))) return name;
+  if (syntax.abbreviations && name.starts_with("--")) {
+    std::string only;
+    int matches = 0;
+    for (const std::string_view flag : syntax.known)
+      if (flag.starts_with(name)) {
+        ++matches;
+        only = flag;
+      }
+    if (matches == 1) return only;
+  }
+  return "";
+}
+
+}  // namespace flag_spelling
+
+using flag_spelling::spelled_flag;
+
+std::vector<std::string> walk_flags(const std::vector<std::string>& words, std::size_t start, const FlagSyntax& syntax,
+                                    Launch& launch,
+                                    const std::function<bool(const std::string& flag, std::size_t& i)>& handle) {
+  std::vector<std::string> positional;
+  for (std::size_t i = start; i < words.size(); ++i) {
+    const std::string& word = words[i];
+    if (word.size() < 2 || word[0] != '-' || (word[1] >= '0' && word[1] <= '9')) {
+      positional.push_back(word);
+      continue;
+    }
+    const std::string written = word.substr(0, word.starts_with("--") ? word.find('=') : std::string::npos);
+    const std::string flag = spelled_flag(written, syntax);
+    if (flag.empty()) {
+      const std::vector<std::string> known(syntax.known.begin(), syntax.known.end());
+      if (syntax.every_flag_known || closest_match(written, known))
+        unknown_flag(launch, written, known, syntax.engine_name);
+      continue;
+    }
+    if (handle(flag, i)) continue;
+    const bool inline_value = word.find('=') != std::string::npos && word.starts_with("--");
+    if (!inline_value && i + 1 < words.size() && (words[i + 1].empty() || words[i + 1][0] != '-')) ++i;
+  }
+  return positional;
+}
+
+}  // namespace launch_detail
+
+}  // namespace ropelens

@@ -1,0 +1,409 @@
+// `llama-server -m MODEL.gguf …` and `llama-cli …` as llama.cpp reads them (docs/engines.md, "Launch lines"):
+// - the RoPE flags replace the GGUF keys the loader would read (llama-context.cpp, as gguf_flags.cpp writes them):
+//   --rope-scaling → {arch}.rope.scaling.type, --rope-scale N → the factor N, --rope-freq-scale S → the factor 1/S,
+//   --yarn-orig-ctx → rope.scaling.original_context_length, --rope-freq-base → rope.freq_base; --override-kv
+//   KEY=TYPE:VALUE rewrites any key (int, float, bool, str), so ARCH.context_length=int:N raises n_ctx_train;
+// - -c N is the KV cache of every slot together: llama-server gives each of its -np slots N / np tokens; -c 0 is
+//   n_ctx_train; each slot is capped at n_ctx_train (from commit cd5e3b57; PR #28030, 2026-08-30, rescales that cap
+//   from the YaRN flags, which ropelens does not model: it caps at n_ctx_train, which --override-kv lifts in every
+//   build);
+// - -ctk/--cache-type-k and -ctv/--cache-type-v take f32, f16, bf16, q8_0, q4_0, ….
+// The flag list below is the RoPE, context, cache, model and common serving flags of common/arg.cpp, not all of them:
+// a flag it does not hold is reported only when it is one edit away from one it holds.
+#include <fmt/format.h>
+
+#include "llama_cpp.hpp"
+#include "ropelens/engines/launch.hpp"
+#include "ropelens/model/units.hpp"
+
+namespace ropelens::engine_detail {
+namespace llama_cpp_launch {
+
+using namespace launch_detail;
+
+constexpr std::string_view kFlags[] = {
+    "-m",
+    "--model",
+    "-hf",
+    "-hfr",
+    "--hf-repo",
+    "-hff",
+    "--hf-file",
+    "-hft",
+    "--hf-token",
+    "-mu",
+    "--model-url",
+    "-c",
+    "--ctx-size",
+    "-np",
+    "--parallel",
+    "-kvu",
+    "--kv-unified",
+    "-cb",
+    "--cont-batching",
+    "-nocb",
+    "--no-cont-batching",
+    "--rope-scaling",
+    "--rope-scale",
+    "--rope-freq-base",
+    "--rope-freq-scale",
+    "--yarn-orig-ctx",
+    "--yarn-ext-factor",
+    "--yarn-attn-factor",
+    "--yarn-beta-slow",
+    "--yarn-beta-fast",
+    "--override-kv",
+    "-ctk",
+    "--cache-type-k",
+    "-ctv",
+    "--cache-type-v",
+    "-ngl",
+    "--gpu-layers",
+    "--n-gpu-layers",
+    "-t",
+    "--threads",
+    "-tb",
+    "--threads-batch",
+    "--threads-http",
+    "--host",
+    "--port",
+    "-fa",
+    "--flash-attn",
+    "--jinja",
+    "--no-jinja",
+    "-b",
+    "--batch-size",
+    "-ub",
+    "--ubatch-size",
+    "--mlock",
+    "--no-mmap",
+    "--mmap",
+    "-sm",
+    "--split-mode",
+    "-ts",
+    "--tensor-split",
+    "-mg",
+    "--main-gpu",
+    "-dev",
+    "--device",
+    "--temp",
+    "--top-p",
+    "--top-k",
+    "--min-p",
+    "-n",
+    "--n-predict",
+    "-a",
+    "--alias",
+    "--api-key",
+    "--api-key-file",
+    "--chat-template",
+    "--chat-template-file",
+    "--metrics",
+    "--slots",
+    "--no-slots",
+    "--props",
+    "--no-webui",
+    "-v",
+    "--verbose",
+    "-lv",
+    "--verbosity",
+    "--log-file",
+    "--log-disable",
+    "-s",
+    "--seed",
+    "-p",
+    "--prompt",
+    "-f",
+    "--file",
+    "-i",
+    "--interactive",
+    "-cnv",
+    "--conversation",
+    "-no-cnv",
+    "--no-conversation",
+    "-st",
+    "--single-turn",
+    "--keep",
+    "--mmproj",
+    "--mmproj-url",
+    "--no-mmproj",
+    "-md",
+    "--model-draft",
+    "--draft-max",
+    "--draft-min",
+    "--draft-p-min",
+    "-ngld",
+    "--gpu-layers-draft",
+    "-cd",
+    "--ctx-size-draft",
+    "--reasoning-format",
+    "--reasoning-budget",
+    "-nkvo",
+    "--no-kv-offload",
+    "--cache-reuse",
+    "--ctx-checkpoints",
+    "--embedding",
+    "--embeddings",
+    "--rerank",
+    "--reranking",
+    "--pooling",
+    "--lora",
+    "--lora-scaled",
+    "--numa",
+    "--no-warmup",
+    "--swa-full",
+    "--grammar",
+    "--grammar-file",
+    "--json-schema",
+    "--repeat-penalty",
+    "--repeat-last-n",
+    "--presence-penalty",
+    "--frequency-penalty",
+    "-to",
+    "--timeout",
+    "-ot",
+    "--override-tensor",
+    "--cpu-moe",
+    "-cmoe",
+    "--n-cpu-moe",
+    "-ncmoe",
+    "-fit",
+    "--fit",
+    "--path",
+    "--api-prefix",
+    "--ssl-key-file",
+    "--ssl-cert-file",
+    "--slot-save-path",
+    "--prio",
+    "--prio-batch",
+    "--poll",
+    "-C",
+    "--cpu-mask",
+    "-e",
+    "--escape",
+    "--no-escape",
+    "-r",
+    "--reverse-prompt",
+    "-sp",
+    "--special",
+    "--no-perf",
+    "-dt",
+    "--defrag-thold",
+    "-sys",
+    "--system-prompt",
+    "--check-tensors",
+    "--no-op-offload",
+    "--spec-replace",
+    "-hfd",
+    "--hf-repo-draft",
+    "-hfv",
+    "--hf-repo-v",
+    "--tools",
+    "--models-dir",
+    "--models-max",
+    "--no-models-autoload",
+    "--sleep-idle-seconds",
+    "--webui",
+    "--offline",
+    "-kvo",
+    "--kv-offload",
+    "--ctx-shift",
+    "--no-context-shift",
+    "--context-shift",
+    "-dio",
+    "--direct-io",
+    "--mlock",
+    "-h",
+    "--help",
+    "--version",
+};
+
+GgufValue text_value(const std::string& text) {
+  GgufValue value;
+  value.type = GgufType::string;
+  value.data = text;
+  value.string_bytes = text.size();
+  return value;
+}
+
+GgufValue float_value(double number) {
+  GgufValue value;
+  value.type = GgufType::float32;
+  value.data = GgufScalar{static_cast<double>(static_cast<float>(number))};
+  return value;
+}
+
+GgufValue int_value(std::int64_t number) {
+  GgufValue value;
+  value.type = GgufType::uint32;
+  value.data = GgufScalar{static_cast<std::uint64_t>(number)};
+  return value;
+}
+
+// KEY=TYPE:VALUE (llama_model_kv_override: int, float, bool, str).
+void override_kv(Launch& launch, const std::string& spec) {
+  const auto eq = spec.find('=');
+  const auto colon = spec.find(':', eq == std::string::npos ? 0 : eq);
+  if (eq == std::string::npos || colon == std::string::npos) {
+    launch.problems.push_back({LaunchProblemKind::unknown_flag, "--override-kv",
+                               fmt::format("--override-kv {}: llama.cpp expects KEY=TYPE:VALUE", spec),
+                               "write it as KEY=TYPE:VALUE, e.g. qwen3.context_length=int:131072"});
+    return;
+  }
+  const std::string key = spec.substr(0, eq);
+  const std::string type = spec.substr(eq + 1, colon - eq - 1);
+  const std::string text = spec.substr(colon + 1);
+  try {
+    if (type == "int") {
+      GgufValue value;
+      value.type = GgufType::int64;
+      value.data = GgufScalar{static_cast<std::int64_t>(std::stoll(text))};
+      launch.gguf_keys[key] = value;
+    } else if (type == "float") {
+      launch.gguf_keys[key] = float_value(std::stod(text));
+    } else if (type == "bool") {
+      if (text != "true" && text != "false") throw std::invalid_argument("bool");
+      GgufValue value;
+      value.type = GgufType::boolean;
+      value.data = GgufScalar{text == "true"};
+      launch.gguf_keys[key] = value;
+    } else if (type == "str") {
+      launch.gguf_keys[key] = text_value(text);
+    } else {
+      launch.problems.push_back(
+          {LaunchProblemKind::unknown_flag, "--override-kv",
+           fmt::format("--override-kv {}: unknown type '{}' (expected int, float, bool or str)", spec, type),
+           "write the type as int, float, bool or str"});
+    }
+  } catch (const std::exception&) {
+    launch.problems.push_back({LaunchProblemKind::unknown_flag, "--override-kv",
+                               fmt::format("--override-kv {}: '{}' is not a {} value", spec, text, type),
+                               "give a value of the type named"});
+  }
+}
+
+std::optional<KvDtype> cache_type(const std::string& value) {
+  if (value == "f16") return KvDtype::f16;
+  if (value == "f32") return KvDtype::f32;
+  return parse_kv_dtype(value);
+}
+
+bool parse_flag(Launch& launch, const std::vector<std::string>& words, const std::string& flag, std::size_t& i) {
+  const std::string arch_key = "{arch}.";
+  if (flag == "-m" || flag == "--model") {
+    if (auto value = value_of(words, i, flag, launch)) launch.model = *value;
+  } else if (flag == "-hf" || flag == "-hfr" || flag == "--hf-repo") {
+    if (auto value = value_of(words, i, flag, launch))
+      if (launch.model.empty()) launch.model = value->substr(0, value->find(':'));
+  } else if (flag == "-c" || flag == "--ctx-size") {
+    launch.length_flag = flag;
+    if (auto value = value_of(words, i, flag, launch)) {
+      auto tokens = token_value(launch, flag, *value, true);
+      launch.asked_tokens = tokens && *tokens > 0 ? tokens : std::nullopt;  // -c 0: n_ctx_train
+    }
+  } else if (flag == "-np" || flag == "--parallel") {
+    if (auto value = value_of(words, i, flag, launch))
+      if (auto n = token_value(launch, flag, *value, false)) launch.slots = *n;
+  } else if (flag == "-kvu" || flag == "--kv-unified") {
+    launch.slots_split_length = false;
+  } else if (flag == "--rope-scaling") {
+    if (auto value = value_of(words, i, flag, launch)) {
+      if (*value != "none" && *value != "linear" && *value != "yarn") {
+        launch.problems.push_back({LaunchProblemKind::unknown_flag, flag,
+                                   fmt::format("--rope-scaling {}: llama.cpp takes none, linear or yarn", *value),
+                                   "write --rope-scaling yarn (or linear, none)"});
+      } else {
+        launch.gguf_keys[arch_key + "rope.scaling.type"] = text_value(*value);
+        launch.rope_flags = true;
+      }
+    }
+  } else if (flag == "--rope-scale" || flag == "--rope-freq-scale") {
+    if (auto value = value_of(words, i, flag, launch))
+      if (auto n = number_value(launch, flag, *value); n && *n > 0) {
+        launch.gguf_keys[arch_key + "rope.scaling.factor"] = float_value(flag == "--rope-scale" ? *n : 1.0 / *n);
+        launch.rope_flags = true;
+      }
+  } else if (flag == "--yarn-orig-ctx") {
+    if (auto value = value_of(words, i, flag, launch))
+      if (auto n = token_value(launch, flag, *value, false)) {
+        launch.gguf_keys[arch_key + "rope.scaling.original_context_length"] = int_value(*n);
+        launch.rope_flags = true;
+      }
+  } else if (flag == "--rope-freq-base") {
+    if (auto value = value_of(words, i, flag, launch))
+      if (auto n = number_value(launch, flag, *value)) {
+        launch.gguf_keys[arch_key + "rope.freq_base"] = float_value(*n);
+        launch.rope_flags = true;
+      }
+  } else if (flag == "--override-kv") {
+    if (auto value = value_of(words, i, flag, launch)) {
+      std::size_t start = 0;  // several overrides may be given comma-separated
+      for (auto comma = value->find(',');; comma = value->find(',', start)) {
+        override_kv(launch, value->substr(start, comma - start));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+      }
+    }
+  } else if (flag == "-ctk" || flag == "--cache-type-k") {
+    if (auto value = value_of(words, i, flag, launch)) launch.kv_dtype = cache_type(*value);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool parse_llama_cpp(const ShellCommand& command, EngineVersion, Launch& launch) {
+  const auto& w = command.words;
+  if (w.empty()) return false;
+  const std::string program = w[0].substr(w[0].rfind('/') + 1);
+  if (program != "llama-server" && program != "llama-cli") return false;
+  launch.slots_split_length = program == "llama-server";
+  launch.capped_at_trained = program == "llama-server";
+  const FlagSyntax syntax{kFlags, "llama.cpp", false, false, false, false};
+  walk_flags(w, 1, syntax, launch,
+             [&](const std::string& flag, std::size_t& i) { return parse_flag(launch, w, flag, i); });
+  if (!launch.slots_split_length) launch.slots = std::max<std::int64_t>(1, launch.slots);
+  if (launch.length_flag.empty()) launch.length_flag = "-c";
+  return true;
+}
+
+std::string scaling_text(const Model& model) {
+  if (!model.gguf) return "";
+  std::string text = model.gguf->scaling_type.value;
+  if (model.gguf->scaling_factor) text += fmt::format(" ×{}", fmt_number(model.gguf->scaling_factor->value));
+  if (model.original_max_position_embeddings)
+    text += fmt::format(" from {}", model.original_max_position_embeddings->value);
+  return text;
+}
+
+void resolve_llama_cpp(Launch& launch, const Model& run, const Model& as_read) {
+  if (launch.rope_flags && as_read.gguf && as_read.gguf->extends())
+    launch.problems.push_back(
+        {LaunchProblemKind::double_scaling, "--rope-scaling",
+         fmt::format("the file already scales RoPE ({}), and the flags replace it with {}: scaling meant on top of "
+                     "the file's is not applied twice, and the file's own is lost",
+                     scaling_text(as_read), scaling_text(run)),
+         "drop the RoPE flags and keep the file's scaling, or state the whole scaling the model should run with"});
+  const std::int64_t trained = run.max_position_embeddings.value;
+  if (launch.capped_at_trained && trained > 0 && launch.served_tokens > trained) {
+    const std::int64_t asked = launch.served_tokens;
+    launch.served_tokens = trained;
+    launch.problems.push_back(
+        {LaunchProblemKind::slot_below_asked, launch.length_flag,
+         fmt::format("each request would get {} tokens, but {} caps it at the file's n_ctx_train {}: requests get {} "
+                     "tokens",
+                     asked, launch.slots_split_length ? "llama-server" : "Ollama", trained, trained),
+         fmt::format("--override-kv {}.context_length=int:{} lifts the cap (after extending RoPE to that length)",
+                     run.model_type.value.empty() ? "ARCH" : run.model_type.value, asked)});
+  }
+}
+
+}  // namespace llama_cpp_launch
+
+std::optional<Launch> ollama_modelfile(const std::string& path, std::string_view text, EngineVersion version);
+
+const LaunchSyntax kLlamaCppLaunch = {.parse = llama_cpp_launch::parse_llama_cpp,
+                                      .file = ollama_modelfile,
+                                      .resolve = llama_cpp_launch::resolve_llama_cpp};
+
+}  // namespace ropelens::engine_detail

@@ -1,0 +1,80 @@
+// `python -m sglang.launch_server --model-path MODEL …` as SGLang reads it (docs/engines.md, "Launch lines"):
+// - the flags are those of python/sglang/srt/server_args.py @8905cbd4 (launch_flags.inc), through argparse with
+//   allow_abbrev, so a unique prefix (--tp) stands for its flag (--tp-size);
+// - --json-model-override-args is a JSON dict applied by config.update() right after the config is parsed
+//   (python/sglang/srt/utils/hf_transformers/config.py:256 @8905cbd4), before get_context_length reads it;
+// - get_context_length (python/sglang/srt/configs/model_config.py _derive_context_length @8905cbd4) ignores the
+//   YaRN factor when the rope dict has original_max_position_embeddings (the view's length rule), and a longer
+//   --context-length raises ValueError unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN is set;
+// - --mem-fraction-static has no fixed default: SGLang computes it per GPU at start-up (not modelled).
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "ropelens/engines/launch.hpp"
+#include "sglang.hpp"
+
+namespace ropelens::engine_detail {
+namespace sglang_launch {
+
+using namespace launch_detail;
+
+constexpr std::string_view kFlags[] = {
+#include "launch_flags.inc"
+};
+
+void override_args(Launch& launch, const std::string& flag, const std::string& text) {
+  nlohmann::json overrides;
+  try {
+    overrides = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception&) {
+  }
+  if (!overrides.is_object()) {
+    launch.problems.push_back({LaunchProblemKind::unknown_flag, flag,
+                               fmt::format("{} is not a JSON object: SGLang's json.loads and config.update fail", flag),
+                               R"(write it as a JSON object: '{"rope_scaling":{…}}')"});
+    return;
+  }
+  for (const auto& [key, value] : overrides.items()) launch.config_edits.push_back({"/" + key, value});
+}
+
+bool parse_flag(Launch& launch, const std::vector<std::string>& words, const std::string& flag, std::size_t& i) {
+  if (flag == "--model-path" || flag == "--model") {
+    if (auto value = value_of(words, i, flag, launch)) launch.model = *value;
+  } else if (flag == "--context-length") {
+    launch.length_flag = flag;
+    if (auto value = value_of(words, i, flag, launch)) launch.asked_tokens = token_value(launch, flag, *value, false);
+  } else if (flag == "--json-model-override-args") {
+    if (auto value = value_of(words, i, flag, launch)) override_args(launch, flag, *value);
+  } else if (flag == "--mem-fraction-static") {
+    launch.memory_flag = flag;
+    if (auto value = value_of(words, i, flag, launch)) launch.memory_fraction = number_value(launch, flag, *value);
+  } else if (flag == "--tp-size" || flag == "--tensor-parallel-size") {
+    if (auto value = value_of(words, i, flag, launch))
+      if (auto n = token_value(launch, flag, *value, false)) launch.tensor_parallel = *n;
+  } else if (flag == "--kv-cache-dtype") {
+    if (auto value = value_of(words, i, flag, launch)) {
+      if (value->starts_with("fp8")) launch.kv_dtype = KvDtype::fp8;
+      else if (*value == "bf16" || *value == "bfloat16") launch.kv_dtype = KvDtype::bf16;
+    }
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool parse_sglang(const ShellCommand& command, EngineVersion, Launch& launch) {
+  const auto& w = command.words;
+  const auto program = [](const std::string& word) { return word.substr(word.rfind('/') + 1); };
+  if (w.size() < 3 || !program(w[0]).starts_with("python") || w[1] != "-m" || w[2] != "sglang.launch_server")
+    return false;
+  const FlagSyntax syntax{kFlags, "SGLang", false, true, false, true};
+  walk_flags(w, 3, syntax, launch,
+             [&](const std::string& flag, std::size_t& i) { return parse_flag(launch, w, flag, i); });
+  return true;
+}
+
+}  // namespace sglang_launch
+
+const LaunchSyntax kSglangLaunch = {.parse = sglang_launch::parse_sglang, .file = nullptr, .resolve = nullptr};
+
+}  // namespace ropelens::engine_detail

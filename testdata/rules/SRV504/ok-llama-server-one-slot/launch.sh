@@ -1,0 +1,1 @@
+llama-server -m model.gguf -c 32768 -np 1

@@ -1,0 +1,1 @@
+vllm serve Qwen/Qwen3-8B --gpu-memory-utilization 1

@@ -1,0 +1,260 @@
+// Launch lines (issue 36): `check --serve 'COMMAND'`, launch scripts and Ollama Modelfiles, checked on Qwen3-8B (a
+// Hugging Face cache built here from testdata/configs/qwen/qwen3-8b.json) and on Qwen3 GGUF headers
+// (testdata/launch/qwen3-8b.gguf: context_length 40960, no scaling keys).
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ropelens/input/shell_words.hpp"
+#include "support.hpp"
+
+namespace fs = std::filesystem;
+using Catch::Matchers::Contains;
+using nlohmann::json;
+using ropelens::test::cache_file;
+using ropelens::test::read_file;
+using ropelens::test::run_cli;
+using ropelens::test::ScopedEnv;
+using ropelens::test::source_path;
+using ropelens::test::TempDir;
+using ropelens::test::write_file;
+
+namespace {
+
+const std::string kCommit = "0123456789abcdef0123456789abcdef01234567";
+const std::string kGguf = "testdata/launch/qwen3-8b.gguf";
+
+// <dir>/hub/models--Qwen--Qwen3-8B holding the Qwen3-8B config at main; HF_HUB_CACHE is set to it by the caller.
+void make_hub(const TempDir& dir) {
+  const fs::path repo = fs::path(dir.file("hub")) / "models--Qwen--Qwen3-8B";
+  cache_file(repo, kCommit, "config.json", read_file(source_path("testdata/configs/qwen/qwen3-8b.json")));
+  write_file((repo / "refs" / "main").string(), kCommit);
+}
+
+struct Checked {
+  int exit_code = 0;
+  json diagnostics;  // the first file's
+  json file;
+  std::string err;
+};
+
+// `ropelens check --serve - --format json` with the command on stdin (so it needs no quoting here), and `extra`.
+Checked serve(const std::string& command, const std::string& extra = "") {
+  const auto run = run_cli("check --serve - --format json " + extra, command);
+  Checked checked{run.exit_code, json::array(), json::object(), run.err};
+  if (run.out.empty()) return checked;
+  const json document = json::parse(run.out);
+  if (!document["files"].empty()) {
+    checked.file = document["files"][0];
+    checked.diagnostics = checked.file["diagnostics"];
+  }
+  return checked;
+}
+
+std::vector<json> with_code(const json& diagnostics, const std::string& code) {
+  std::vector<json> found;
+  for (const auto& d : diagnostics)
+    if (d["code"] == code) found.push_back(d);
+  return found;
+}
+
+int errors(const json& diagnostics) {
+  int n = 0;
+  for (const auto& d : diagnostics) n += d["severity"] == "error" ? 1 : 0;
+  return n;
+}
+
+bool names(const json& diagnostics, const std::string& code, const std::string& text) {
+  for (const auto& d : with_code(diagnostics, code))
+    if (d["message"].get<std::string>().find(text) != std::string::npos ||
+        d["help"].get<std::string>().find(text) != std::string::npos)
+      return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("shell words: env prefixes, exports, quotes, continuations and several commands", "[launch]") {
+  const auto commands = ropelens::split_shell_commands(
+      "#!/bin/sh\n"
+      "export HF_HOME=/data/hf\n"
+      "MODEL=Qwen/Qwen3-8B\n"
+      "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 vllm serve \"$MODEL\" \\\n"
+      "  --hf-overrides '{\"a\": 1}' # a comment\n"
+      "echo done && llama-server -m ${MODEL}.gguf\n");
+  REQUIRE(commands.size() == 3);
+  CHECK(commands[0].line == 4);
+  CHECK(commands[0].words ==
+        std::vector<std::string>{"vllm", "serve", "Qwen/Qwen3-8B", "--hf-overrides", "{\"a\": 1}"});
+  CHECK(commands[0].env.at("VLLM_ALLOW_LONG_MAX_MODEL_LEN") == "1");
+  CHECK(commands[0].env.at("HF_HOME") == "/data/hf");
+  CHECK(commands[0].env.count("MODEL") == 0);  // set, not exported
+  CHECK(commands[1].words == std::vector<std::string>{"echo", "done"});
+  CHECK(commands[2].line == 6);
+  CHECK(commands[2].words == std::vector<std::string>{"llama-server", "-m", "Qwen/Qwen3-8B.gguf"});
+  CHECK(commands[2].env.count("VLLM_ALLOW_LONG_MAX_MODEL_LEN") == 0);
+  CHECK_THROWS_WITH(ropelens::split_shell_commands("vllm serve 'x\n"), "line 1: unterminated ' quote");
+  CHECK(ropelens::shell_word("{\"a\": 1}") == "'{\"a\": 1}'");
+  CHECK(ropelens::shell_word("it's") == "'it'\\''s'");
+  CHECK(ropelens::shell_word("--max-model-len") == "--max-model-len");
+}
+
+TEST_CASE("vllm serve above the derived length: refused without VLLM_ALLOW_LONG_MAX_MODEL_LEN, CTX201 either way",
+          "[launch][cli]") {
+  TempDir dir;
+  make_hub(dir);
+  ScopedEnv cache("HF_HUB_CACHE", dir.file("hub"));
+  const auto refused = serve("vllm serve Qwen/Qwen3-8B --max-model-len 131072");
+  CHECK(refused.exit_code == 1);
+  CHECK(with_code(refused.diagnostics, "CTX201").size() == 1);
+  REQUIRE(with_code(refused.diagnostics, "SRV502").size() == 1);
+  CHECK(names(refused.diagnostics, "SRV502", "VLLM_ALLOW_LONG_MAX_MODEL_LEN"));
+  CHECK_THAT(with_code(refused.diagnostics, "SRV502")[0]["message"].get<std::string>(),
+             Contains("--max-model-len 131072") && Contains("40960"));
+  CHECK(refused.file["path"] == "--serve");
+
+  const auto allowed = serve("VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 vllm serve Qwen/Qwen3-8B --max-model-len 131072");
+  CHECK(allowed.exit_code == 1);
+  CHECK(with_code(allowed.diagnostics, "SRV502").empty());
+  REQUIRE(with_code(allowed.diagnostics, "CTX201").size() == 1);
+  CHECK(with_code(allowed.diagnostics, "CTX201")[0]["facts"]["target"] == 131072);
+
+  // --model supplies the model when the one named is not on this machine.
+  const auto by_model = serve("vllm serve Org/Absent --max-model-len 131072",
+                              "--model " + source_path("testdata/configs/qwen/qwen3-8b.json"));
+  CHECK(with_code(by_model.diagnostics, "SRV502").size() == 1);
+  CHECK(with_code(by_model.diagnostics, "CTX201").size() == 1);
+}
+
+TEST_CASE("YaRN x4 from 32768 in the form each engine honours serves 131072 with no CTX201 and no error",
+          "[launch][cli]") {
+  TempDir dir;
+  make_hub(dir);
+  ScopedEnv cache("HF_HUB_CACHE", dir.file("hub"));
+  const std::string yarn = R"({"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768)";
+  SECTION("vLLM --hf-overrides rope_parameters, with the length vLLM main derives") {
+    const auto run =
+        serve("vllm serve Qwen/Qwen3-8B --max-model-len 131072 --hf-overrides '{\"rope_parameters\":" + yarn +
+                  R"(,"rope_theta":1000000},"max_position_embeddings":131072}')",
+              "--fail-on error");
+    CHECK(with_code(run.diagnostics, "CTX201").empty());
+    CHECK(errors(run.diagnostics) == 0);
+    CHECK(run.exit_code == 0);
+    // vLLM main no longer multiplies the length by the YaRN factor: without max_position_embeddings it derives 40960.
+    const auto short_length = serve(
+        "vllm serve Qwen/Qwen3-8B --max-model-len 131072 --hf-overrides "
+        "'{\"rope_parameters\":" +
+        yarn + R"(,"rope_theta":1000000}}')");
+    REQUIRE(with_code(short_length.diagnostics, "SRV502").size() == 1);
+    CHECK(with_code(short_length.diagnostics, "CTX201").empty());
+  }
+  SECTION("vLLM --hf-overrides rope_scaling is flagged as ignored, and the model runs without YaRN") {
+    const auto run = serve(
+        "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 vllm serve Qwen/Qwen3-8B --max-model-len 131072 "
+        "--hf-overrides '{\"rope_scaling\":" +
+        yarn + "}}'");
+    REQUIRE(with_code(run.diagnostics, "SRV503").size() == 1);
+    CHECK(names(run.diagnostics, "SRV503", "rope_parameters"));
+    CHECK(with_code(run.diagnostics, "CTX201").size() == 1);
+    CHECK(run.exit_code == 1);
+  }
+  SECTION("SGLang --json-model-override-args with SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1") {
+    const std::string command =
+        "python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --context-length 131072 "
+        "--json-model-override-args '{\"rope_scaling\":" +
+        yarn + "}}'";
+    const auto run = serve("SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 " + command, "--fail-on error");
+    CHECK(with_code(run.diagnostics, "CTX201").empty());
+    CHECK(errors(run.diagnostics) == 0);
+    CHECK(run.exit_code == 0);
+    // Without the variable SGLang keeps the 40960 its get_context_length derives, and refuses to start.
+    const auto refused = serve(command);
+    REQUIRE(with_code(refused.diagnostics, "SRV502").size() == 1);
+    CHECK(names(refused.diagnostics, "SRV502", "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN"));
+  }
+  SECTION("llama-server --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768 --override-kv") {
+    const auto run = serve("llama-server -m " + source_path(kGguf) +
+                               " -c 131072 --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768"
+                               " --override-kv qwen3.context_length=int:131072",
+                           "--fail-on error");
+    CHECK(with_code(run.diagnostics, "CTX201").empty());
+    CHECK(with_code(run.diagnostics, "SRV504").empty());
+    CHECK(errors(run.diagnostics) == 0);
+    CHECK(run.exit_code == 0);
+    // Without the rope flags the same line serves 131072 tokens of plain RoPE.
+    const auto plain =
+        serve("llama-server -m " + source_path(kGguf) + " -c 131072 --override-kv qwen3.context_length=int:131072");
+    REQUIRE(with_code(plain.diagnostics, "CTX201").size() == 1);
+    CHECK(with_code(plain.diagnostics, "CTX201")[0]["facts"]["target"] == 131072);
+    CHECK(plain.exit_code == 1);
+  }
+}
+
+TEST_CASE("llama-server splits -c over its -np slots, and caps a slot at n_ctx_train", "[launch][cli]") {
+  const auto slots = serve("llama-server -m " + source_path(kGguf) + " -c 32768 -np 4");
+  REQUIRE(with_code(slots.diagnostics, "SRV504").size() == 1);
+  CHECK(names(slots.diagnostics, "SRV504", "8192-token slot"));
+  CHECK(with_code(slots.diagnostics, "SRV504")[0]["message"] ==
+        "-c 32768 is split over 4 slots: each request gets a 8192-token slot, not 32768");
+
+  const auto capped = serve("llama-server -m " + source_path(kGguf) + " -c 131072");
+  REQUIRE(with_code(capped.diagnostics, "SRV504").size() == 1);
+  CHECK(names(capped.diagnostics, "SRV504", "n_ctx_train 40960"));
+  CHECK(names(capped.diagnostics, "SRV504", "--override-kv qwen3.context_length=int:131072"));
+}
+
+TEST_CASE("an unknown launch flag names the nearest one, a removed one says when it went", "[launch][cli]") {
+  TempDir dir;
+  make_hub(dir);
+  ScopedEnv cache("HF_HUB_CACHE", dir.file("hub"));
+  const auto typo = serve("vllm serve Qwen/Qwen3-8B --max-model-lenn 32768");
+  CHECK(typo.exit_code == 1);
+  REQUIRE(with_code(typo.diagnostics, "SRV501").size() == 1);
+  CHECK(with_code(typo.diagnostics, "SRV501")[0]["message"] ==
+        "--max-model-lenn is not a flag vLLM takes (did you mean --max-model-len?): it refuses to start");
+  CHECK(with_code(typo.diagnostics, "SRV501")[0]["help"] == "write --max-model-len");
+
+  const auto removed = serve("vllm serve Qwen/Qwen3-8B --rope-scaling '{\"rope_type\":\"yarn\"}'");
+  REQUIRE(with_code(removed.diagnostics, "SRV501").size() == 1);
+  CHECK(names(removed.diagnostics, "SRV501", "removed in vLLM 0.11.1"));
+
+  const auto underscores = serve("vllm serve Qwen/Qwen3-8B --max_model_len 32768");
+  CHECK(with_code(underscores.diagnostics, "SRV501").empty());
+  CHECK(underscores.exit_code == 0);
+}
+
+TEST_CASE("a launch script and a Modelfile are checked at the length they serve", "[launch][cli]") {
+  TempDir dir;
+  make_hub(dir);
+  ScopedEnv cache("HF_HUB_CACHE", dir.file("hub"));
+  const auto script = run_cli("check --format json " + source_path("testdata/launch/serve-qwen3-8b.sh"));
+  CHECK(script.exit_code == 1);
+  const json files = json::parse(script.out)["files"];
+  REQUIRE(files.size() == 1);
+  const json& diagnostics = files[0]["diagnostics"];
+  CHECK(with_code(diagnostics, "SRV502").empty());  // the env prefix lifts vLLM's limit
+  REQUIRE(with_code(diagnostics, "CTX201").size() == 1);
+  CHECK(with_code(diagnostics, "CTX201")[0]["facts"]["target"] == 131072);
+  CHECK(with_code(diagnostics, "CTX201")[0]["line"] == 5);  // the command's first line, after the export
+
+  const auto modelfile = run_cli("check --format json " + source_path("testdata/launch/Modelfile"));
+  const json served = json::parse(modelfile.out)["files"][0]["diagnostics"];
+  // num_ctx 131072 above the file's n_ctx_train 40960: Ollama lowers it, so the audit runs at 40960, no CTX201.
+  CHECK(with_code(served, "CTX201").empty());
+  REQUIRE(with_code(served, "SRV504").size() == 1);
+  CHECK(names(served, "SRV504", "requests get 40960 tokens"));
+  CHECK(modelfile.exit_code == 1);
+}
+
+TEST_CASE("check --serve with a command that starts no engine is a usage error naming the commands it reads",
+          "[launch][cli]") {
+  const auto run = run_cli("check --serve 'echo hello'");
+  CHECK(run.exit_code == 2);
+  CHECK_THAT(run.err, Contains("starts no engine ropelens knows") && Contains("vllm serve"));
+  const auto none = run_cli("check");
+  CHECK(none.exit_code == 2);
+}
