@@ -91,6 +91,24 @@ def _size(value: Union[int, str, None], name: str) -> Optional[int]:
         raise Error(f"{name}: {e}") from None
 
 
+def _reserve(value: Union[int, str]) -> str:
+    """fit's reserve as the CLI reads it: bytes as an int, a size (``"2GiB"``) or a share (``"10%"``)."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise Error(f"reserve: expected a size or a share such as '2GiB' or '10%', got {value!r}")
+    if isinstance(value, int):
+        if value < 0:
+            raise Error(f"reserve: {value} is negative")
+        return f"{value}B" if value else "0"
+    return value
+
+
+def _tp(value: int) -> int:
+    """--tp: the GPUs the model is split over, 1 to 1024 as the CLI takes it."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1024:
+        raise Error(f"tp: expected a number of GPUs from 1 to 1024, got {value!r}")
+    return value
+
+
 def _list(value: Union[str, Iterable[str], None]) -> List[str]:
     """A list option: a list, or a comma-separated string as the CLI takes it (``"CTX201,ROPE"``)."""
     if value is None:
@@ -566,6 +584,7 @@ def fit(
     weights: Union[int, str, None] = None,
     reserve: Union[int, str] = "0",
     kv_dtype: Union[str, Iterable[str], None] = None,
+    tp: int = 1,
     engine: str = "all",
     stack: Union[str, Iterable[str], None] = None,
     revision: Optional[str] = None,
@@ -575,15 +594,16 @@ def fit(
 
     ``memory``: what weights and KV cache share (``"24GiB"``); ``weights``: their size when no safetensors headers
     or GGUF tensors state it; ``reserve``: a size or a share of ``memory`` set aside (``"2GiB"``, ``"10%"``);
-    ``kv_dtype``: one dtype or several (``"bf16"``, ``["bf16", "fp8"]``). ``Fit.max_tokens`` is
-    ``{engine: {dtype: tokens}}``.
+    ``kv_dtype``: one dtype or several (``"bf16"``, ``["bf16", "fp8"]``); ``tp``: the GPUs the model is split
+    over (``--tp``; ``memory`` is then one GPU's). ``Fit.max_tokens`` is ``{engine: {dtype: tokens}}``.
     """
     model = load(source, revision=revision)
     call = _ropelens.FitCall()
     call.memory_bytes = _size(memory, "memory")
     call.weights_bytes = _size(weights, "weights")
-    call.reserve = str(reserve) if not isinstance(reserve, bool) else "0"
+    call.reserve = _reserve(reserve)
     call.kv_dtypes = _list(kv_dtype)
+    call.gpus = _tp(tp)
     call.engine = engine
     call.stack = _list(stack)
     call.project = project

@@ -136,6 +136,7 @@ def fit(
     weights: Optional[Size] = ...,
     reserve: Size = ...,
     kv_dtype: Optional[Union[str, Iterable[str]]] = ...,
+    tp: int = ...,
     engine: str = ...,
     stack: Optional[Codes] = ...,
     revision: Optional[str] = ...,

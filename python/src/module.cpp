@@ -9,7 +9,6 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
-#include <cmath>
 #include <exception>
 #include <memory>
 #include <new>
@@ -27,6 +26,7 @@
 #include "ropelens/check/project_settings.hpp"
 #include "ropelens/diff/diff.hpp"
 #include "ropelens/input/input.hpp"
+#include "ropelens/input/model_locator.hpp"
 #include "ropelens/load/model_loader.hpp"
 #include "ropelens/memory/kv_cache.hpp"
 #include "ropelens/model/units.hpp"
@@ -60,29 +60,6 @@ std::optional<KvDtype> kv_dtype_option(const std::string& name) {
 
 std::string kv_dtype_name(const std::optional<KvDtype>& dtype) {
   return dtype ? std::string(to_string(*dtype)) : std::string();
-}
-
-// fit --reserve: 0, a size (2GiB) or a share of the memory (10%), rounded up to a whole byte (src/cli/fit.cpp).
-FitReserve parse_reserve(const std::string& text, std::uint64_t memory) {
-  if (text.empty() || text == "0") return {0, text};
-  if (text.back() != '%') {
-    try {
-      return {static_cast<std::uint64_t>(parse_byte_size(text)), text};
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(fmt::format("reserve: {}", e.what()));
-    }
-  }
-  const std::string number = text.substr(0, text.size() - 1);
-  std::size_t used = 0;
-  double percent = -1.0;
-  try {
-    percent = std::stod(number, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != number.size() || number.empty() || !(percent >= 0.0 && percent <= 100.0))
-    throw std::invalid_argument(fmt::format("reserve {}: a share is a number from 0 to 100 followed by %", text));
-  return {static_cast<std::uint64_t>(std::ceil(static_cast<double>(memory) * percent / 100.0)), text};
 }
 
 // The model a call reads: loaded once by load() (a path, a model id, a GGUF file, or JSON text from a dict).
@@ -198,12 +175,14 @@ struct FitCall {
 
 std::string fit_document(const Loaded& model, const FitCall& call) {
   FitRequest request = call.request;
-  request.reserve = parse_reserve(call.reserve, request.memory_bytes);
+  request.reserve = parse_fit_reserve("reserve", call.reserve, request.memory_bytes);
   request.dtypes.clear();
   for (const auto& name : call.kv_dtypes) request.dtypes.push_back(*kv_dtype_option(name));
   request.deployment = cli::deployment_option(call.stack, project_settings(call.project));
   request.engines = request.deployment.served(call.engine);
-  const FitReport report = fit_model(model.loaded.model, request);
+  const Model& loaded = model.loaded.model;
+  request.model_word = served_model_word(loaded.reference ? loaded.reference->path : model.name, loaded.reference);
+  const FitReport report = fit_model(loaded, request);
   std::ostringstream out;
   find_format(fit_formats(), "json", "fit")(report, out, {});
   return out.str();
@@ -365,6 +344,8 @@ PYBIND11_MODULE(_ropelens, m) {
       .def_property(
           "memory_bytes", [](const FitCall& c) { return c.request.memory_bytes; },
           [](FitCall& c, std::uint64_t v) { c.request.memory_bytes = v; })
+      .def_property(
+          "gpus", [](const FitCall& c) { return c.request.gpus; }, [](FitCall& c, int v) { c.request.gpus = v; })
       .def_property(
           "weights_bytes", [](const FitCall& c) { return c.request.weights_bytes; },
           [](FitCall& c, std::optional<std::uint64_t> v) { c.request.weights_bytes = v; })

@@ -146,6 +146,15 @@ def test_fit_gives_the_cli_max_tokens(cli):
                                         "10%", "--engine", "vllm"])
 
 
+def test_fit_splits_over_gpus_as_the_cli_does(cli):
+    split = ropelens.fit(LLAMA_FIT, memory="10GiB", weights="16GiB", tp=2, reserve=2**30, engine="vllm")
+    assert split.to_json() == cli.json(["fit", LLAMA_FIT, "--memory", "10GiB", "--weights", "16GiB", "--tp", "2",
+                                        "--reserve", "1073741824B", "--engine", "vllm"])
+    assert json.loads(split.to_json())["gpus"] == 2
+    with pytest.raises(ropelens.Error, match="^tp: "):
+        ropelens.fit(LLAMA_FIT, memory="10GiB", tp=0)
+
+
 def test_suggest_and_diff_are_the_cli_documents(cli, tmp_path):
     assert ropelens.suggest(QWEN3, target="128k").to_json() == cli.json(["suggest", QWEN3, "--target", "128k"])
     new = qwen3_dict()

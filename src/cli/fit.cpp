@@ -1,4 +1,3 @@
-#include <cmath>
 #include <filesystem>
 #include <memory>
 
@@ -24,23 +23,6 @@ std::uint64_t byte_size(const std::string& option, const std::string& text) {
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(fmt::format("{}: {}", option, e.what()));
   }
-}
-
-// --reserve: 0, a size (2GiB) or a share of the memory (10%), rounded up to a whole byte.
-FitReserve parse_reserve(const std::string& text, std::uint64_t memory) {
-  if (text.empty() || text == "0") return {0, text};
-  if (text.back() != '%') return {byte_size("--reserve", text), text};
-  const std::string number = text.substr(0, text.size() - 1);
-  std::size_t used = 0;
-  double percent = -1.0;
-  try {
-    percent = std::stod(number, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != number.size() || number.empty() || !(percent >= 0.0 && percent <= 100.0))
-    throw std::invalid_argument(fmt::format("--reserve {}: a share is a number from 0 to 100 followed by %", text));
-  return {static_cast<std::uint64_t>(std::ceil(static_cast<double>(memory) * percent / 100.0)), text};
 }
 
 std::vector<KvDtype> parse_kv_dtypes(const std::vector<std::string>& names) {
@@ -90,7 +72,7 @@ void setup_fit(CLI::App* cmd, Outcome& outcome) {
     FitRequest request;
     request.memory_bytes = byte_size("--memory", options->memory);
     request.gpus = options->tp;
-    request.reserve = parse_reserve(options->reserve, request.memory_bytes);
+    request.reserve = parse_fit_reserve("--reserve", options->reserve, request.memory_bytes);
     if (!options->weights.empty()) request.weights_bytes = byte_size("--weights", options->weights);
     request.dtypes = parse_kv_dtypes(options->kv_dtypes);
     const Deployment deployment =

@@ -196,15 +196,4 @@ std::vector<ShellCommand> split_shell_commands(std::string_view script) {
   return shell_words_detail::Splitter(script).run();
 }
 
-std::string shell_word(std::string_view word) {
-  bool safe = !word.empty();
-  for (const char c : word)
-    safe = safe && (std::isalnum(static_cast<unsigned char>(c)) ||
-                    std::string_view("@%+=:,./-_").find(c) != std::string_view::npos);
-  if (safe) return std::string(word);
-  std::string quoted = "'";
-  for (const char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
 }  // namespace ropelens

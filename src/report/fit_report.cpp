@@ -4,6 +4,8 @@
 #include "ropelens/report/fit_report.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -63,9 +65,9 @@ FitLimit cap_reason(const FitReport& report) {
 EngineFit fit_engine(const Model& model, const FitRequest& request, const FitReport& report, Engine engine,
                      std::optional<KvDtype> dtype, const std::vector<EngineView>& views) {
   const EngineRow& row = engine_row(engine);
-  const EngineBudget budget = engine_budget(
-      model, engine,
-      {request.memory_bytes, request.reserve.bytes, request.gpus, request.weights_bytes, dtype, &request.deployment});
+  const EngineBudget budget = engine_budget(model, engine,
+                                            {request.memory_bytes, request.reserve.bytes, request.gpus,
+                                             request.weights_bytes, dtype, &request.deployment, std::nullopt});
   EngineFit fit;
   fit.engine = engine;
   fit.dtype = budget.kv_dtype;
@@ -110,6 +112,28 @@ std::vector<std::string> not_counted(const FitRequest& request) {
 }
 
 }  // namespace
+
+FitReserve parse_fit_reserve(std::string_view option, const std::string& text, std::uint64_t memory) {
+  if (text.empty() || text == "0") return {0, text};
+  if (text.back() != '%') {
+    try {
+      return {static_cast<std::uint64_t>(parse_byte_size(text)), text};
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(fmt::format("{}: {}", option, e.what()));
+    }
+  }
+  const std::string number = text.substr(0, text.size() - 1);
+  std::size_t used = 0;
+  double percent = -1.0;
+  try {
+    percent = std::stod(number, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != number.size() || number.empty() || !(percent >= 0.0 && percent <= 100.0))
+    throw std::invalid_argument(fmt::format("{} {}: a share is a number from 0 to 100 followed by %", option, text));
+  return {static_cast<std::uint64_t>(std::ceil(static_cast<double>(memory) * percent / 100.0)), text};
+}
 
 std::string_view to_string(FitLimit limit) {
   switch (limit) {

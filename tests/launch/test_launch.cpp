@@ -7,9 +7,11 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "ropelens/input/shell_words.hpp"
+#include "ropelens/model/text.hpp"
 #include "support.hpp"
 
 namespace fs = std::filesystem;
@@ -257,4 +259,28 @@ TEST_CASE("check --serve with a command that starts no engine is a usage error n
   CHECK_THAT(run.err, Contains("starts no engine ropelens knows") && Contains("vllm serve"));
   const auto none = run_cli("check");
   CHECK(none.exit_code == 2);
+}
+
+TEST_CASE("a vLLM launch at fit's length fits --memory, one block more does not: SRV505, fit and CTX210 agree",
+          "[launch][cli][fit]") {
+  TempDir dir;
+  const std::string model = dir.file("qwen3-8b");
+  fs::create_directories(model);
+  for (const char* name : {"config.json", "model.safetensors.index.json"})
+    fs::copy_file(source_path(std::string("testdata/rules/SRV505/bad-vllm-131072-in-24gib/") + name),
+                  fs::path(model) / name);
+  const auto fit = run_cli("fit " + model + " --memory 24GiB --engine vllm --format json");
+  REQUIRE(fit.exit_code == 0);
+  const std::int64_t longest = json::parse(fit.out)["engines"]["vllm"]["bf16"]["max_tokens"].get<std::int64_t>();
+  CHECK(longest == 49680);  // floor(0.92 × 24 GiB) − 16,381,470,720 weight bytes, over 144 KiB a token, in 16s
+  const auto launch = [&](std::int64_t tokens) {
+    return serve(fmt::format("VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 vllm serve {} --max-model-len {}", model, tokens),
+                 "--memory 24GiB --select SRV505,CTX210 --stack vllm --exit-zero");
+  };
+  const Checked fits = launch(longest);
+  CHECK(with_code(fits.diagnostics, "SRV505").empty());
+  CHECK(with_code(fits.diagnostics, "CTX210").empty());
+  const Checked over = launch(longest + 16);
+  CHECK(with_code(over.diagnostics, "SRV505").size() == 1);
+  CHECK(with_code(over.diagnostics, "CTX210").size() == 1);
 }

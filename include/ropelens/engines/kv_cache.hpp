@@ -27,6 +27,7 @@ struct BudgetRequest {
   std::optional<std::uint64_t> weights_bytes;  // --weights, over what the model states
   std::optional<KvDtype> kv_dtype;             // --kv-dtype; none: the cache dtype the engine picks ("auto")
   const Deployment* deployment = nullptr;      // a pinned release can have another default share
+  std::optional<double> share;                 // the share a launch line sets; none: the engine's default
 };
 
 // One engine's memory for a model, per GPU: its default share, the dtypes it runs the model and cache in, the

@@ -57,7 +57,6 @@ struct Launch {
   bool capped_at_trained = false;                           // a request never gets more than n_ctx_train (GGUF)
   std::optional<double> memory_fraction;                    // as given
   std::string memory_flag;                                  // "--gpu-memory-utilization"
-  std::optional<double> default_memory_fraction;            // what the engine uses without it (none: not modelled)
   std::int64_t tensor_parallel = 1;
   std::optional<KvDtype> kv_dtype;  // the cache dtype flag's value; none: the model's
   std::string allow_longer;         // the variable that lifts the derived limit ("" when the engine has none)

@@ -20,7 +20,4 @@ struct ShellCommand {
 // Throws std::invalid_argument for a quote that is never closed ("line 3: unterminated ' quote").
 std::vector<ShellCommand> split_shell_commands(std::string_view script);
 
-// A word as a shell reads it back: unchanged when it holds only safe characters, else in single quotes.
-std::string shell_word(std::string_view word);
-
 }  // namespace ropelens

@@ -26,6 +26,9 @@ struct FitReserve {
   std::uint64_t bytes = 0;
   std::string as_given;  // "10%", "2GiB", or "" for none
 };
+// --reserve: 0, a size (2GiB) or a share of `memory` (10%), rounded up to a whole byte. Throws
+// std::invalid_argument naming `option` for anything else.
+FitReserve parse_fit_reserve(std::string_view option, const std::string& text, std::uint64_t memory);
 
 struct FitRequest {
   std::uint64_t memory_bytes = 0;  // one GPU's

@@ -30,8 +30,6 @@ constexpr std::string_view kFlags[] = {
 #include "launch_flags.inc"
 };
 
-constexpr double kDefaultUtilization = 0.92;
-
 // human_readable_int: "1k" → 1000, "1K" → 1024, "25.6k" → 25600; "auto" and -1: the derived length.
 std::optional<std::int64_t> max_len_value(Launch& launch, const std::string& flag, const std::string& value) {
   if (value == "auto" || value == "-1") return std::nullopt;
@@ -145,7 +143,6 @@ bool parse_vllm(const ShellCommand& command, EngineVersion, Launch& launch) {
   } else {
     return false;
   }
-  launch.default_memory_fraction = kDefaultUtilization;
   std::vector<std::string> words;
   for (std::size_t i = start; i < w.size(); ++i)
     if (!removed_flag(launch, w[i])) words.push_back(w[i]);
@@ -161,7 +158,7 @@ bool parse_vllm(const ShellCommand& command, EngineVersion, Launch& launch) {
                      launch.memory_flag, *launch.memory_fraction,
                      *launch.memory_fraction > 1.0 ? " (above 1 it is refused outright: 0 < x ≤ 1)" : ""),
          fmt::format("leave {} at its default {:g}, or give at most about 0.95", launch.memory_flag,
-                     kDefaultUtilization)});
+                     vllm_memory_share({}).fraction)});
   return true;
 }
 
