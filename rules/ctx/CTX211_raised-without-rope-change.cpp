@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -13,6 +14,11 @@ static std::string times(std::int64_t declared, std::int64_t trained) {
   return fmt::format("{:g}×", std::round(static_cast<double>(declared) / static_cast<double>(trained) * 100.0) / 100.0);
 }
 
+static bool unscaled(const Model& model) {
+  return std::all_of(model.setups.begin(), model.setups.end(),
+                     [](const RopeSetup& s) { return s.type == RopeType::default_rope; });
+}
+
 static void check(const Context& cx, Sink& out) {
   const TrainedLengthBound& trained = cx.audit.trained;
   const auto& declared = cx.model.max_position_embeddings;
@@ -23,14 +29,18 @@ static void check(const Context& cx, Sink& out) {
             ? fmt::format("the base model {} was trained at {} tokens ({})", bound.base, bound.tokens, bound.card)
             : fmt::format("{} was trained at {} tokens", bound.evidence, bound.tokens);
     out.report(declared.from.pointer,
-               fmt::format("max_position_embeddings {} is {} the trained length with RoPE unchanged: {}; raising "
-                           "the declared length adds no trained positions, so the audit uses {}",
+               fmt::format("max_position_embeddings {} is raised {} over the trained length with RoPE unchanged: {}; "
+                           "raising the declared length adds no trained positions, so the audit uses {}",
                            bound.declared, times(bound.declared, bound.tokens), what, bound.tokens))
-        .help(fmt::format("declare {} again, or extend RoPE for {} tokens (e.g. yarn factor {} with "
-                          "original_max_position_embeddings {}) and evaluate at that length; if the weights really "
-                          "were trained further, say so with --trained-length or \"trained_length\" in .ropelens.json",
-                          bound.tokens, bound.declared, smallest_covering_factor(bound.declared, bound.tokens),
-                          bound.tokens))
+        .help(fmt::format(
+            "declare {} again, or {} and evaluate at that length; if the weights really were trained "
+            "further, say so with --trained-length or \"trained_length\" in .ropelens.json",
+            bound.tokens,
+            unscaled(cx.model)
+                ? fmt::format("extend RoPE for {} tokens (e.g. yarn factor {} with "
+                              "original_max_position_embeddings {})",
+                              bound.declared, smallest_covering_factor(bound.declared, bound.tokens), bound.tokens)
+                : fmt::format("raise the RoPE scaling to cover {} tokens", bound.declared)))
         .fact("declared", bound.declared)
         .fact("trained_tokens", bound.tokens)
         .fact("source", std::string(bound.source == TrainedFrom::known_base ? "known_base" : "earlier_version"))

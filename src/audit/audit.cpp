@@ -70,8 +70,10 @@ TrainedLengthBound bound_trained_length(const Model& model, const TrainingOverri
   if (overrides.trained_length || model.setups.empty()) return out;
   const std::int64_t declared = model.max_position_embeddings.value;
   const BaseMatch match = match_known_base(model);
+  const bool above_a_candidate = std::any_of(match.candidates.begin(), match.candidates.end(),
+                                             [&](const KnownBase* b) { return declared > b->declared; });
   if (match.ambiguous()) {
-    out.ambiguous = match.names();
+    if (above_a_candidate) out.ambiguous = match.names();  // at or below every candidate's length: nothing to say
   } else if (!match.candidates.empty() && declared > match.candidates.front()->declared) {
     const KnownBase& base = *match.candidates.front();
     TrainedLength bound;
@@ -90,13 +92,13 @@ TrainedLengthBound bound_trained_length(const Model& model, const TrainingOverri
   if (overrides.earlier && rope_unchanged(*overrides.earlier, model) &&
       overrides.earlier->max_position_embeddings.value < declared) {
     const std::int64_t earlier = longest_trained_length(*overrides.earlier);
-    if (earlier < declared && (!out.bound || earlier <= out.bound->tokens)) {
+    if (earlier < declared && (!out.bound || earlier < out.bound->tokens)) {  // the base names its card
       TrainedLength bound;
       bound.tokens = earlier;
       bound.declared = declared;
       bound.source = TrainedFrom::earlier_version;
-      bound.evidence =
-          fmt::format("the earlier version {} (trained at {} with the same RoPE)", overrides.earlier->source, earlier);
+      bound.evidence = fmt::format("the earlier version {} (max_position_embeddings {})", overrides.earlier->source,
+                                   overrides.earlier->max_position_embeddings.value);
       bound.from = Provenance::derived(fmt::format("trained length of {}", bound.evidence),
                                        model.max_position_embeddings.from.pointer);
       out.bound = std::move(bound);

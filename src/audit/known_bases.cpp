@@ -76,7 +76,8 @@ bool shape_matches(const KnownBase& base, const Model& model) {
   if (!model.hidden_size || model.hidden_size->value != base.hidden_size) return false;
   if (model.num_layers.value != base.num_layers) return false;
   if (!model.num_attention_heads || model.num_attention_heads->value != base.num_attention_heads) return false;
-  if (base.vocab_size > 0 && model.vocab_size && model.vocab_size->value != base.vocab_size) return false;
+  // The vocabulary is what a fine-tune keeps most surely; a config without one is too little to go on.
+  if (base.vocab_size > 0 && (!model.vocab_size || model.vocab_size->value != base.vocab_size)) return false;
   return rope_matches(base, model);
 }
 

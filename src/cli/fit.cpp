@@ -64,6 +64,7 @@ void setup_fit(CLI::App* cmd, Outcome& outcome) {
     std::string format = "text";
     OutputOptions output;
     std::optional<std::string> revision;
+    std::optional<std::int64_t> trained_length;
   };
   auto options = std::make_shared<Options>();
   cmd->add_option("PATH", options->path, kPathHelp)->required();
@@ -81,19 +82,22 @@ void setup_fit(CLI::App* cmd, Outcome& outcome) {
   add_format_option(*cmd, options->format, format_names(fit_formats()));
   add_revision_option(*cmd, options->revision);
   add_output_option(*cmd, options->output);
+  add_trained_length_option(*cmd, options->trained_length);
   cmd->callback([options, &outcome] {
     FitRequest request;
     request.memory_bytes = byte_size("--memory", options->memory);
     request.reserve = parse_reserve(options->reserve, request.memory_bytes);
     if (!options->weights.empty()) request.weights_bytes = byte_size("--weights", options->weights);
     request.dtypes = parse_kv_dtypes(options->kv_dtypes);
-    const Deployment deployment =
-        deployment_option(options->stack, load_project_settings(std::filesystem::current_path().string()));
+    const ProjectSettings settings = load_project_settings(std::filesystem::current_path().string());
+    const Deployment deployment = deployment_option(options->stack, settings);
     request.engines = deployment.served(options->engine);
     request.deployment = deployment;
     const FitRender render = find_format(fit_formats(), options->format, "fit");
     LoadedModel loaded = load_model(options->path, {}, options->revision);
     log_loaded_model(loaded);
+    request.training.trained_length = options->trained_length;
+    request.training = training_for(request.training, settings.trained_lengths, loaded.model.source);
     const FitReport report = fit_model(loaded.model, request);
     Output output(options->output.path);
     render(report, output.stream(), text_options(options->output, output));

@@ -105,8 +105,13 @@ FitReport fit_model(const Model& model, const FitRequest& request) {
   const std::uint64_t usable = report.memory_bytes - report.reserve.bytes;
   report.kv_budget = usable > report.weights.value ? usable - report.weights.value : 0;
   report.declared = model.declared_length();
-  report.rope_tokens = longest_in_range(model, report.declared.value);
-  if (!report.rope_tokens) report.rope_unknown = audit_model(model, 1).pair_figures_missing();
+  const TrainingHistory history{nullptr, request.training};  // check's audit, so fit and check agree
+  // A declared length raised with the RoPE unchanged (CTX211) caps nothing: the trained length it hides does.
+  const TrainedLengthBound trained = audit_model(model, 1, history).trained;
+  const std::int64_t ceiling =
+      trained.bound ? std::min(trained.bound->tokens, report.declared.value) : report.declared.value;
+  report.rope_tokens = longest_in_range(model, ceiling, history);
+  if (!report.rope_tokens) report.rope_unknown = audit_model(model, 1, history).pair_figures_missing();
   report.not_counted = not_counted(request);
   const KvDtype model_dtype = default_kv_dtype(model).dtype;
   const std::vector<KvDtype> dtypes = request.dtypes.empty() ? std::vector<KvDtype>{model_dtype} : request.dtypes;
