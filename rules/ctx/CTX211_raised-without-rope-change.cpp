@@ -19,7 +19,25 @@ static bool unscaled(const Model& model) {
                      [](const RopeSetup& s) { return s.type == RopeType::default_rope; });
 }
 
+// --set changed the RoPE the weights were trained with (a suggestion being verified): the length is no longer
+// raised with the RoPE unchanged, and CTX201 judges the new RoPE against the bounded trained length.
+static bool rope_edited(const Context& cx) {
+  if (cx.unedited == nullptr) return false;
+  const auto& before = cx.unedited->setups;
+  const auto& after = cx.model.setups;
+  if (before.size() != after.size()) return true;
+  for (std::size_t i = 0; i < after.size(); ++i) {
+    const double factor_before = before[i].factor ? before[i].factor->value : 1.0;
+    const double factor_after = after[i].factor ? after[i].factor->value : 1.0;
+    if (before[i].type != after[i].type || before[i].rope_theta.value != after[i].rope_theta.value ||
+        factor_before != factor_after)
+      return true;
+  }
+  return false;
+}
+
 static void check(const Context& cx, Sink& out) {
+  if (rope_edited(cx)) return;
   const TrainedLengthBound& trained = cx.audit.trained;
   const auto& declared = cx.model.max_position_embeddings;
   if (trained.bound) {

@@ -10,6 +10,7 @@
 #include "ropelens/engines/engine_comparison.hpp"
 #include "ropelens/engines/registry.hpp"
 #include "ropelens/input/model_locator.hpp"
+#include "ropelens/load/model_loader.hpp"
 #include "ropelens/normalize/normalize.hpp"
 #include "ropelens/rules/rule.hpp"
 #include "suggesting.hpp"
@@ -201,7 +202,7 @@ SuggestReport suggest_changes(const std::string& path, const SuggestRequest& req
 }
 
 SuggestReport suggest_changes(const Document& document, const SuggestRequest& request) {
-  const Model model = normalize(document);
+  const Model model = load_document(document, {}).model;  // as check loads it: vocabulary and identity too
   suggest_detail::Plan plan;
   plan.document = &document;
   return suggest_for(model, plan, request);
