@@ -96,6 +96,7 @@ DiffReport diff_git(const GitDiffRequest& request, const CheckOptions& options) 
   DiffReport report;
   report.old_label = request.old_revision;
   report.new_label = request.new_revision.value_or("the working tree");
+  report.source_root = top;
   const GitSides sides(top, request, options);
   int skipped = 0;
   for (const auto& change : git_changed_files(cwd, request.old_revision, request.new_revision, pathspecs)) {
@@ -110,7 +111,7 @@ DiffReport diff_git(const GitDiffRequest& request, const CheckOptions& options) 
     if (!before.result) status = DiffStatus::added;
     if (!after.result) status = DiffStatus::deleted;
     ModelDiff diff = diff_checked(status, before.result, after.result, options.deployment);
-    diff.path = sides.shown(change.new_path.empty() ? change.old_path : change.new_path);
+    diff.path = change.new_path.empty() ? change.old_path : change.new_path;  // relative to the top level
     report.models.push_back(std::move(diff));
   }
   std::sort(report.models.begin(), report.models.end(),

@@ -340,3 +340,33 @@ TEST_CASE("diff: a model no known base matches takes its trained length from the
   CHECK(raised["facts"]["trained_tokens"] == 32768);
   CHECK(raised["message"].get<std::string>().find("4×") != std::string::npos);
 }
+
+TEST_CASE("diff --git from a subdirectory names files relative to the repository root in SARIF and annotations",
+          "[cli][diff][trained]") {
+  const ScratchRepo repo;  // config.json at the top, untouched below
+  fs::create_directories(repo.file("models/qwen"));
+  repo.write("models/qwen/config.json", read_file(source_path(kQwen3)));
+  repo.commit("Qwen3-8B under models/qwen");
+  json config = json::parse(read_file(repo.file("models/qwen/config.json")));
+  config["max_position_embeddings"] = 131072;
+  repo.write("models/qwen/config.json", config.dump(2));
+  repo.commit("raise the declared length");
+
+  const std::string below = repo.file("models");
+  auto sarif = run_cli_in(below, "diff --git HEAD~1..HEAD --target 131072 --format sarif");
+  INFO(sarif.err);
+  CHECK(sarif.exit_code == 1);
+  const json log = json::parse(sarif.out);
+  const json& results = log["runs"][0]["results"];
+  REQUIRE_FALSE(results.empty());
+  for (const auto& result : results)
+    CHECK(result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "models/qwen/config.json");
+  const std::string root = log["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"].get<std::string>();
+  CHECK(root.ends_with("/"));
+  CHECK_FALSE(root.ends_with("/models/"));
+
+  auto github = run_cli_in(below, "diff --git HEAD~1..HEAD --target 131072 --format github");
+  CHECK(github.exit_code == 1);
+  CHECK(github.out.find("file=models/qwen/config.json,") != std::string::npos);
+  CHECK(github.out.find("file=qwen/") == std::string::npos);
+}

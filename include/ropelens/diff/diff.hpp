@@ -103,6 +103,10 @@ struct DiffReport {
   std::string old_label;          // "HEAD", "main", or the old file
   std::string new_label;          // "the working tree", a revision, or the new file
   std::vector<ModelDiff> models;  // sorted by path
+  // diff --git: the repository's top level; each model's path is relative to it, as git, code scanning and
+  // annotations name files, from whichever folder the command ran in. Empty: paths relative to the working
+  // directory.
+  std::string source_root;
   DiffCounts counts;
 };
 
