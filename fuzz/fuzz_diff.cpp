@@ -72,7 +72,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   report.counts = count_changes(report.models);
   const ModelDiff& model = report.models.front();
   require_accounted(old_side,
-                    model.findings.fixed.size() + (old_side && new_side ? model.findings.unchanged.size() : 0), "old");
+                    model.findings.fixed.size() + model.findings.kept.size() +
+                        (old_side && new_side ? model.findings.unchanged.size() : 0),
+                    "old");
   require_accounted(
       new_side, model.findings.introduced.size() + (old_side && new_side ? model.findings.unchanged.size() : 0), "new");
   render_all(report, size);

@@ -16,7 +16,10 @@ static void check(const Context& cx, Sink& out) {
       if (p.seen_rad > 0.0 && p.seen_rad < kTwoPi) low.push_back(p.pair);
     if (low.empty()) continue;
     const PairAudit& slowest = a.pairs[static_cast<std::size_t>(low.back())];
-    out.report(pointer_or(extended ? a.extension_from : a.pretrain_from, s.pointer),
+    // A length bounded by evidence outside the config (CTX211) is about the declared length the config raised.
+    const Provenance& from = extended ? a.extension_from : a.pretrain_from;
+    out.report(cx.audit.trained.bound ? pointer_or(cx.model.max_position_embeddings.from, pointer_or(from, s.pointer))
+                                      : pointer_or(from, s.pointer),
                fmt::format("{}pairs {} ({} of {}) complete less than one turn in {} trained tokens (pair {}: {:.2g} "
                            "turns), so angles past that were never seen",
                            setup_prefix(cx.model, a.setup), index_ranges(low), low.size(), a.pairs.size(), trained,

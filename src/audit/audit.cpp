@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "ropelens/audit/known_bases.hpp"
+
 namespace ropelens {
 namespace {
 
@@ -23,10 +25,15 @@ bool original_length_given(const RopeSetup& setup) {
 // config as trained that states less (Qwen-1's seq_length).
 std::pair<std::int64_t, Provenance> pretrain_length(const Model& as_trained, const RopeSetup& setup,
                                                     const TrainingOverrides& options) {
-  if (options.trained_length) return {*options.trained_length, Provenance::derived("--trained-length")};
+  if (options.trained_length) return {*options.trained_length, Provenance::derived(options.trained_length_from)};
   if (original_length_given(setup) && setup.type != RopeType::dynamic)
     return {setup.original_max_position_embeddings->value, setup.original_max_position_embeddings->from};
   const auto declared = setup.max_position_embeddings.value;
+  // A top-level original_max_position_embeddings without scaling documents the length trained.
+  if (setup.type == RopeType::default_rope && as_trained.original_max_position_embeddings &&
+      as_trained.original_max_position_embeddings->from.origin == Origin::config &&
+      as_trained.original_max_position_embeddings->value < declared)
+    return {as_trained.original_max_position_embeddings->value, as_trained.original_max_position_embeddings->from};
   if (setup.type == RopeType::linear && setup.factor && setup.factor->value > 1.0) {
     auto length = static_cast<std::int64_t>(std::llround(static_cast<double>(declared) / setup.factor->value));
     return {length, Provenance::derived(
@@ -36,6 +43,85 @@ std::pair<std::int64_t, Provenance> pretrain_length(const Model& as_trained, con
   const Field<std::int64_t> shortest = as_trained.declared_length();
   if (shortest.value < declared) return {shortest.value, shortest.from};
   return {declared, setup.max_position_embeddings.from};
+}
+
+// The length the RoPE was built for, when the config states it (a filled-in value follows the declared length).
+std::int64_t stated_original(const RopeSetup& setup) {
+  return original_length_given(setup) ? setup.original_max_position_embeddings->value : 0;
+}
+
+double factor_of(const RopeSetup& setup) { return setup.factor ? setup.factor->value : 1.0; }
+
+// The same rotary layout and frequencies: what an edit of max_position_embeddings alone leaves.
+bool rope_unchanged(const Model& earlier, const Model& model) {
+  if (earlier.setups.empty() || earlier.setups.size() != model.setups.size()) return false;
+  for (std::size_t i = 0; i < model.setups.size(); ++i) {
+    const RopeSetup& a = earlier.setups[i];
+    const RopeSetup& b = model.setups[i];
+    if (a.type != b.type || a.rotary_dim != b.rotary_dim || a.rope_theta.value != b.rope_theta.value ||
+        factor_of(a) != factor_of(b) || stated_original(a) != stated_original(b))
+      return false;
+  }
+  return true;
+}
+
+TrainedLengthBound bound_trained_length(const Model& model, const TrainingOverrides& overrides) {
+  TrainedLengthBound out;
+  if (overrides.trained_length || model.setups.empty()) return out;
+  const std::int64_t declared = model.max_position_embeddings.value;
+  const BaseMatch match = match_known_base(model);
+  const bool above_a_candidate = std::any_of(match.candidates.begin(), match.candidates.end(),
+                                             [&](const KnownBase* b) { return declared > b->declared; });
+  if (match.ambiguous()) {
+    if (above_a_candidate) out.ambiguous = match.names();  // at or below every candidate's length: nothing to say
+  } else if (!match.candidates.empty() && declared > match.candidates.front()->declared) {
+    const KnownBase& base = *match.candidates.front();
+    TrainedLength bound;
+    bound.tokens = base.declared;
+    bound.declared = declared;
+    bound.source = TrainedFrom::known_base;
+    bound.base = match.names();
+    bound.card = base.card;
+    bound.evidence = base.native < base.declared ? fmt::format("{} ({} declared, {} native; {})", bound.base,
+                                                               base.declared, base.native, base.card)
+                                                 : fmt::format("{} ({}; {})", bound.base, base.declared, base.card);
+    bound.from = Provenance::derived(fmt::format("trained length of the known base {}", bound.evidence),
+                                     model.max_position_embeddings.from.pointer);
+    out.bound = std::move(bound);
+  }
+  if (overrides.earlier && rope_unchanged(*overrides.earlier, model) &&
+      overrides.earlier->max_position_embeddings.value < declared) {
+    const std::int64_t earlier = longest_trained_length(*overrides.earlier);
+    if (earlier < declared && (!out.bound || earlier < out.bound->tokens)) {  // the base names its card
+      TrainedLength bound;
+      bound.tokens = earlier;
+      bound.declared = declared;
+      bound.source = TrainedFrom::earlier_version;
+      bound.evidence = fmt::format("the earlier version {} (max_position_embeddings {})", overrides.earlier->source,
+                                   overrides.earlier->max_position_embeddings.value);
+      bound.from = Provenance::derived(fmt::format("trained length of {}", bound.evidence),
+                                       model.max_position_embeddings.from.pointer);
+      out.bound = std::move(bound);
+    }
+  }
+  return out;
+}
+
+// Bounds one setup's phases by the longest length training covered.
+void apply_bound(const TrainedLength& bound, SetupAudit& audit) {
+  if (audit.extension_tokens > bound.tokens) {
+    if (bound.tokens > audit.pretrain_tokens) {
+      audit.extension_tokens = bound.tokens;
+      audit.extension_from = bound.from;
+    } else {
+      audit.extension_tokens = 0;
+      audit.pretrain_tokens = bound.tokens;
+      audit.pretrain_from = bound.from;
+    }
+  } else if (audit.extension_tokens == 0 && audit.pretrain_tokens > bound.tokens) {
+    audit.pretrain_tokens = bound.tokens;
+    audit.pretrain_from = bound.from;
+  }
 }
 
 bool has_static_scaling(const RopeSetup& setup) {
@@ -91,7 +177,8 @@ bool all_finite(const std::vector<double>& values) {
   return std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
 }
 
-SetupAudit audit_setup(const Model& model, int index, std::int64_t target_tokens, const TrainingHistory& history) {
+SetupAudit audit_setup(const Model& model, int index, std::int64_t target_tokens, const TrainingHistory& history,
+                       const TrainedLengthBound& bound) {
   const RopeSetup& setup = model.setups[static_cast<std::size_t>(index)];
   const RopeSetup& trained = trained_setup(model, index, history);
   SetupAudit audit;
@@ -102,6 +189,7 @@ SetupAudit audit_setup(const Model& model, int index, std::int64_t target_tokens
       pretrain_length(history.as_trained ? *history.as_trained : model, trained, history.overrides);
   std::tie(audit.extension_tokens, audit.extension_from) =
       extension_length(trained, audit.pretrain_tokens, history.overrides);
+  if (bound.bound) apply_bound(*bound.bound, audit);
   audit.missing = missing_for_pairs(model);
   if (!audit.missing)
     audit.missing = unknown_trained_length(history.as_trained ? *history.as_trained : model, history.overrides);
@@ -159,9 +247,23 @@ Audit audit_model(const Model& model, std::int64_t target_tokens, const Training
   Audit audit;
   audit.target_tokens = std::max<std::int64_t>(target_tokens, 1);
   audit.history_from_unedited = history.as_trained != nullptr;
+  audit.trained = bound_trained_length(history.as_trained ? *history.as_trained : model, history.overrides);
   for (std::size_t i = 0; i < model.setups.size(); ++i)
-    audit.setups.push_back(audit_setup(model, static_cast<int>(i), audit.target_tokens, history));
+    audit.setups.push_back(audit_setup(model, static_cast<int>(i), audit.target_tokens, history, audit.trained));
   return audit;
+}
+
+std::int64_t longest_trained_length(const Model& model, const TrainingOverrides& overrides) {
+  const TrainedLengthBound bound = bound_trained_length(model, overrides);
+  std::int64_t longest = 0;
+  for (const RopeSetup& setup : model.setups) {
+    SetupAudit audit;
+    std::tie(audit.pretrain_tokens, audit.pretrain_from) = pretrain_length(model, setup, overrides);
+    std::tie(audit.extension_tokens, audit.extension_from) = extension_length(setup, audit.pretrain_tokens, overrides);
+    if (bound.bound) apply_bound(*bound.bound, audit);
+    longest = std::max(longest, audit.extension_tokens > 0 ? audit.extension_tokens : audit.pretrain_tokens);
+  }
+  return longest > 0 ? longest : model.declared_length().value;
 }
 
 }  // namespace ropelens

@@ -279,7 +279,8 @@ FileResult check_model(LoadedModel loaded, const CheckOptions& options) {
   FileResult result;
   result.path = model.source;
   if (model.reference) result.resolved_file = shown_path(model.reference->path);
-  const TrainingHistory history{loaded.as_trained ? &*loaded.as_trained : nullptr, options.training};
+  const TrainingHistory history{loaded.as_trained ? &*loaded.as_trained : nullptr,
+                                training_for(options.training, options.trained_lengths, model.source)};
   result.audit = audit_model(model, resolve_target(options.target_tokens, model), history);
   std::vector<RopeTable> tables;
   for (const auto& setup : model.setups) tables.push_back(compute_rope_table(setup));

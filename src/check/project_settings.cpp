@@ -28,8 +28,9 @@ std::optional<fs::path> find_settings_file(fs::path directory) {
 
 // Every key .ropelens.json may hold; anything else is a typo that would silently switch a setting off.
 const std::vector<std::string>& known_keys() {
-  static const std::vector<std::string> keys = {"exclude", "extend_exclude", "extend_select", "fail_on", "ignore",
-                                                "memory",  "select",         "severity",      "stack",   "target"};
+  static const std::vector<std::string> keys = {"exclude", "extend_exclude", "extend_select", "fail_on",
+                                                "ignore",  "memory",         "select",        "severity",
+                                                "stack",   "target",         "trained_length"};
   return keys;
 }
 
@@ -108,6 +109,28 @@ Stack stack_of(const nlohmann::json& value, const std::string& file) {
   return stack;
 }
 
+// "trained_length": {"models/qwen/*": 131072, "**/long-*/config.json": "256k"}, in the file's order.
+std::vector<TrainedLengthRule> trained_lengths_of(const nlohmann::json& value, const std::string& file,
+                                                  const std::string& base) {
+  const std::string expected = "/trained_length must map path globs to token counts, e.g. {\"models/qwen/*\": 131072}";
+  if (!value.is_object()) throw InputError(file, expected);
+  std::vector<TrainedLengthRule> rules;
+  for (const auto& [glob, tokens] : value.items()) {
+    const std::string pointer = "/trained_length/" + glob;
+    if (glob.empty()) throw InputError(file, expected);
+    try {
+      std::int64_t count = 0;
+      if (tokens.is_number_unsigned()) count = parse_token_count(std::to_string(tokens.get<std::uint64_t>()));
+      else if (tokens.is_string()) count = parse_token_count(tokens.get<std::string>());
+      else throw InputError(file, pointer + " must be a token count such as 131072 or \"128k\"");
+      rules.push_back({glob, base, count});
+    } catch (const std::invalid_argument& e) {
+      throw InputError(file, fmt::format("{}: {}", pointer, e.what()));
+    }
+  }
+  return rules;
+}
+
 Severity severity_of(const nlohmann::json& value, const std::string& file, const std::string& pointer) {
   auto severity = value.is_string() ? parse_severity(value.get<std::string>()) : std::nullopt;
   if (!severity) throw InputError(file, pointer + " must be error, warning or info");
@@ -137,6 +160,11 @@ ProjectSettings parse_project_settings(const Document& doc) {
   if (auto it = root.find("target"); it != root.end()) settings.target_tokens = target_of(*it, doc.path);
   if (auto it = root.find("memory"); it != root.end()) settings.memory_budget = memory_of(*it, doc.path);
   if (auto it = root.find("stack"); it != root.end()) settings.stack = stack_of(*it, doc.path);
+  if (auto it = root.find("trained_length"); it != root.end()) {
+    std::error_code ec;
+    const std::string base = fs::absolute(settings.directory, ec).lexically_normal().string();
+    settings.trained_lengths = trained_lengths_of(*it, doc.path, base);
+  }
   if (auto it = root.find("fail_on"); it != root.end()) settings.fail_on = severity_of(*it, doc.path, "/fail_on");
   if (auto it = root.find("select"); it != root.end())
     settings.selection.select = selector_list(*it, doc.path, "select");
@@ -156,6 +184,30 @@ ProjectSettings parse_project_settings(const Document& doc) {
     }
   }
   return settings;
+}
+
+const TrainedLengthRule* trained_length_rule(const std::vector<TrainedLengthRule>& rules, const std::string& path) {
+  if (rules.empty() || path.empty() || path == "-") return nullptr;
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return nullptr;  // a revision's blob, a model id: no path to match
+  const fs::path file = fs::absolute(path, ec).lexically_normal();
+  for (const TrainedLengthRule& rule : rules) {
+    const std::string relative = file.lexically_relative(rule.base).generic_string();
+    if (relative.empty() || relative.starts_with("..")) continue;
+    if (glob_match(rule.glob, relative)) return &rule;
+  }
+  return nullptr;
+}
+
+TrainingOverrides training_for(const TrainingOverrides& training, const std::vector<TrainedLengthRule>& rules,
+                               const std::string& path) {
+  TrainingOverrides out = training;
+  if (out.trained_length) return out;
+  if (const TrainedLengthRule* rule = trained_length_rule(rules, path)) {
+    out.trained_length = rule->tokens;
+    out.trained_length_from = fmt::format(".ropelens.json trained_length \"{}\"", rule->glob);
+  }
+  return out;
 }
 
 ScanFilter scan_filter(const ProjectSettings& settings, const std::vector<std::string>& command_line_excludes) {

@@ -48,6 +48,7 @@ void setup_fit(CLI::App* cmd, Outcome& outcome) {
     OutputOptions output;
     std::optional<std::string> revision;
     int tp = 1;
+    std::optional<std::int64_t> trained_length;
   };
   auto options = std::make_shared<Options>();
   cmd->add_option("PATH", options->path, kPathHelp)->required();
@@ -68,6 +69,7 @@ void setup_fit(CLI::App* cmd, Outcome& outcome) {
   add_format_option(*cmd, options->format, format_names(fit_formats()));
   add_revision_option(*cmd, options->revision);
   add_output_option(*cmd, options->output);
+  add_trained_length_option(*cmd, options->trained_length);
   cmd->callback([options, &outcome] {
     FitRequest request;
     request.memory_bytes = byte_size("--memory", options->memory);
@@ -75,8 +77,8 @@ void setup_fit(CLI::App* cmd, Outcome& outcome) {
     request.reserve = parse_fit_reserve("--reserve", options->reserve, request.memory_bytes);
     if (!options->weights.empty()) request.weights_bytes = byte_size("--weights", options->weights);
     request.dtypes = parse_kv_dtypes(options->kv_dtypes);
-    const Deployment deployment =
-        deployment_option(options->stack, load_project_settings(std::filesystem::current_path().string()));
+    const ProjectSettings settings = load_project_settings(std::filesystem::current_path().string());
+    const Deployment deployment = deployment_option(options->stack, settings);
     request.engines = deployment.served(options->engine);
     request.deployment = deployment;
     const FitRender render = find_format(fit_formats(), options->format, "fit");
@@ -84,6 +86,8 @@ void setup_fit(CLI::App* cmd, Outcome& outcome) {
     log_loaded_model(loaded);
     request.model_word = served_model_word(loaded.model.reference ? loaded.model.reference->path : options->path,
                                            loaded.model.reference);
+    request.training.trained_length = options->trained_length;
+    request.training = training_for(request.training, settings.trained_lengths, loaded.model.source);
     const FitReport report = fit_model(loaded.model, request);
     Output output(options->output.path);
     render(report, output.stream(), text_options(options->output, output));

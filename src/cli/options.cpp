@@ -170,12 +170,23 @@ std::map<std::string, Severity> parse_severity_overrides(const std::vector<std::
 
 }  // namespace
 
+CLI::Option* add_trained_length_option(CLI::App& cmd, std::optional<std::int64_t>& trained_length) {
+  return add_tokens_option(cmd, "--trained-length", trained_length,
+                           "the length the weights were trained at, L_P (default: the config's keys, bounded by a "
+                           "known base model; over \"trained_length\" in .ropelens.json)",
+                           1);
+}
+
+void add_training_options(CLI::App& cmd, std::optional<std::int64_t>& trained_length,
+                          std::optional<std::int64_t>& extended_length) {
+  add_trained_length_option(cmd, trained_length);
+  add_tokens_option(cmd, "--extended-length", extended_length, "override the extension length L_E (0: none)", 0);
+}
+
 void add_rule_options(CLI::App& cmd, RuleOptions& options) {
   add_tokens_option(cmd, "--target", options.target,
                     "target context length in tokens (default: each model's declared length)", 1);
-  add_tokens_option(cmd, "--trained-length", options.trained_length, "override the pretraining length L_P", 1);
-  add_tokens_option(cmd, "--extended-length", options.extended_length, "override the extension length L_E (0: none)",
-                    0);
+  add_training_options(cmd, options.trained_length, options.extended_length);
   cmd.add_option("--fail-on", options.fail_on, "lowest severity that fails the run (default warning)")
       ->check(one_of({"error", "warning", "info"}));
   add_list_option(cmd, "--select", options.select,
@@ -202,7 +213,9 @@ ResolvedRuleOptions resolve_rule_options(const RuleOptions& options, const Proje
   ResolvedRuleOptions resolved;
   CheckOptions& check = resolved.check;
   check.target_tokens = options.target ? options.target : settings.target_tokens;
-  check.training = {options.trained_length, options.extended_length};
+  check.training.trained_length = options.trained_length;
+  check.training.extended_length = options.extended_length;
+  check.trained_lengths = settings.trained_lengths;
   check.selection = settings.selection;
   for (const auto& selector : options.select) require_selector("--select", selector);
   if (!options.select.empty()) check.selection.select = options.select;

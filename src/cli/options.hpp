@@ -60,6 +60,12 @@ template <class T> CLI::Option* add_tokens_option(CLI::App& cmd, const std::stri
   return cmd.add_option(name, value, help)->transform(tokens_validator(min));
 }
 
+// --trained-length (and, where given, --extended-length): one definition for every command that audits, so check,
+// table, diff, report, suggest and fit take the same length from the user.
+CLI::Option* add_trained_length_option(CLI::App& cmd, std::optional<std::int64_t>& trained_length);
+void add_training_options(CLI::App& cmd, std::optional<std::int64_t>& trained_length,
+                          std::optional<std::int64_t>& extended_length);
+
 // What check and diff share: the target, which rules run at which severity, what fails the run, and what
 // directory scans leave out. Flags win over .ropelens.json.
 struct RuleOptions {

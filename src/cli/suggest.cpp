@@ -29,10 +29,8 @@ void setup_suggest(CLI::App* cmd, Outcome& outcome) {
          std::string(kPathHelp) + "; a GGUF file or ollama:NAME gets llama.cpp flags, verified on its metadata")
       ->required();
   add_tokens_option(*cmd, "--target", options->target, "the context length to reach, in tokens", 2)->required();
-  add_tokens_option(*cmd, "--original", options->original,
-                    "the length the model was trained at (default: original_max_position_embeddings, else the "
-                    "declared length)",
-                    2);
+  add_trained_length_option(*cmd, options->original)
+      ->excludes(add_tokens_option(*cmd, "--original", options->original, "the same as --trained-length", 2));
   add_engine_option(*cmd, options->engine, fmt::format("snippets for: {} or all", engine_names()));
   add_stack_option(*cmd, options->stack);
   add_format_option(*cmd, options->format, format_names(suggest_formats()));
@@ -42,8 +40,12 @@ void setup_suggest(CLI::App* cmd, Outcome& outcome) {
     SuggestRequest request;
     request.revision = options->revision;
     request.target_tokens = options->target;
+    const ProjectSettings settings = load_project_settings(".");
     request.original_tokens = options->original;
-    request.deployment = deployment_option(options->stack, load_project_settings("."));
+    if (!request.original_tokens)
+      if (const TrainedLengthRule* rule = trained_length_rule(settings.trained_lengths, shown_path(options->path)))
+        request.original_tokens = rule->tokens;
+    request.deployment = deployment_option(options->stack, settings);
     request.engines = request.deployment.served(options->engine);
     const SuggestReport report = suggest_changes(options->path, request);
     Output output(options->output.path);

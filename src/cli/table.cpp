@@ -60,9 +60,7 @@ void setup_table(CLI::App* cmd, Outcome& outcome) {
   add_tokens_option(*cmd, "--target", options->target, "audit every pair at a sequence of N tokens", 1);
   add_tokens_option(*cmd, "--seq-len", options->seq_len,
                     "evaluate length-dependent methods (dynamic, longrope) at N tokens", 1);
-  add_tokens_option(*cmd, "--trained-length", options->trained_length, "override the pretraining length L_P", 1);
-  add_tokens_option(*cmd, "--extended-length", options->extended_length, "override the extension length L_E (0: none)",
-                    0);
+  add_training_options(*cmd, options->trained_length, options->extended_length);
   cmd->add_option("--pairs", options->pairs, "rows to print: 0,16,32 or 29-34");
   add_engine_option(*cmd, options->engine);
   add_stack_option(*cmd, options->stack);
@@ -98,8 +96,12 @@ void setup_table(CLI::App* cmd, Outcome& outcome) {
     TableRequest request;
     request.target_tokens = options->target;
     request.seq_len = options->seq_len;
+    TrainingOverrides training;
+    training.trained_length = options->trained_length;
+    training.extended_length = options->extended_length;
     request.training = {loaded.as_trained ? &*loaded.as_trained : nullptr,
-                        {options->trained_length, options->extended_length}};
+                        training_for(training, load_project_settings(fs::current_path().string()).trained_lengths,
+                                     loaded.model.source)};
     if (!options->pairs.empty()) request.pairs = parse_pair_list(options->pairs);
     request.kv_dtype = parse_kv_dtype_option(options->kv_dtype);
     TableReport report = build_table_report(loaded.model, request);

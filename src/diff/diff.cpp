@@ -166,8 +166,12 @@ FindingChanges compare_findings(const DiffSide& old_side, const DiffSide& new_si
     if (take_match(old_keys, key(d), matched)) changes.unchanged.push_back(d);
     else changes.introduced.push_back(d);
   }
+  // A declared length raised with the RoPE unchanged trains nothing: what the old side had at the target and the
+  // new side no longer reports (the declared-length finding) is kept, never shown as fixed.
+  const bool raised_only = old_side && new_side && new_side->audit.trained.bound &&
+                           old_side->model.max_position_embeddings.value < new_side->audit.trained.bound->declared;
   for (std::size_t i = 0; i < before.size(); ++i)
-    if (!matched[i]) changes.fixed.push_back(before[i]);
+    if (!matched[i]) (raised_only ? changes.kept : changes.fixed).push_back(before[i]);
   return changes;
 }
 
@@ -219,6 +223,7 @@ DiffCounts count_changes(const std::vector<ModelDiff>& models) {
     }
     counts.fixed += static_cast<int>(model.findings.fixed.size());
     counts.unchanged += static_cast<int>(model.findings.unchanged.size());
+    counts.kept += static_cast<int>(model.findings.kept.size());
   }
   return counts;
 }
@@ -242,12 +247,21 @@ FileResult check_named(const std::string& path, const CheckOptions& options) {
 
 }  // namespace
 
+CheckOptions diff_detail::with_history(const CheckOptions& options, const DiffSide& old_side) {
+  CheckOptions out = options;
+  if (old_side && !old_side->error && !options.training.trained_length)
+    out.training.earlier = std::make_shared<const Model>(old_side->model);
+  return out;
+}
+
 DiffReport diff_files(const std::string& old_path, const std::string& new_path, const CheckOptions& options) {
   DiffReport report;
   report.old_label = shown_path(old_path);
   report.new_label = shown_path(new_path);
-  report.models.push_back(diff_checked(DiffStatus::modified, check_named(old_path, options),
-                                       check_named(new_path, options), options.deployment));
+  FileResult old_side = check_named(old_path, options);
+  FileResult new_side = check_named(new_path, diff_detail::with_history(options, old_side));
+  report.models.push_back(
+      diff_checked(DiffStatus::modified, std::move(old_side), std::move(new_side), options.deployment));
   report.counts = count_changes(report.models);
   return report;
 }

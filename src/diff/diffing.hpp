@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ropelens/diff/diff.hpp"
 #include "ropelens/model/model.hpp"
 
 namespace ropelens::diff_detail {
@@ -24,5 +25,9 @@ std::vector<NamedValue> normalized_fields(const Model& model);
 // Equal values, numbers within float32 rounding (a config compared with a GGUF file made from it stores
 // float32 copies of its floats).
 bool same_value(const nlohmann::json& a, const nlohmann::json& b);
+
+// `options` for checking the new side: the old side (when it was read) is its history, so a declared length
+// raised with the RoPE unchanged is audited at the old side's trained length.
+CheckOptions with_history(const CheckOptions& options, const DiffSide& old_side);
 
 }  // namespace ropelens::diff_detail

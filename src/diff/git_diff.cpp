@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "diffing.hpp"
 #include "ropelens/diff/diff.hpp"
 #include "ropelens/input/git.hpp"
 #include "ropelens/input/input.hpp"
@@ -43,19 +44,21 @@ class GitSides {
   GitSides(std::string top_level, const GitDiffRequest& request, const CheckOptions& options)
       : top_(std::move(top_level)), request_(request), options_(options) {}
 
-  LoadedSide at_revision(const std::string& revision, const std::string& path) const {
+  LoadedSide at_revision(const std::string& revision, const std::string& path, const CheckOptions& options) const {
     const std::string shown = revision + ":" + path;
     return check_side(
-        [&] { return load_model_bytes(shown, git_file_at(top_, revision, path, kMaxConfigBytes), options_.edits); },
-        shown, options_);
+        [&] { return load_model_bytes(shown, git_file_at(top_, revision, path, kMaxConfigBytes), options.edits); },
+        shown, options);
   }
 
-  LoadedSide old_side(const std::string& path) const { return at_revision(request_.old_revision, path); }
+  LoadedSide old_side(const std::string& path) const { return at_revision(request_.old_revision, path, options_); }
 
-  LoadedSide new_side(const std::string& path) const {
-    if (request_.new_revision) return at_revision(*request_.new_revision, path);
+  // The new side, audited with the old side as its history (the trained length a raise cannot change).
+  LoadedSide new_side(const std::string& path, const DiffSide& before) const {
+    const CheckOptions options = diff_detail::with_history(options_, before);
+    if (request_.new_revision) return at_revision(*request_.new_revision, path, options);
     const std::string on_disk = shown_path((fs::path(top_) / path).string());
-    return check_side([&] { return load_model(on_disk, options_.edits); }, on_disk, options_);
+    return check_side([&] { return load_model(on_disk, options.edits); }, on_disk, options);
   }
 
   // The path as the report shows it: the file in the work tree, relative to the working directory.
@@ -93,12 +96,13 @@ DiffReport diff_git(const GitDiffRequest& request, const CheckOptions& options) 
   DiffReport report;
   report.old_label = request.old_revision;
   report.new_label = request.new_revision.value_or("the working tree");
+  report.source_root = top;
   const GitSides sides(top, request, options);
   int skipped = 0;
   for (const auto& change : git_changed_files(cwd, request.old_revision, request.new_revision, pathspecs)) {
     if (!wanted(change.old_path, sides, options) && !wanted(change.new_path, sides, options)) continue;
     LoadedSide before = change.old_path.empty() ? LoadedSide{} : sides.old_side(change.old_path);
-    LoadedSide after = change.new_path.empty() ? LoadedSide{} : sides.new_side(change.new_path);
+    LoadedSide after = change.new_path.empty() ? LoadedSide{} : sides.new_side(change.new_path, before.result);
     if (!before.result && !after.result) {  // no model's config on either side
       skipped += before.not_a_model || after.not_a_model ? 1 : 0;
       continue;
@@ -107,7 +111,7 @@ DiffReport diff_git(const GitDiffRequest& request, const CheckOptions& options) 
     if (!before.result) status = DiffStatus::added;
     if (!after.result) status = DiffStatus::deleted;
     ModelDiff diff = diff_checked(status, before.result, after.result, options.deployment);
-    diff.path = sides.shown(change.new_path.empty() ? change.old_path : change.new_path);
+    diff.path = change.new_path.empty() ? change.old_path : change.new_path;  // relative to the top level
     report.models.push_back(std::move(diff));
   }
   std::sort(report.models.begin(), report.models.end(),

@@ -129,6 +129,27 @@ void read_weights_beside(Model& model, const std::string& config_path) {
   model.checkpoint = to_checkpoint(*weights);
 }
 
+// What a fine-tune keeps of its base besides the RoPE: the hidden size, and the name it was loaded from.
+void record_identity(Model& model, const nlohmann::json& root) {
+  for (const std::string& at : {model.text_pointer, std::string()}) {
+    const nlohmann::json::json_pointer pointer(at);
+    if (!root.contains(pointer) || !root[pointer].is_object()) continue;
+    const auto hidden = root[pointer].find("hidden_size");
+    if (hidden == root[pointer].end() || !hidden->is_number_integer()) continue;
+    const auto value = hidden->get<std::int64_t>();
+    if (value <= 0 || value > (1 << 24)) continue;
+    model.hidden_size = Field<int>{static_cast<int>(value), Provenance::at(at + "/hidden_size")};
+    break;
+  }
+  if (!root.is_object()) return;
+  for (const char* key : {"base_model", "_name_or_path"}) {
+    const auto name = root.find(key);
+    if (name == root.end() || !name->is_string() || name->get<std::string>().empty()) continue;
+    model.name_or_path = Field<std::string>{name->get<std::string>(), Provenance::at(std::string("/") + key)};
+    return;
+  }
+}
+
 // The vocabulary size as the config states it (the language model's object first), for checkpoint checks.
 void record_vocab_size(Model& model, const nlohmann::json& root) {
   for (const std::string& at : {model.text_pointer, std::string()}) {
@@ -139,8 +160,9 @@ void record_vocab_size(Model& model, const nlohmann::json& root) {
     const auto vocab = object.find("vocab_size");
     if (vocab == object.end() || !vocab->is_number_integer() || vocab->get<std::int64_t>() <= 0) continue;
     model.vocab_size = Field<std::int64_t>{vocab->get<std::int64_t>(), Provenance::at(at + "/vocab_size")};
-    return;
+    break;
   }
+  record_identity(model, root);
 }
 
 // A GGUF's tensor infos as the checkpoint the CKPT rules read: GGUF names, shapes in torch order.

@@ -163,8 +163,13 @@ FitReport fit_model(const Model& model, const FitRequest& request) {
   if (const auto not_computed = kv_cache_at(model, {1, std::nullopt}).not_computed)
     throw FitRefused(model.source, fmt::format("the KV cache cannot be sized: {}", *not_computed));
   report.declared = model.declared_length();
-  report.rope_tokens = longest_in_range(model, report.declared.value);
-  if (!report.rope_tokens) report.rope_unknown = audit_model(model, 1).pair_figures_missing();
+  const TrainingHistory history{nullptr, request.training};  // check's audit, so fit and check agree
+  // A declared length raised with the RoPE unchanged (CTX211) caps nothing: the trained length it hides does.
+  const TrainedLengthBound trained = audit_model(model, 1, history).trained;
+  const std::int64_t ceiling =
+      trained.bound ? std::min(trained.bound->tokens, report.declared.value) : report.declared.value;
+  report.rope_tokens = longest_in_range(model, ceiling, history);
+  if (!report.rope_tokens) report.rope_unknown = audit_model(model, 1, history).pair_figures_missing();
   report.not_counted = not_counted(request);
   const std::vector<EngineView> views = deployment_views(model, request.deployment, length_cap(report));
   std::vector<std::optional<KvDtype>> dtypes(request.dtypes.begin(), request.dtypes.end());

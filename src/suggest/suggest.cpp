@@ -10,6 +10,7 @@
 #include "ropelens/engines/engine_comparison.hpp"
 #include "ropelens/engines/registry.hpp"
 #include "ropelens/input/model_locator.hpp"
+#include "ropelens/load/model_loader.hpp"
 #include "ropelens/normalize/normalize.hpp"
 #include "ropelens/rules/rule.hpp"
 #include "suggesting.hpp"
@@ -205,7 +206,7 @@ SuggestReport suggest_changes(const std::string& path, const SuggestRequest& req
 }
 
 SuggestReport suggest_changes(const Document& document, const SuggestRequest& request) {
-  const Model model = normalize(document);
+  const Model model = load_document(document, {}).model;  // as check loads it: vocabulary and identity too
   suggest_detail::Plan plan;
   plan.document = &document;
   plan.served_model = served_model_word(document.path, std::nullopt);

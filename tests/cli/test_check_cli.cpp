@@ -155,6 +155,9 @@ TEST_CASE("a directory scan checks GGUF files beside configs", "[cli][check]") {
   const json out = json::parse(r.out);
   REQUIRE(out["files"].size() == 2);
   CHECK(out["files"][0]["path"] == "testdata/rules/GGUF001/bad-context-beyond-original-without-scaling/model.gguf");
-  CHECK(out["files"][0]["diagnostics"][0]["code"] == "GGUF001");
+  // Its original_context_length 32768 without scaling is the trained length: CTX201 at its 131072 too.
+  REQUIRE(out["files"][0]["diagnostics"].size() == 2);
+  CHECK(out["files"][0]["diagnostics"][0]["code"] == "CTX201");
+  CHECK(out["files"][0]["diagnostics"][1]["code"] == "GGUF001");
   CHECK(out["files"][1]["path"] == "testdata/rules/GGUF001/ok-llama31-rope-freqs/model.gguf");
 }

@@ -279,3 +279,94 @@ TEST_CASE("diff -o writes the document to FILE, -q prints nothing and answers by
   CHECK(unwritable.exit_code == 2);
   CHECK_THAT(unwritable.err, Catch::Contains("diff.md: cannot write"));
 }
+
+TEST_CASE("diff --git HEAD: max_position_embeddings raised with RoPE unchanged keeps CTX201 and adds CTX211",
+          "[cli][diff][trained]") {
+  ScratchRepo repo;
+  repo.edit("/max_position_embeddings", 131072);  // 40960 → 131072, nothing else
+  auto r = run_cli_in(repo.path(), "diff --git HEAD --target 131072 --format json");
+  INFO(r.err);
+  CHECK(r.exit_code == 1);
+  const json model = json::parse(r.out)["models"][0];
+  CHECK_FALSE(has(codes(model["findings"]["fixed"]), "CTX201"));
+  CHECK(has(codes(model["findings"]["unchanged"]), "CTX201"));
+  CHECK(codes(model["findings"]["new"]) == std::vector<std::string>{"CTX211"});
+  // The same 23 pairs (41–63) out of range on both sides: the raise trained nothing.
+  CHECK(model["setups"][0]["out_of_range_pairs"]["old"].size() == 23);
+  CHECK(model["setups"][0]["out_of_range_pairs"]["new"] == model["setups"][0]["out_of_range_pairs"]["old"]);
+  const json& raised = model["findings"]["new"][0];
+  CHECK(raised["facts"]["declared"] == 131072);
+  CHECK(raised["facts"]["trained_tokens"] == 40960);
+  CHECK(raised["message"].get<std::string>().find("3.2×") != std::string::npos);
+  CHECK(run_cli_in(repo.path(), "diff --git HEAD --target 131072 --trained-length 131072").exit_code == 0);
+}
+
+TEST_CASE("diff: Llama-3.1-8B raised from 131072 to 524288 keeps CTX201 at 524288 and exits 1",
+          "[cli][diff][trained]") {
+  TempDir dir;
+  const std::string llama = "testdata/configs/llama/llama-3.1-8b-instruct-bnb8bit-finetune.json";
+  json config = json::parse(read_file(source_path(llama)));
+  config["max_position_embeddings"] = 524288;
+  write_file(dir.file("new.json"), config.dump(2));
+  auto r = run_cli("diff " + source_path(llama) + " " + dir.file("new.json") + " --target 524288 --format json");
+  INFO(r.err);
+  CHECK(r.exit_code == 1);
+  const json model = json::parse(r.out)["models"][0];
+  CHECK(model["findings"]["fixed"].empty());
+  CHECK(has(codes(model["findings"]["unchanged"]), "CTX201"));
+  CHECK(has(codes(model["findings"]["new"]), "CTX211"));
+}
+
+TEST_CASE("diff: a model no known base matches takes its trained length from the old side", "[cli][diff][trained]") {
+  TempDir dir;
+  json config = json::parse(read_file(source_path(kQwen3)));
+  config["hidden_size"] = 4000;  // no known base has this shape
+  config["max_position_embeddings"] = 32768;
+  write_file(dir.file("old.json"), config.dump(2));
+  config["max_position_embeddings"] = 131072;
+  write_file(dir.file("new.json"), config.dump(2));
+
+  // check alone has no evidence: the raised config passes at 131072.
+  CHECK(run_cli("check " + dir.file("new.json") + " --target 131072").exit_code == 0);
+  auto r = run_cli("diff " + dir.file("old.json") + " " + dir.file("new.json") + " --target 131072 --format json");
+  INFO(r.err);
+  CHECK(r.exit_code == 1);
+  const json model = json::parse(r.out)["models"][0];
+  CHECK(model["findings"]["fixed"].empty());
+  CHECK(has(codes(model["findings"]["unchanged"]), "CTX201"));
+  REQUIRE(codes(model["findings"]["new"]) == std::vector<std::string>{"CTX211"});
+  const json& raised = model["findings"]["new"][0];
+  CHECK(raised["facts"]["source"] == "earlier_version");
+  CHECK(raised["facts"]["trained_tokens"] == 32768);
+  CHECK(raised["message"].get<std::string>().find("4×") != std::string::npos);
+}
+
+TEST_CASE("diff --git from a subdirectory names files relative to the repository root in SARIF and annotations",
+          "[cli][diff][trained]") {
+  const ScratchRepo repo;  // config.json at the top, untouched below
+  fs::create_directories(repo.file("models/qwen"));
+  repo.write("models/qwen/config.json", read_file(source_path(kQwen3)));
+  repo.commit("Qwen3-8B under models/qwen");
+  json config = json::parse(read_file(repo.file("models/qwen/config.json")));
+  config["max_position_embeddings"] = 131072;
+  repo.write("models/qwen/config.json", config.dump(2));
+  repo.commit("raise the declared length");
+
+  const std::string below = repo.file("models");
+  auto sarif = run_cli_in(below, "diff --git HEAD~1..HEAD --target 131072 --format sarif");
+  INFO(sarif.err);
+  CHECK(sarif.exit_code == 1);
+  const json log = json::parse(sarif.out);
+  const json& results = log["runs"][0]["results"];
+  REQUIRE_FALSE(results.empty());
+  for (const auto& result : results)
+    CHECK(result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "models/qwen/config.json");
+  const std::string root = log["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"].get<std::string>();
+  CHECK(root.ends_with("/"));
+  CHECK_FALSE(root.ends_with("/models/"));
+
+  auto github = run_cli_in(below, "diff --git HEAD~1..HEAD --target 131072 --format github");
+  CHECK(github.exit_code == 1);
+  CHECK(github.out.find("file=models/qwen/config.json,") != std::string::npos);
+  CHECK(github.out.find("file=qwen/") == std::string::npos);
+}

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,6 +16,32 @@ namespace ropelens {
 struct TrainingOverrides {
   std::optional<std::int64_t> trained_length;   // L_P
   std::optional<std::int64_t> extended_length;  // L_E; 0 means there was no extension phase
+  // Where trained_length was stated: "--trained-length", or the .ropelens.json pattern that gave it.
+  std::string trained_length_from = "--trained-length";
+  // An earlier version of the same config (the old side of a diff, the config a baseline saw): its trained
+  // length bounds this one when the RoPE is unchanged, since a raised max_position_embeddings trains nothing.
+  std::shared_ptr<const Model> earlier = nullptr;
+};
+
+// Where the trained length the audit uses comes from when it is shorter than the declared length although the
+// RoPE is unchanged: the bound, and the evidence for it.
+enum class TrainedFrom { known_base, earlier_version };
+
+struct TrainedLength {
+  std::int64_t tokens = 0;    // the bound: the longest length the weights were trained at
+  std::int64_t declared = 0;  // max_position_embeddings as this config states it
+  TrainedFrom source = TrainedFrom::known_base;
+  std::string evidence;  // "Qwen3-8B (https://huggingface.co/Qwen/Qwen3-8B; 32768 native)", "the old side ..."
+  std::string base;      // the known base's name, when source is known_base
+  std::string card;      // its model card
+  Provenance from;       // what the audit shows as the length's source
+};
+
+// The trained length a config's own keys give, bounded by the evidence outside it (TrainingHistory, the known
+// bases): the one code path check, table, diff, report, suggest and fit all read it through.
+struct TrainedLengthBound {
+  std::optional<TrainedLength> bound;    // set when the declared length exceeds what training covered
+  std::optional<std::string> ambiguous;  // the known bases the config matches, when their lengths differ
 };
 
 // Where the angles seen in training come from. An edit (--set, a suggestion) changes the configuration that
@@ -53,6 +80,7 @@ struct SetupAudit {
 struct Audit {
   std::int64_t target_tokens = 1;
   bool history_from_unedited = false;  // the training phases were read from the config before its edits
+  TrainedLengthBound trained;          // the evidence that bounds the declared length (CTX211)
   std::vector<SetupAudit> setups;
 
   // Why the pair figures could not be computed (the first setup that lacks them), or none when every setup has
@@ -62,6 +90,10 @@ struct Audit {
 
 // The length a model is audited at: the one asked for, else the declared length; never below 1 token.
 std::int64_t resolve_target(std::optional<std::int64_t> requested, const Model& model);
+
+// The longest length `model` was trained at, over all its setups: its own keys, bounded by the known bases and
+// (when given) the earlier version in `overrides`.
+std::int64_t longest_trained_length(const Model& model, const TrainingOverrides& overrides = {});
 
 // Audits every setup at `target_tokens` (from resolve_target).
 Audit audit_model(const Model& model, std::int64_t target_tokens, const TrainingHistory& history = {});

@@ -78,9 +78,25 @@ struct CheckReport {
   CheckCounts counts() const { return totals; }
 };
 
+// .ropelens.json "trained_length": {"GLOB": N}: the length the configs a glob matches were trained at, for a
+// model that really was trained further than the evidence says. GLOB is over the config's path relative to
+// `base` (the folder holding .ropelens.json), with exclude's syntax.
+struct TrainedLengthRule {
+  std::string glob;
+  std::string base;
+  std::int64_t tokens = 0;
+};
+// The first rule matching the config at `path` (as shown, relative to the working directory); none for "-" or a
+// revision's blob ("HEAD:config.json").
+const TrainedLengthRule* trained_length_rule(const std::vector<TrainedLengthRule>& rules, const std::string& path);
+// `training` with the trained length a rule gives `path`, unless --trained-length already states one.
+TrainingOverrides training_for(const TrainingOverrides& training, const std::vector<TrainedLengthRule>& rules,
+                               const std::string& path);
+
 struct CheckOptions {
   std::optional<std::int64_t> target_tokens;  // none: each model's declared length (resolve_target)
   TrainingOverrides training;
+  std::vector<TrainedLengthRule> trained_lengths;  // .ropelens.json: per path, when --trained-length is not given
   RuleSelection selection;
   std::vector<Edit> edits;                   // --set, applied to every file
   std::optional<std::string> revision;       // --revision, for Hugging Face ids

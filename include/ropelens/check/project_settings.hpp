@@ -23,6 +23,7 @@ struct ProjectSettings {
   std::vector<std::string> extend_exclude;          // added to them
   std::optional<std::int64_t> memory_budget;        // "memory": bytes, or a size such as "80GiB" (CTX210)
   Stack stack;                                      // "stack": ["vllm@main", "llama.cpp"]; empty: every engine
+  std::vector<TrainedLengthRule> trained_lengths;   // "trained_length": {"models/qwen/*": 131072}
 };
 ProjectSettings load_project_settings(const std::string& start_directory);
 // The settings in one file already read; throws InputError naming the file and the key.

@@ -65,6 +65,9 @@ struct FindingChanges {
   std::vector<Diagnostic> introduced;  // on the new side only
   std::vector<Diagnostic> fixed;       // on the old side only
   std::vector<Diagnostic> unchanged;   // on both (the new side's finding)
+  // On the old side only, yet not fixed: the new side raised max_position_embeddings with the RoPE unchanged,
+  // which trains nothing (CTX211), so what the old side had at the target still stands.
+  std::vector<Diagnostic> kept;
 };
 
 struct ModelDiff {
@@ -91,6 +94,7 @@ struct DiffCounts {
   int introduced_infos = 0;
   int fixed = 0;
   int unchanged = 0;
+  int kept = 0;  // FindingChanges::kept
   int unreadable = 0;
   int skipped_files = 0;  // config.json files that are no model's config on either side
 };
@@ -99,6 +103,10 @@ struct DiffReport {
   std::string old_label;          // "HEAD", "main", or the old file
   std::string new_label;          // "the working tree", a revision, or the new file
   std::vector<ModelDiff> models;  // sorted by path
+  // diff --git: the repository's top level; each model's path is relative to it, as git, code scanning and
+  // annotations name files, from whichever folder the command ran in. Empty: paths relative to the working
+  // directory.
+  std::string source_root;
   DiffCounts counts;
 };
 

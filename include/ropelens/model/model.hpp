@@ -236,6 +236,8 @@ struct Model {
   std::optional<Field<std::uint64_t>> weights_parameters;  // their parameter count, when the headers were read
   std::optional<Checkpoint> checkpoint;                    // the safetensors headers beside the config
   std::optional<Field<std::int64_t>> vocab_size;           // as the config states it, for checkpoint checks
+  std::optional<Field<int>> hidden_size;                   // as the config states it, to match a known base
+  std::optional<Field<std::string>> name_or_path;          // _name_or_path or base_model, to match a known base
 
   std::optional<GgufFacts> gguf;  // set for models read from a GGUF file
 

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ropelens/audit/audit.hpp"
 #include "ropelens/input/input.hpp"
 #include "ropelens/memory/kv_cache.hpp"
 #include "ropelens/engines/deployment.hpp"
@@ -38,7 +39,8 @@ struct FitRequest {
   Deployment deployment;                        // what is deployed, resolved once by the command line
   std::vector<Engine> engines = all_engines();  // the rows, in this order: Deployment::served(--engine)
   std::optional<std::uint64_t> weights_bytes;   // --weights, over what the checkpoint states
-  std::string model_word;  // the model as the serve commands name it, one shell word ("" when unknown)
+  std::string model_word;      // the model as the serve commands name it, one shell word ("" when unknown)
+  TrainingOverrides training;  // --trained-length: the RoPE cap check's audit uses
 };
 
 struct EngineFit {

@@ -50,11 +50,11 @@ std::string pairs_text(const std::vector<int>& pairs) {
 std::string diff_summary_text(const DiffCounts& c) {
   const int introduced = c.introduced_errors + c.introduced_warnings + c.introduced_infos;
   std::string text = fmt::format(
-      "{} new finding{} ({} error{}, {} warning{}, {} info), {} fixed, {} unchanged in {} "
+      "{} new finding{} ({} error{}, {} warning{}, {} info), {} fixed, {}{} unchanged in {} "
       "changed model{}",
       introduced, introduced == 1 ? "" : "s", c.introduced_errors, c.introduced_errors == 1 ? "" : "s",
-      c.introduced_warnings, c.introduced_warnings == 1 ? "" : "s", c.introduced_infos, c.fixed, c.unchanged, c.models,
-      c.models == 1 ? "" : "s");
+      c.introduced_warnings, c.introduced_warnings == 1 ? "" : "s", c.introduced_infos, c.fixed,
+      c.kept == 0 ? "" : fmt::format("{} kept, ", c.kept), c.unchanged, c.models, c.models == 1 ? "" : "s");
   if (c.unreadable > 0) text += fmt::format("; {} could not be read", c.unreadable);
   if (c.skipped_files > 0)
     text += fmt::format("; {} config.json file{} skipped (not model configs)", c.skipped_files,

@@ -84,6 +84,7 @@ void write_model(JsonWriter& w, const ModelDiff& m) {
     write_fields(w.key("fields"), m.fields);
     w.key("findings").begin_object();
     write_diagnostics(w.key("fixed"), m.findings.fixed);
+    write_diagnostics(w.key("kept"), m.findings.kept);
     write_diagnostics(w.key("new"), m.findings.introduced);
     write_diagnostics(w.key("unchanged"), m.findings.unchanged);
     w.end_object();
@@ -114,6 +115,7 @@ void render_diff_json(const DiffReport& report, std::ostream& out) {
   w.key("summary")
       .begin_object()
       .member("fixed", c.fixed)
+      .member("kept", c.kept)
       .member("models", c.models)
       .key("new")
       .begin_object()

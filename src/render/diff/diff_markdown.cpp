@@ -80,6 +80,7 @@ std::string model_markdown(const ModelDiff& m) {
   engines_table(m, out);
   findings_list("New findings", m.findings.introduced, out);
   findings_list("Fixed", m.findings.fixed, out);
+  findings_list("Kept (max_position_embeddings raised with RoPE unchanged: not fixed)", m.findings.kept, out);
   return out;
 }
 

@@ -19,9 +19,10 @@ void render_diff_sarif(const DiffReport& report, std::ostream& out) {
   }
   const nlohmann::json properties = {{"compared", {{"new", report.new_label}, {"old", report.old_label}}},
                                      {"fixed", report.counts.fixed},
+                                     {"kept", report.counts.kept},
                                      {"unchanged", report.counts.unchanged}};
   out << render_detail::sarif_log_head() << results << (results.empty() ? "]" : "\n      ]")
-      << render_detail::sarif_run_tail(unreadable, properties);
+      << render_detail::sarif_run_tail(unreadable, properties, report.source_root);
 }
 
 void render_diff_github(const DiffReport& report, std::ostream& out) {

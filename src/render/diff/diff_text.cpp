@@ -64,10 +64,13 @@ std::string model_text(const ModelDiff& m) {
   append_fields(m, out);
   append_setups(m, out);
   append_engines(m, out);
-  out += fmt::format("  findings: {} new, {} fixed, {} unchanged\n", m.findings.introduced.size(),
-                     m.findings.fixed.size(), m.findings.unchanged.size());
+  out += fmt::format(
+      "  findings: {} new, {} fixed, {}{} unchanged\n", m.findings.introduced.size(), m.findings.fixed.size(),
+      m.findings.kept.empty() ? "" : fmt::format("{} kept, ", m.findings.kept.size()), m.findings.unchanged.size());
   append_findings("new", m.path, m.findings.introduced, out);
   append_findings("fixed", m.old_path, m.findings.fixed, out);
+  append_findings("kept (max_position_embeddings raised with RoPE unchanged: not fixed)", m.old_path, m.findings.kept,
+                  out);
   return out + "\n";
 }
 

@@ -97,11 +97,15 @@ std::string linked_path(std::string_view shown_path) {
   return under_source_root(shown_path) ? std::string(shown_path) : artifact_uri(shown_path);
 }
 
+std::string folder_uri(const std::string& folder) {
+  std::string path = std::filesystem::path(folder).generic_string();
+  if (path.empty() || path.back() != '/') path += '/';
+  return "file://" + percent_encoded(path);
+}
+
 std::string source_root_uri() {
   std::error_code ec;
-  std::string cwd = std::filesystem::current_path(ec).generic_string();
-  if (cwd.empty() || cwd.back() != '/') cwd += '/';
-  return "file://" + percent_encoded(cwd);
+  return folder_uri(std::filesystem::current_path(ec).string());
 }
 
 void write_artifact_location(JsonWriter& w, std::string_view shown_path) {
@@ -151,7 +155,8 @@ std::string sarif_log_head() {
          "\"results\": [";
 }
 
-std::string sarif_run_tail(const std::vector<SarifNotification>& unreadable, const json& properties) {
+std::string sarif_run_tail(const std::vector<SarifNotification>& unreadable, const json& properties,
+                           const std::string& source_root) {
   json invocation = {{"executionSuccessful", unreadable.empty()}};
   if (!unreadable.empty()) {
     json notifications = json::array();
@@ -159,7 +164,8 @@ std::string sarif_run_tail(const std::vector<SarifNotification>& unreadable, con
     invocation["toolExecutionNotifications"] = notifications;
   }
   std::string tail = run_member("invocations", json::array({invocation}));
-  tail += run_member("originalUriBaseIds", {{kSrcRoot, {{"uri", source_root_uri()}}}});
+  tail += run_member("originalUriBaseIds",
+                     {{kSrcRoot, {{"uri", source_root.empty() ? source_root_uri() : folder_uri(source_root)}}}});
   if (!properties.empty()) tail += run_member("properties", properties);
   tail += sarif_tool_member();
   return tail + "\n    }\n  ],\n  \"version\": \"2.1.0\"\n}\n";

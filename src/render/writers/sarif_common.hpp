@@ -30,6 +30,8 @@ bool under_source_root(std::string_view shown_path);
 std::string linked_path(std::string_view shown_path);
 // The working directory as a file: URI ending in '/', what %SRCROOT% stands for.
 std::string source_root_uri();
+// file:///…/ for a folder (the top of a repository), ending in '/'.
+std::string folder_uri(const std::string& folder);
 
 // {"uri": …, "uriBaseId": "%SRCROOT%"} for a path as shown.
 void write_artifact_location(JsonWriter& w, std::string_view shown_path);
@@ -51,7 +53,9 @@ struct SarifNotification {
 // What follows the results array of the one run: invocations (executionSuccessful false when a file could not
 // be read, each such file a toolExecutionNotification), originalUriBaseIds, `properties` when not empty, and
 // the tool with the rule catalog; then the end of the log. Written at `indent` 6, as inside runs[0].
-std::string sarif_run_tail(const std::vector<SarifNotification>& unreadable, const nlohmann::json& properties);
+// `source_root`: the folder %SRCROOT% stands for (default: the working directory).
+std::string sarif_run_tail(const std::vector<SarifNotification>& unreadable, const nlohmann::json& properties,
+                           const std::string& source_root = "");
 
 // The run's `tool` member (the rule catalog, two thirds of a one-file log), as the tail writes it: built once per
 // process, since neither the rules nor their docs change.
