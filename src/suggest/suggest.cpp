@@ -198,7 +198,7 @@ SuggestReport suggest_changes(const std::string& path, const SuggestRequest& req
   }
   Document document = read_config(located.path);
   if (located.reference) document.path = located.shown;
-  const Model model = normalize(document);
+  const Model model = load_document(document, {}).model;  // as check loads it: vocabulary and identity too
   suggest_detail::Plan plan;
   plan.document = &document;
   plan.served_model = served_model_word(located.path, located.reference);
