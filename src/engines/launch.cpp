@@ -165,6 +165,20 @@ std::string command_text(const ShellCommand& command) {
   return fmt::format("{}", fmt::join(words, " "));
 }
 
+void apply_config_override(Launch& launch, const std::string& key, const nlohmann::json& value,
+                           const std::string& parent) {
+  const std::string pointer = json_pointer_join(parent, key);
+  if (value.is_object() && key.ends_with("_config")) {
+    for (const auto& [inner, inner_value] : value.items()) apply_config_override(launch, inner, inner_value, pointer);
+    return;
+  }
+  if (key == "rope_parameters") {
+    launch.config_edits.push_back({parent + "/rope_scaling", nullptr});
+    launch.config_edits.push_back({parent + "/rope_theta", nullptr});
+  }
+  launch.config_edits.push_back({pointer, value});
+}
+
 std::optional<std::string> value_of(const std::vector<std::string>& words, std::size_t& i, const std::string& flag,
                                     Launch& launch) {
   const std::string& word = words[i];

@@ -109,6 +109,12 @@ std::optional<double> number_value(Launch& launch, const std::string& flag, cons
 // A variable set to a true value ("1", "true", "yes"), in the command's environment.
 bool env_true(const ShellCommand& command, const std::string& name);
 std::string command_text(const ShellCommand& command);
+// One key of a config override, as vLLM applies a dict --hf-overrides (ModelConfig._apply_dict_overrides): a
+// sub-config (text_config, …) is updated key by key, any other key replaced. A "rope_parameters" dict is then the
+// whole RoPE of its config: transformers v5 folded the config's rope_scaling and rope_theta into the
+// rope_parameters it replaces, and reads nothing else. `parent` is the sub-config's pointer ("" for the top).
+void apply_config_override(Launch& launch, const std::string& key, const nlohmann::json& value,
+                           const std::string& parent = "");
 
 // How an engine's parser reads its flags.
 struct FlagSyntax {

@@ -6,7 +6,8 @@
 // - get_context_length (python/sglang/srt/configs/model_config.py _derive_context_length @8905cbd4) ignores the
 //   YaRN factor when the rope dict has original_max_position_embeddings (the view's length rule), and a longer
 //   --context-length raises ValueError unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN is set;
-// - --mem-fraction-static has no fixed default: SGLang computes it per GPU at start-up (not modelled).
+// - --mem-fraction-static has no fixed default: SGLang computes it per GPU at start-up (sglang_memory_share, which
+//   SRV505 reads through engine_budget as fit does).
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -34,7 +35,7 @@ void override_args(Launch& launch, const std::string& flag, const std::string& t
                                R"(write it as a JSON object: '{"rope_scaling":{…}}')"});
     return;
   }
-  for (const auto& [key, value] : overrides.items()) launch.config_edits.push_back({"/" + key, value});
+  for (const auto& [key, value] : overrides.items()) apply_config_override(launch, key, value);
 }
 
 bool parse_flag(Launch& launch, const std::vector<std::string>& words, const std::string& flag, std::size_t& i) {

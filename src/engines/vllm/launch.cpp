@@ -7,7 +7,8 @@
 // - a dict --hf-overrides is applied by config.update() before patch_rope_parameters
 //   (vllm/transformers_utils/config.py:819-828 @9aaf83ef), which on transformers v5 standardizes only
 //   rope_parameters: a "rope_scaling" or "rope_theta" key is set on the config and never read, while
-//   "rope_parameters" (and "max_position_embeddings", from which vLLM derives the length) take effect;
+//   "rope_parameters" (and "max_position_embeddings", from which vLLM derives the length) take effect; dict values
+//   are applied by ModelConfig._apply_dict_overrides (vllm/config/model.py:434 @9aaf83ef): a sub-config key by key;
 // - a --max-model-len above the derived length is refused unless VLLM_ALLOW_LONG_MAX_MODEL_LEN is set
 //   (vllm/config/model.py _get_and_verify_max_len @9aaf83ef);
 // - --gpu-memory-utilization defaults to 0.92 and is checked 0 < x ≤ 1 (vllm/config/cache.py:66 @9aaf83ef); at 1.0
@@ -87,7 +88,7 @@ void hf_overrides(Launch& launch, const std::string& flag, const std::string& te
                : R"(write it inside "rope_parameters": '{"rope_parameters":{"rope_type":"default","rope_theta":…}}')"});
       continue;
     }
-    launch.config_edits.push_back({"/" + key, value});
+    apply_config_override(launch, key, value);
   }
 }
 
