@@ -48,7 +48,8 @@ std::vector<Printed> printed_commands(const std::string& model, bool gguf) {
 std::vector<std::string> codes_of(const std::string& out) {
   std::vector<std::string> codes;
   if (out.empty()) return codes;
-  for (const auto& file : json::parse(out)["files"])
+  const json document = json::parse(out);
+  for (const auto& file : document["files"])
     for (const auto& d : file["diagnostics"]) codes.push_back(d["code"]);
   return codes;
 }
