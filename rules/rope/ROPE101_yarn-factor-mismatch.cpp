@@ -1,11 +1,31 @@
 #include <cmath>
+#include <map>
 
 #include <fmt/format.h>
 
 #include "../support.hpp"
+#include "ropelens/engines/engine_views.hpp"
 
 namespace ropelens::rules {
 namespace rope101 {
+namespace {
+
+// "; engines serve 40960 in vLLM main (unreleased), SGLang; 131072 in vLLM ≤ 0.21": the stack's views, as ENG301
+// compares them, so the two findings never disagree on what an engine serves.
+std::string served_lengths(const Context& cx, nlohmann::json& facts) {
+  std::map<std::int64_t, std::vector<std::string>> by_length;
+  for (const auto& view : cx.engine_views())
+    if (view.length.limit_tokens) {
+      by_length[*view.length.limit_tokens].push_back(view.label);
+      facts[view.label] = *view.length.limit_tokens;
+    }
+  std::vector<std::string> parts;
+  for (const auto& [tokens, labels] : by_length)
+    parts.push_back(fmt::format("{} in {}", tokens, fmt::join(labels, ", ")));
+  return parts.empty() ? "" : fmt::format("; engines serve {}", fmt::join(parts, "; "));
+}
+
+}  // namespace
 
 static void check(const Context& cx, Sink& out) {
   for (int i : distinct_dict_setups(cx.model)) {
@@ -17,22 +37,25 @@ static void check(const Context& cx, Sink& out) {
     const double ratio = static_cast<double>(declared) / static_cast<double>(original.value);
     const double factor = s.factor->value;
     if (std::abs(ratio - 1.0) < 1e-9 || std::abs(factor - ratio) <= 1e-9 * factor) continue;
-    const auto vllm_tokens = static_cast<std::int64_t>(std::ceil(static_cast<double>(original.value) * factor));
-    out.report(s.factor->from.pointer,
-               fmt::format(
-                   "yarn factor {} disagrees with max_position_embeddings {} / original_max_position_embeddings "
-                   "{} = {}: transformers v5 uses {}, 4.48–4.5x used {}, vLLM serves {} tokens",
-                   number(factor), declared, original.value, number(ratio), number(factor), number(ratio), vllm_tokens))
+    const auto extended = static_cast<std::int64_t>(std::ceil(static_cast<double>(original.value) * factor));
+    nlohmann::json served = nlohmann::json::object();
+    const std::string engines = served_lengths(cx, served);
+    out.report(
+           s.factor->from.pointer,
+           fmt::format("yarn factor {} disagrees with max_position_embeddings {} / original_max_position_embeddings "
+                       "{} = {}: transformers v5 uses {}, 4.48–4.5x used {}{}",
+                       number(factor), declared, original.value, number(ratio), number(factor), number(ratio), engines))
         .help(fmt::format("set max_position_embeddings to {} (original × factor) if the model is meant to serve that "
                           "length, or set factor to {}",
-                          vllm_tokens, number(ratio)))
+                          extended, number(ratio)))
         .related(s.max_position_embeddings.from.pointer)
         .related(original.from.pointer)
         .fact("factor", factor)
         .fact("implicit_factor", ratio)
         .fact("max_position_embeddings", declared)
         .fact("original_max_position_embeddings", original.value)
-        .fact("vllm_max_model_len", vllm_tokens);
+        .fact("extended_tokens", extended)
+        .fact("served_tokens", served);
   }
 }
 

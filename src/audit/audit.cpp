@@ -85,7 +85,7 @@ TrainedLengthBound bound_trained_length(const Model& model, const TrainingOverri
     bound.evidence = base.native < base.declared ? fmt::format("{} ({} declared, {} native; {})", bound.base,
                                                                base.declared, base.native, base.card)
                                                  : fmt::format("{} ({}; {})", bound.base, base.declared, base.card);
-    bound.from = Provenance::derived(fmt::format("trained length of the known base {}", bound.evidence),
+    bound.from = Provenance::derived(fmt::format("the known base {}", bound.evidence),
                                      model.max_position_embeddings.from.pointer);
     out.bound = std::move(bound);
   }
@@ -99,8 +99,7 @@ TrainedLengthBound bound_trained_length(const Model& model, const TrainingOverri
       bound.source = TrainedFrom::earlier_version;
       bound.evidence = fmt::format("the earlier version {} (max_position_embeddings {})", overrides.earlier->source,
                                    overrides.earlier->max_position_embeddings.value);
-      bound.from = Provenance::derived(fmt::format("trained length of {}", bound.evidence),
-                                       model.max_position_embeddings.from.pointer);
+      bound.from = Provenance::derived(bound.evidence, model.max_position_embeddings.from.pointer);
       out.bound = std::move(bound);
     }
   }
@@ -122,6 +121,21 @@ void apply_bound(const TrainedLength& bound, SetupAudit& audit) {
     audit.pretrain_tokens = bound.tokens;
     audit.pretrain_from = bound.from;
   }
+}
+
+void describe_trained_length(const Model& model, const RopeSetup& trained, const TrainingOverrides& overrides,
+                             SetupAudit& audit) {
+  const Provenance& from = audit.pretrain_from;
+  const Provenance& declared = model.max_position_embeddings.from;
+  const bool declared_key = from.origin == declared.origin && from.pointer == declared.pointer;
+  std::string source = from.origin == Origin::config ? from.pointer : from.describe();
+  if (from.origin == Origin::derived) source = from.note;
+  if (from.origin == Origin::config && !declared_key && model.length_key(from.key()))
+    source += fmt::format(", the shortest of the config's length keys; max_position_embeddings states {}",
+                          model.max_position_embeddings.value);
+  audit.trained_sentence = fmt::format("trained length {} ({})", audit.pretrain_tokens, source);
+  audit.trained_length_noted = overrides.trained_length.has_value() ||
+                               (trained.type == RopeType::default_rope && audit.extension_tokens == 0 && !declared_key);
 }
 
 bool has_static_scaling(const RopeSetup& setup) {
@@ -190,6 +204,7 @@ SetupAudit audit_setup(const Model& model, int index, std::int64_t target_tokens
   std::tie(audit.extension_tokens, audit.extension_from) =
       extension_length(trained, audit.pretrain_tokens, history.overrides);
   if (bound.bound) apply_bound(*bound.bound, audit);
+  describe_trained_length(history.as_trained ? *history.as_trained : model, trained, history.overrides, audit);
   audit.missing = missing_for_pairs(model);
   if (!audit.missing)
     audit.missing = unknown_trained_length(history.as_trained ? *history.as_trained : model, history.overrides);

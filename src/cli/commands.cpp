@@ -17,7 +17,7 @@ constexpr Command kCommands[] = {
      setup_diff},
     {"report",
      "Write one self-contained HTML page: per model its settings, wavelength and angle charts, the engine comparison "
-     "and the findings (exit 0, or 2 when a file could not be read)",
+     "and the findings (exit codes as check's: 1 when a finding reaches --fail-on, 2 when a file could not be read)",
      setup_report},
     {"fit",
      "Find the longest context whose weights and KV cache fit a memory budget, per engine and KV-cache dtype, "

@@ -41,10 +41,11 @@ void setup_suggest(CLI::App* cmd, Outcome& outcome) {
     request.revision = options->revision;
     request.target_tokens = options->target;
     const ProjectSettings settings = load_project_settings(".");
-    request.original_tokens = options->original;
-    if (!request.original_tokens)
-      if (const TrainedLengthRule* rule = trained_length_rule(settings.trained_lengths, shown_path(options->path)))
-        request.original_tokens = rule->tokens;
+    TrainingOverrides stated;
+    stated.trained_length = options->original;
+    const TrainingOverrides training = training_for(stated, settings.trained_lengths, shown_path(options->path));
+    request.original_tokens = training.trained_length;
+    request.original_from = training.trained_length_from;
     request.deployment = deployment_option(options->stack, settings);
     request.engines = request.deployment.served(options->engine);
     const SuggestReport report = suggest_changes(options->path, request);

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "ropelens/audit/known_bases.hpp"
 #include "ropelens/engines/engine_comparison.hpp"
 #include "ropelens/engines/registry.hpp"
 #include "ropelens/input/model_locator.hpp"
@@ -29,7 +30,11 @@ std::string_view to_string(SuggestMethod method) {
 
 namespace suggest_detail {
 
-TrainingHistory verification_history(const Plan& plan) { return {plan.model, {plan.requested_original, std::nullopt}}; }
+TrainingHistory verification_history(const Plan& plan) {
+  TrainingHistory history{plan.model, {plan.requested_original, std::nullopt}};
+  history.overrides.trained_length_from = plan.requested_original_from;
+  return history;
+}
 
 CheckOptions verification_options(const Plan& plan) {
   CheckOptions options;
@@ -215,6 +220,21 @@ SuggestReport suggest_changes(const Document& document, const SuggestRequest& re
 
 namespace {
 
+// With no scaling, the declared length is the trained one unless something says otherwise: the known base's card
+// when it names a shorter native length, else a reminder that the user can state it.
+std::optional<std::string> declared_length_note(const Model& model) {
+  const BaseMatch match = match_known_base(model);
+  if (match.candidates.empty() || match.ambiguous())
+    return "with no scaling in the config the declared length is taken as the trained one; pass "
+           "--trained-length N when the model card names a shorter one";
+  const KnownBase& base = *match.candidates.front();
+  if (base.native >= base.declared) return std::nullopt;
+  return fmt::format(
+      "the known base {}'s card states {} tokens native of {} declared ({}); --trained-length {} audits against "
+      "the native length",
+      match.names(), base.native, base.declared, base.card, base.native);
+}
+
 SuggestReport suggest_for(const Model& model, suggest_detail::Plan& plan, const SuggestRequest& request) {
   using namespace suggest_detail;
   SuggestReport report;
@@ -225,6 +245,7 @@ SuggestReport suggest_for(const Model& model, suggest_detail::Plan& plan, const 
   plan.model = &model;
   plan.target_tokens = request.target_tokens;
   plan.requested_original = request.original_tokens;
+  plan.requested_original_from = request.original_from;
   plan.deployment = &request.deployment;
   plan.engines = plan.gguf ? std::vector<Engine>{gguf_engine().engine} : request.engines;
   plan.trained = audit_model(model, request.target_tokens, verification_history(plan));
@@ -238,12 +259,11 @@ SuggestReport suggest_for(const Model& model, suggest_detail::Plan& plan, const 
   const SetupAudit& first = plan.trained.setups[static_cast<std::size_t>(plan.setups.front())];
   plan.original_tokens = first.pretrain_tokens;
   report.original_tokens = plan.original_tokens;
-  report.original_from = request.original_tokens ? "--original" : first.pretrain_from.describe();
+  report.original_from = first.pretrain_from.describe();
+  report.trained_sentence = first.trained_sentence;
   if (!request.original_tokens && first.pretrain_from.origin != Origin::derived &&
       model.setups[static_cast<std::size_t>(plan.setups.front())].type == RopeType::default_rope)
-    report.notes.push_back(
-        "with no scaling in the config the declared length is taken as the trained one; pass "
-        "--original N when the model card names a shorter one (Qwen3: 32768 of 40960)");
+    if (auto note = declared_length_note(model)) report.notes.push_back(*note);
   if (plan.gguf)
     report.notes.push_back(
         "a GGUF file: each change is llama.cpp flags, verified by check on the file's "

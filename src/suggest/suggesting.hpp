@@ -20,6 +20,7 @@ struct Plan {
   std::int64_t target_tokens = 0;
   std::int64_t original_tokens = 0;                // L_P of the first setup out of range
   std::optional<std::int64_t> requested_original;  // --original, which check takes as --trained-length
+  std::string requested_original_from;             // "--trained-length", ".ropelens.json trained_length …"
   std::vector<int> setups;                         // the setups with pairs out of range at the target
   Audit trained;                                   // the config as it is, at the target: the angles seen in training
   const Deployment* deployment = nullptr;          // what check verifies each edit under

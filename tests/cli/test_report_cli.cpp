@@ -110,6 +110,17 @@ TEST_CASE("report: several files under a summary, an unreadable one is listed an
   CHECK(page.find("<td class=\"num oor\">23</td><td class=\"num\">1</td>") != std::string::npos);
 }
 
+TEST_CASE("report exits as its help says: 1 on a finding at --fail-on, 0 below it or with --exit-zero",
+          "[cli][report]") {
+  TempDir dir;
+  CHECK(run_cli("report --help").out.find("1 when a finding reaches --fail-on, 2 when a file could not be read") !=
+        std::string::npos);
+  const std::string page = " --target 131072 -q -o " + dir.file("r.html");
+  CHECK(run_cli("report " + kQwen3 + page).exit_code == 1);  // CTX201, an error
+  CHECK(run_cli("report " + kQwen3 + page + " --exit-zero").exit_code == 0);
+  CHECK(run_cli("report " + kQwen3 + " -q -o " + dir.file("r.html")).exit_code == 0);  // at its declared 40960
+}
+
 TEST_CASE("report without -o writes ropelens-report.html and prints its path, -q prints nothing", "[cli][report]") {
   TempDir dir;
   const auto run = run_cli_in(dir.path(), "report " + source_path(kQwen3));

@@ -95,3 +95,30 @@ TEST_CASE(".ropelens.json trained_length gives matching configs their trained le
   CHECK(not_a_map.exit_code == 2);
   CHECK(not_a_map.err.find("must map path globs to token counts") != std::string::npos);
 }
+
+TEST_CASE("check, suggest and report say where the trained length comes from in one sentence", "[cli][trained]") {
+  TempDir dir;
+  const auto said = [&](const std::string& flags, const std::string& directory, const std::string& config) {
+    const auto check = run_cli_in(directory, "check " + config + " --target 262144 " + flags);
+    const json suggested =
+        json::parse(run_cli_in(directory, "suggest " + config + " --target 262144 --format json " + flags).out);
+    const std::string sentence = suggested["trained_sentence"];
+    CHECK(check.out.find("\n  " + sentence + "\n") != std::string::npos);
+    run_cli_in(directory,
+               "report " + config + " --target 262144 -q --exit-zero -o " + dir.file("r.html") + " " + flags);
+    std::string escaped = sentence;  // the page escapes quotes
+    for (auto at = escaped.find('"'); at != std::string::npos; at = escaped.find('"', at))
+      escaped.replace(at, 1, "&quot;");
+    CHECK(read_file(dir.file("r.html")).find("<li>" + escaped + "</li>") != std::string::npos);
+    return sentence;
+  };
+  const std::string here = source_path(".");
+  CHECK(said("", here, kRaised) ==
+        "trained length 40960 (the known base Qwen3-8B (40960 declared, 32768 native; "
+        "https://huggingface.co/Qwen/Qwen3-8B))");
+  CHECK(said("--trained-length 65536", here, kRaised) == "trained length 65536 (--trained-length)");
+  write_file(dir.file("models/qwen/config.json"), read_file(source_path(kRaised)));
+  write_file(dir.file(".ropelens.json"), R"({"trained_length": {"models/qwen/*": 65536}})");
+  CHECK(said("", dir.path(), "models/qwen/config.json") ==
+        "trained length 65536 (.ropelens.json trained_length \"models/qwen/*\")");
+}

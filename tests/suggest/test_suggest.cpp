@@ -49,7 +49,8 @@ const EngineSnippet& snippet(const Suggestion& s, Engine engine, const std::stri
 TEST_CASE("suggest: Qwen3-8B with --original 32768 reproduces Qwen's YaRN recipe") {
   const auto report = suggest(kQwen3, 131072, 32768);
   CHECK(report.original_tokens == 32768);
-  CHECK(report.original_from == "--original");
+  CHECK(report.original_from == "derived: --trained-length");
+  CHECK(report.trained_sentence == "trained length 32768 (--trained-length)");
   CHECK_FALSE(report.out_of_range_before.empty());
   const auto& yarn = method(report, SuggestMethod::yarn);
   CHECK(yarn.value == 4.0);

@@ -68,6 +68,12 @@ struct SetupAudit {
   Provenance pretrain_from;
   std::int64_t extension_tokens = 0;  // L_E, 0 when there was no extension phase
   Provenance extension_from;
+  // "trained length 40960 (the known base Qwen3-8B (40960 declared, 32768 native; https://…))": the one sentence
+  // check, suggest and report print for where L_P comes from. Noted when it is not what the config alone would
+  // suggest (a config without scaling read at a key other than max_position_embeddings, a known base, an earlier
+  // version, or a length the user stated); check and report then print it, suggest always does.
+  std::string trained_sentence;
+  bool trained_length_noted = false;
   RopeTable at_target;  // effective frequencies at a sequence of T tokens
   // What the pair figures need but the config does not give ("head_dim: no head_dim, and no hidden_size with
   // num_attention_heads"). When set, `pairs` and `out_of_range_pairs` stay empty: no figure comes from a default.

@@ -27,9 +27,10 @@ struct SuggestRequest {
   // The length the model was trained at. Default: the audit's pretraining length (original_max_position_embeddings
   // when the config gives one, else the declared length: with no scaling the declared length is the trained one).
   std::optional<std::int64_t> original_tokens;
-  Deployment deployment;                        // the stack the edits are verified under (check's views and rules)
-  std::vector<Engine> engines = all_engines();  // which snippets to print (Deployment::served)
-  std::optional<std::string> revision;          // for a Hugging Face id (locate_model)
+  std::string original_from = "--trained-length";  // where original_tokens comes from, as the audit names it
+  Deployment deployment;                           // the stack the edits are verified under (check's views and rules)
+  std::vector<Engine> engines = all_engines();     // which snippets to print (Deployment::served)
+  std::optional<std::string> revision;             // for a Hugging Face id (locate_model)
 };
 
 // What the change does at every length, compared with the config as it is (static scaling: ROPE103).
@@ -69,7 +70,8 @@ struct SuggestReport {
   std::string model_type;
   std::int64_t target_tokens = 0;
   std::int64_t original_tokens = 0;
-  std::string original_from;             // "--original", or where the trained length comes from
+  std::string original_from;             // where the trained length comes from (Provenance::describe)
+  std::string trained_sentence;          // the sentence check and report print for it (SetupAudit)
   std::vector<int> out_of_range_before;  // pairs out of range in the config as it is
   std::vector<Suggestion> suggestions;   // empty when nothing is out of range
   std::vector<std::string> notes;

@@ -67,18 +67,14 @@ bool render_missing_audit(const FileResult& file, const TextOptions& options, st
 }
 
 // The trained length came from a length key that states less than max_position_embeddings (Qwen-1's seq_length).
-void render_shorter_length_key(const FileResult& file, std::string& out) {
+// Where the trained length comes from, when it is not the config's declared length (each sentence once).
+void render_trained_lengths(const FileResult& file, std::string& out) {
+  std::vector<std::string> printed;
   for (const auto& a : file.audit.setups) {
-    const std::string& pointer = a.pretrain_from.pointer;
-    const std::string key = a.pretrain_from.key();
-    const bool transformers_key = pointer == file.model.max_position_embeddings.from.pointer;
-    if (a.extension_tokens > 0 || transformers_key || !file.model.length_key(key)) continue;
-    fmt::format_to(
-        std::back_inserter(out),
-        "  trained length {} read from {}, the shortest of the config's length keys (max_position_embeddings "
-        "states {})\n",
-        a.pretrain_tokens, terminal_safe(key), file.model.max_position_embeddings.value);
-    return;
+    if (!a.trained_length_noted || std::find(printed.begin(), printed.end(), a.trained_sentence) != printed.end())
+      continue;
+    printed.push_back(a.trained_sentence);
+    fmt::format_to(std::back_inserter(out), "  {}\n", terminal_safe(a.trained_sentence));
   }
 }
 
@@ -152,7 +148,7 @@ bool render_audit(const FileResult& file, const TextOptions& options, std::strin
                     row.trained, row.attended, padded(row.pairs, columns.pairs));
     fmt::format_to(to, "{}\n", render_detail::hanging(cells + " ", row.worst, options.width));
   }
-  render_shorter_length_key(file, out);
+  render_trained_lengths(file, out);
   return true;
 }
 

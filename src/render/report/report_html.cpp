@@ -123,6 +123,7 @@ void setup_section(const TableReport& table, const SetupTable& st, std::ostream&
   if (st.audit)
     out << fmt::format("<li class=\"{}\">{}</li>\n", st.audit->out_of_range_pairs.empty() ? "" : "oor",
                        h(audit_summary(st, *table.target_tokens)));
+  if (st.audit && st.audit->trained_length_noted) out << "<li>" << h(st.audit->trained_sentence) << "</li>\n";
   out << "</ul>\n<figure>\n" << wavelength_chart(table, st).element();
   out << "<figcaption>" << kWavelengthCaption << "</figcaption>\n</figure>\n";
   if (st.audit) {

@@ -60,6 +60,7 @@ void render_suggest_json(const SuggestReport& report, std::ostream& out) {
                       {"target_tokens", report.target_tokens},
                       {"original_tokens", report.original_tokens},
                       {"original_from", report.original_from},
+                      {"trained_sentence", report.trained_sentence},
                       {"out_of_range_before", report.out_of_range_before},
                       {"suggestions", suggestions},
                       {"notes", report.notes}};

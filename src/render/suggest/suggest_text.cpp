@@ -194,10 +194,9 @@ void write_suggest_text(const SuggestReport& report, std::ostream& out) {
     for (const auto& note : report.notes) out << paragraph(note, 0, 2);
     return;
   }
-  out << paragraph(
-      fmt::format("{} pairs out of range now (pairs {}); trained length {} ({})", report.out_of_range_before.size(),
-                  index_ranges(report.out_of_range_before), report.original_tokens, report.original_from),
-      0, 2);
+  out << paragraph(fmt::format("{} pairs out of range now (pairs {}); {}", report.out_of_range_before.size(),
+                               index_ranges(report.out_of_range_before), report.trained_sentence),
+                   0, 2);
   for (const auto& note : report.notes) out << paragraph("note: " + note, 0, 6);
   for (std::size_t i = 0; i < report.suggestions.size(); ++i) render_suggestion(report, i, out);
 }
