@@ -53,16 +53,8 @@ std::int64_t stated_original(const RopeSetup& setup) {
 double factor_of(const RopeSetup& setup) { return setup.factor ? setup.factor->value : 1.0; }
 
 // The same rotary layout and frequencies: what an edit of max_position_embeddings alone leaves.
-bool rope_unchanged(const Model& earlier, const Model& model) {
-  if (earlier.setups.empty() || earlier.setups.size() != model.setups.size()) return false;
-  for (std::size_t i = 0; i < model.setups.size(); ++i) {
-    const RopeSetup& a = earlier.setups[i];
-    const RopeSetup& b = model.setups[i];
-    if (a.type != b.type || a.rotary_dim != b.rotary_dim || a.rope_theta.value != b.rope_theta.value ||
-        factor_of(a) != factor_of(b) || stated_original(a) != stated_original(b))
-      return false;
-  }
-  return true;
+bool rope_unchanged(const EarlierVersion& earlier, const Model& model) {
+  return !model.setups.empty() && !earlier.rope.empty() && earlier.rope == rope_signature(model);
 }
 
 TrainedLengthBound bound_trained_length(const Model& model, const TrainingOverrides& overrides) {
@@ -89,16 +81,15 @@ TrainedLengthBound bound_trained_length(const Model& model, const TrainingOverri
                                      model.max_position_embeddings.from.pointer);
     out.bound = std::move(bound);
   }
-  if (overrides.earlier && rope_unchanged(*overrides.earlier, model) &&
-      overrides.earlier->max_position_embeddings.value < declared) {
-    const std::int64_t earlier = longest_trained_length(*overrides.earlier);
+  if (overrides.earlier && rope_unchanged(*overrides.earlier, model) && overrides.earlier->declared < declared) {
+    const std::int64_t earlier = overrides.earlier->trained;
     if (earlier < declared && (!out.bound || earlier < out.bound->tokens)) {  // the base names its card
       TrainedLength bound;
       bound.tokens = earlier;
       bound.declared = declared;
       bound.source = TrainedFrom::earlier_version;
       bound.evidence = fmt::format("the earlier version {} (max_position_embeddings {})", overrides.earlier->source,
-                                   overrides.earlier->max_position_embeddings.value);
+                                   overrides.earlier->declared);
       bound.from = Provenance::derived(bound.evidence, model.max_position_embeddings.from.pointer);
       out.bound = std::move(bound);
     }
@@ -266,6 +257,24 @@ Audit audit_model(const Model& model, std::int64_t target_tokens, const Training
   for (std::size_t i = 0; i < model.setups.size(); ++i)
     audit.setups.push_back(audit_setup(model, static_cast<int>(i), audit.target_tokens, history, audit.trained));
   return audit;
+}
+
+std::int64_t Audit::longest_trained() const {
+  std::int64_t longest = 0;
+  for (const SetupAudit& a : setups) longest = std::max({longest, a.pretrain_tokens, a.extension_tokens});
+  return longest;
+}
+
+std::string rope_signature(const Model& model) {
+  std::vector<std::string> setups;
+  for (const RopeSetup& s : model.setups)
+    setups.push_back(fmt::format("{} rotary_dim {} rope_theta {} factor {} original {}", to_string(s.type),
+                                 s.rotary_dim, s.rope_theta.value, factor_of(s), stated_original(s)));
+  return fmt::format("{}", fmt::join(setups, "; "));
+}
+
+EarlierVersion earlier_version(const Model& model, std::string source) {
+  return {std::move(source), model.max_position_embeddings.value, longest_trained_length(model), rope_signature(model)};
 }
 
 std::int64_t longest_trained_length(const Model& model, const TrainingOverrides& overrides) {

@@ -49,6 +49,27 @@ BaselineEntry entry_from_json(const nlohmann::json& item, const std::string& fil
   return entry;
 }
 
+std::int64_t count_member(const nlohmann::json& entry, const char* key, const std::string& file,
+                          const std::string& at) {
+  auto it = entry.find(key);
+  if (it == entry.end() || !it->is_number_integer() || it->get<std::int64_t>() < 1)
+    throw InputError(file, fmt::format("{}/{}: expected a positive whole number of tokens", at, key));
+  return it->get<std::int64_t>();
+}
+
+EarlierVersion trained_from_json(const nlohmann::json& item, const std::string& file, const std::string& at) {
+  if (!item.is_object()) throw InputError(file, at + ": expected an object");
+  return {text_member(item, "path", file, at), count_member(item, "declared", file, at),
+          count_member(item, "trained_tokens", file, at), text_member(item, "rope", file, at)};
+}
+
+// A path as shown, relative to `folder` (where the baseline file lies) when it can be.
+std::string relative_to(const fs::path& folder, const fs::path& cwd, const std::string& path) {
+  if (path == kStdin) return path;
+  const std::string relative = fs::path(absolute_key(cwd, path)).lexically_relative(folder).generic_string();
+  return relative.empty() ? path : relative;
+}
+
 bool same_finding(const BaselineEntry& entry, const Diagnostic& finding, const std::string& fingerprint) {
   return entry.code == finding.code && entry.pointer == finding.where.pointer && entry.fingerprint == fingerprint;
 }
@@ -81,6 +102,15 @@ Baseline Baseline::read(const std::string& file) {
   for (std::size_t i = 0; i < findings->size(); ++i) {
     BaselineEntry entry = entry_from_json((*findings)[i], document.path, fmt::format("/findings/{}", i));
     baseline.by_file_[absolute_key(baseline.directory_, entry.path)].push_back(std::move(entry));
+  }
+  if (auto trained = root.find("trained_lengths"); trained != root.end()) {
+    if (!trained->is_array()) throw InputError(document.path, "/trained_lengths: expected a list of files");
+    for (std::size_t i = 0; i < trained->size(); ++i) {
+      EarlierVersion seen = trained_from_json((*trained)[i], document.path, fmt::format("/trained_lengths/{}", i));
+      const std::string key = absolute_key(baseline.directory_, seen.source);
+      seen.source = fmt::format("{} in the baseline {}", seen.source, document.path);
+      baseline.trained_[key] = std::move(seen);
+    }
   }
   return baseline;
 }
@@ -115,6 +145,12 @@ BaselineMatch Baseline::apply(const std::string& path, std::vector<Diagnostic>& 
   return match;
 }
 
+std::optional<EarlierVersion> Baseline::earlier_version_of(const std::string& path) const {
+  auto it = trained_.find(key_of(path));
+  if (it == trained_.end()) return std::nullopt;
+  return it->second;
+}
+
 std::vector<BaselineEntry> Baseline::entries_of_missing_files() const {
   std::vector<BaselineEntry> fixed;
   std::error_code ec;
@@ -128,22 +164,28 @@ std::vector<BaselineEntry> Baseline::entries_of_missing_files() const {
   return fixed;
 }
 
-std::string baseline_document(const std::string& file, std::vector<BaselineEntry> entries) {
+std::string baseline_document(const std::string& file, std::vector<BaselineEntry> entries,
+                              std::vector<EarlierVersion> trained) {
   const fs::path folder = absolute_folder_of(file);
   std::error_code ec;
   const fs::path cwd = fs::current_path(ec);
-  for (auto& entry : entries) {
-    if (entry.path == kStdin) continue;
-    const std::string relative = fs::path(absolute_key(cwd, entry.path)).lexically_relative(folder).generic_string();
-    if (!relative.empty()) entry.path = relative;
-  }
+  for (auto& entry : entries) entry.path = relative_to(folder, cwd, entry.path);
   std::sort(entries.begin(), entries.end(), [](const BaselineEntry& a, const BaselineEntry& b) {
     return std::tie(a.path, a.pointer, a.code, a.fingerprint) < std::tie(b.path, b.pointer, b.code, b.fingerprint);
   });
   nlohmann::json findings = nlohmann::json::array();
   for (const auto& entry : entries) findings.push_back(to_json(entry));
-  const nlohmann::json document = {
-      {"findings", findings}, {"schema_version", kBaselineSchemaVersion}, {"tool", "ropelens"}};
+  for (auto& seen : trained) seen.source = relative_to(folder, cwd, seen.source);
+  std::sort(trained.begin(), trained.end(),
+            [](const EarlierVersion& a, const EarlierVersion& b) { return a.source < b.source; });
+  nlohmann::json lengths = nlohmann::json::array();
+  for (const auto& seen : trained)
+    lengths.push_back(
+        {{"declared", seen.declared}, {"path", seen.source}, {"rope", seen.rope}, {"trained_tokens", seen.trained}});
+  const nlohmann::json document = {{"findings", findings},
+                                   {"schema_version", kBaselineSchemaVersion},
+                                   {"tool", "ropelens"},
+                                   {"trained_lengths", lengths}};
   return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 

@@ -149,7 +149,7 @@ FileResult check_file(const ScannedFile& file, const CheckOptions& options, Phas
 
 RenderedFile render_result(FileResult result, const std::function<std::string(const FileResult&)>& render,
                            bool keep_findings, PhaseTimes* times) {
-  RenderedFile rendered{result.path, result.error, result.skipped, {}, {}, {}};
+  RenderedFile rendered{result.path, result.error, result.skipped, {}, {}, {}, {}};
   rendered.counts.add(result);
   if (result.skipped) return rendered;
   try {
@@ -158,7 +158,12 @@ RenderedFile render_result(FileResult result, const std::function<std::string(co
     rendered.error = InputError(result.path, std::string("internal error while rendering: ") + e.what()).what();
     rendered.counts.unreadable_files += result.error ? 0 : 1;
   }
-  if (keep_findings) rendered.findings = std::move(result.diagnostics);
+  if (keep_findings) {
+    rendered.findings = std::move(result.diagnostics);
+    if (!result.error && !result.model.setups.empty() && result.audit.longest_trained() > 0)
+      rendered.trained = EarlierVersion{result.path, result.model.max_position_embeddings.value,
+                                        result.audit.longest_trained(), rope_signature(result.model)};
+  }
   return rendered;
 }
 
@@ -279,8 +284,10 @@ FileResult check_model(LoadedModel loaded, const CheckOptions& options) {
   FileResult result;
   result.path = model.source;
   if (model.reference) result.resolved_file = shown_path(model.reference->path);
-  const TrainingHistory history{loaded.as_trained ? &*loaded.as_trained : nullptr,
-                                training_for(options.training, options.trained_lengths, model.source)};
+  TrainingHistory history{loaded.as_trained ? &*loaded.as_trained : nullptr,
+                          training_for(options.training, options.trained_lengths, model.source)};
+  if (options.baseline && !history.overrides.earlier && !history.overrides.trained_length)
+    history.overrides.earlier = options.baseline->earlier_version_of(model.source);
   result.audit = audit_model(model, resolve_target(options.target_tokens, model), history);
   std::vector<RopeTable> tables;
   for (const auto& setup : model.setups) tables.push_back(compute_rope_table(setup));

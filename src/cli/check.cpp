@@ -66,6 +66,7 @@ void run_check(const CheckCommandOptions& options, Outcome& outcome) {
   check.keep_findings = !options.write_baseline.empty();
 
   std::vector<BaselineEntry> recorded;
+  std::vector<EarlierVersion> trained;
   Output output(options.output.path);
   auto renderer = make_check_renderer(options.format, output.stream(), text_options(options.output, output));
   renderer->begin();
@@ -80,12 +81,14 @@ void run_check(const CheckCommandOptions& options, Outcome& outcome) {
           print_error(*file.error);
         }
         for (const auto& finding : file.findings) recorded.push_back(baseline_entry(file.path, finding));
+        if (file.trained) trained.push_back(std::move(*file.trained));
       });
   renderer->end(counts);
   output.close();
   for (const auto& note : counts.scan_notes) print_warning(note);
   if (!options.write_baseline.empty()) {
-    write_text_file(options.write_baseline, baseline_document(options.write_baseline, std::move(recorded)));
+    write_text_file(options.write_baseline,
+                    baseline_document(options.write_baseline, std::move(recorded), std::move(trained)));
     outcome.exit_code = counts.unreadable_files > 0 ? kExitError : kExitClean;
     return;
   }

@@ -250,7 +250,7 @@ FileResult check_named(const std::string& path, const CheckOptions& options) {
 CheckOptions diff_detail::with_history(const CheckOptions& options, const DiffSide& old_side) {
   CheckOptions out = options;
   if (old_side && !old_side->error && !options.training.trained_length)
-    out.training.earlier = std::make_shared<const Model>(old_side->model);
+    out.training.earlier = earlier_version(old_side->model, old_side->model.source);
   return out;
 }
 

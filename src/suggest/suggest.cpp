@@ -31,7 +31,8 @@ std::string_view to_string(SuggestMethod method) {
 namespace suggest_detail {
 
 TrainingHistory verification_history(const Plan& plan) {
-  TrainingHistory history{plan.model, {plan.requested_original, std::nullopt}};
+  TrainingHistory history{plan.model, {}};
+  history.overrides.trained_length = plan.requested_original;
   history.overrides.trained_length_from = plan.requested_original_from;
   return history;
 }

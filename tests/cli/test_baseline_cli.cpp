@@ -127,3 +127,39 @@ TEST_CASE("baseline files are checked, SARIF marks every result against the base
   CHECK(run["properties"]["baseline"]["suppressed"] == 2);
   CHECK(run["properties"]["baseline"]["fixed"].empty());
 }
+
+TEST_CASE("a baseline records trained lengths: a raise with RoPE unchanged is audited at the length it saw",
+          "[cli][baseline][trained]") {
+  TempDir dir;
+  // Qwen3-8B with a vocabulary of its own: no known base matches it, so only the baseline's record is evidence.
+  json config = json::parse(read_file(source_path("testdata/configs/qwen/qwen3-8b.json")));
+  config["vocab_size"] = 123456;
+  write_file(dir.file("models/tuned/config.json"), config.dump(2));
+  CHECK(run_cli_in(dir.path(), "check models --write-baseline b.json").exit_code == 0);
+  const json baseline = json::parse(read_file(dir.file("b.json")));
+  REQUIRE(baseline["trained_lengths"].size() == 1);
+  CHECK(baseline["trained_lengths"][0]["path"] == "models/tuned/config.json");
+  CHECK(baseline["trained_lengths"][0]["declared"] == 40960);
+  CHECK(baseline["trained_lengths"][0]["trained_tokens"] == 40960);
+  CHECK(baseline["trained_lengths"][0]["rope"] == "default rotary_dim 128 rope_theta 1000000 factor 1 original 0");
+
+  config["max_position_embeddings"] = 131072;
+  write_file(dir.file("models/tuned/config.json"), config.dump(2));
+  CHECK(run_cli_in(dir.path(), "check models").exit_code == 0);  // no evidence: the raised length is taken
+  const auto raised = run_cli_in(dir.path(), "check models --baseline b.json");
+  CHECK(raised.exit_code == 1);
+  CHECK_THAT(raised.out, Catch::Contains("CTX201 error"));
+  CHECK_THAT(raised.out, Catch::Contains("CTX211 warning"));
+  CHECK_THAT(raised.out, Catch::Contains("the earlier version models/tuned/config.json in the baseline b.json "
+                                         "(max_position_embeddings 40960)"));
+  // A RoPE change is a new training story: the record no longer applies.
+  config["rope_scaling"] = {{"rope_type", "yarn"}, {"factor", 4.0}, {"original_max_position_embeddings", 32768}};
+  write_file(dir.file("models/tuned/config.json"), config.dump(2));
+  const auto rescaled = run_cli_in(dir.path(), "check models --baseline b.json --format json");
+  for (const auto& d : json::parse(rescaled.out)["files"][0]["diagnostics"]) CHECK(d["code"] != "CTX211");
+
+  write_file(dir.file("bad.json"), R"({"schema_version": 1, "findings": [], "trained_lengths": [{"path": "x"}]})");
+  const auto bad = run_cli_in(dir.path(), "check models --baseline bad.json");
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.err, Catch::Contains("/trained_lengths/0/declared: expected a positive whole number of tokens"));
+}

@@ -12,6 +12,15 @@
 
 namespace ropelens {
 
+// What an earlier version of a config says about its training (the old side of a diff, the file a baseline
+// saw): enough to bound a later version whose RoPE is the same.
+struct EarlierVersion {
+  std::string source;         // "old/config.json", "models/qwen/config.json in the baseline …"
+  std::int64_t declared = 0;  // its max_position_embeddings
+  std::int64_t trained = 0;   // the longest length it was trained at (longest_trained_length)
+  std::string rope;           // rope_signature: the RoPE that produced it
+};
+
 // What the user says about training, over what the config implies (--trained-length, --extended-length).
 struct TrainingOverrides {
   std::optional<std::int64_t> trained_length;   // L_P
@@ -20,8 +29,15 @@ struct TrainingOverrides {
   std::string trained_length_from = "--trained-length";
   // An earlier version of the same config (the old side of a diff, the config a baseline saw): its trained
   // length bounds this one when the RoPE is unchanged, since a raised max_position_embeddings trains nothing.
-  std::shared_ptr<const Model> earlier = nullptr;
+  std::optional<EarlierVersion> earlier = std::nullopt;
 };
+
+// Each setup's rotary layout and frequencies ("default rotary_dim 128 rope_theta 1000000 factor 1 original 0"),
+// as a baseline records it: what an edit of max_position_embeddings alone leaves unchanged.
+std::string rope_signature(const Model& model);
+
+// `model` as the earlier version of a later config, read from `source`.
+EarlierVersion earlier_version(const Model& model, std::string source);
 
 // Where the trained length the audit uses comes from when it is shorter than the declared length although the
 // RoPE is unchanged: the bound, and the evidence for it.
@@ -92,6 +108,8 @@ struct Audit {
   // Why the pair figures could not be computed (the first setup that lacks them), or none when every setup has
   // them: rules that count or compare pairs stay silent, and table and the engine report refuse.
   std::optional<std::string> pair_figures_missing() const;
+  // The longest length any setup was trained at (its extension phase when it had one); 0 without setups.
+  std::int64_t longest_trained() const;
 };
 
 // The length a model is audited at: the one asked for, else the declared length; never below 1 token.

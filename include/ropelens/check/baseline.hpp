@@ -1,12 +1,16 @@
 // Baselines: the findings a project has accepted, so a check reports only what is new. A finding matches an
 // entry on its file, code, JSON pointer and fingerprint (finding_fingerprint: its facts, not its wording), so
 // rewording a message keeps the match while the same problem at a new target or on new pairs is new.
+// A baseline also records each file's trained length and the RoPE that produced it, so a later check of a file
+// whose max_position_embeddings was raised with its RoPE unchanged is audited at the length recorded (CTX211).
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "ropelens/audit/audit.hpp"
 #include "ropelens/model/diagnostic.hpp"
 
 namespace ropelens {
@@ -41,16 +45,22 @@ class Baseline {
   BaselineMatch apply(const std::string& path, std::vector<Diagnostic>& findings) const;
   // Entries whose file no longer exists: fixed, though no check of this run read them.
   std::vector<BaselineEntry> entries_of_missing_files() const;
+  // The file as the baseline saw it: its declared and trained lengths and its RoPE (none for a file it did not
+  // record, or a baseline written before it recorded them).
+  std::optional<EarlierVersion> earlier_version_of(const std::string& path) const;
 
  private:
   std::string file_;
   std::string directory_;                                      // entry paths in the file are relative to it
   std::map<std::string, std::vector<BaselineEntry>> by_file_;  // by absolute path ("<stdin>" as it is)
+  std::map<std::string, EarlierVersion> trained_;              // by absolute path, as by_file_
   std::string key_of(const std::string& shown_path) const;
 };
 
-// The text of a baseline file holding `entries`, their paths written relative to the folder of `file` so the
-// baseline works from any working directory.
-std::string baseline_document(const std::string& file, std::vector<BaselineEntry> entries);
+// The text of a baseline file holding `entries` and each checked file's training (`trained`, with
+// EarlierVersion::source its path as shown), paths written relative to the folder of `file` so the baseline works
+// from any working directory.
+std::string baseline_document(const std::string& file, std::vector<BaselineEntry> entries,
+                              std::vector<EarlierVersion> trained = {});
 
 }  // namespace ropelens

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ropelens/audit/audit.hpp"
 #include "ropelens/engines/engine_report.hpp"
 #include "ropelens/engines/launch.hpp"
 #include "ropelens/input/input.hpp"
@@ -140,7 +141,8 @@ struct RenderedFile {
   std::optional<std::string> skipped;  // not a model config (a scan passed over it)
   CheckCounts counts;                  // this file's findings
   std::string part;
-  std::vector<Diagnostic> findings;  // with CheckOptions::keep_findings (e.g. to write a baseline)
+  std::vector<Diagnostic> findings;       // with CheckOptions::keep_findings (e.g. to write a baseline)
+  std::optional<EarlierVersion> trained;  // with keep_findings: the file's training, as a baseline records it
 };
 // The same, with each file's output rendered by `render` on the worker thread that checked it (`render`
 // must not touch shared state); `on_file` still receives the files in sorted order.
