@@ -28,8 +28,13 @@ Finding& Finding::help(std::string text) {
   return *this;
 }
 
+Finding& Finding::at_flag(std::string flag) {
+  d_.where.flag = std::move(flag);
+  return *this;
+}
+
 Finding& Finding::related(std::string pointer) {
-  d_.related.push_back({std::move(pointer), {}, {}, {}});
+  d_.related.push_back({std::move(pointer), {}, {}, {}, {}});
   return *this;
 }
 

@@ -8,7 +8,11 @@ static void check(const Context& cx, Sink& out) {
   if (!cx.launch) return;
   for (const LaunchProblem& problem : cx.launch->problems) {
     if (problem.kind == LaunchProblemKind::ignored_override)
-      out.report("", problem.message).help(problem.help).fact("flag", problem.flag).fact("line", cx.launch->line);
+      out.report("", problem.message)
+          .at_flag(problem.flag)
+          .help(problem.help)
+          .fact("flag", problem.flag)
+          .fact("line", cx.launch->line);
     else if (problem.kind == LaunchProblemKind::double_scaling)
       out.report_as(Severity::warning, "", problem.message)
           .help(problem.help)

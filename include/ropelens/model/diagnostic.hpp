@@ -20,6 +20,7 @@ struct Location {
   std::optional<int> line;
   std::optional<int> column;
   std::optional<std::uint64_t> byte_offset;  // binary inputs (GGUF): where the key-value pair starts
+  std::string flag;  // a finding about a launch command: the flag (or variable) as written, "--max-model-len"
 };
 
 struct Diagnostic {

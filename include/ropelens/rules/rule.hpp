@@ -58,6 +58,7 @@ class Finding {
   explicit Finding(Diagnostic& diagnostic) : d_(diagnostic) {}
   Finding& help(std::string text);
   Finding& related(std::string pointer);
+  Finding& at_flag(std::string flag);  // the launch flag the finding is about (with an empty pointer)
   Finding& fact(const std::string& key, nlohmann::json value);
 
  private:

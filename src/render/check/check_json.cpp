@@ -23,7 +23,9 @@ void render_detail::write_diagnostic_json(JsonWriter& w, const Diagnostic& d) {
   if (d.where.byte_offset) w.member("byte_offset", static_cast<std::int64_t>(*d.where.byte_offset));
   w.member("code", d.code);
   if (d.where.column) w.member("column", *d.where.column);
-  w.member("facts", d.facts).member("help", d.help);
+  w.member("facts", d.facts);
+  if (!d.where.flag.empty()) w.member("flag", d.where.flag);
+  w.member("help", d.help);
   if (d.where.line) w.member("line", *d.where.line);
   w.member("message", d.message).member("name", d.name).member("pointer", d.where.pointer);
   w.key("related").begin_array();

@@ -46,7 +46,8 @@ void render_detail::append_finding_text(const std::string& path, const Diagnosti
       fmt::format("{} {} [{}]", where, styled(to_string(d.severity), severity_style(d.severity), options.color),
                   terminal_safe(d.name));
   fmt::format_to(to, "{}\n", fitted(head + " " + terminal_safe(d.message), where.size(), 4, options));
-  fmt::format_to(to, "  at {}{}\n", pointer_text(d.where.pointer),
+  const bool at_flag = d.where.pointer.empty() && !d.where.flag.empty();
+  fmt::format_to(to, "  at {}{}\n", at_flag ? "flag " + terminal_safe(d.where.flag) : pointer_text(d.where.pointer),
                  d.where.byte_offset ? fmt::format(" (byte {})", *d.where.byte_offset) : "");
   for (const auto& r : d.related) fmt::format_to(to, "  see {}\n", pointer_text(r.pointer));
   if (!d.help.empty()) fmt::format_to(to, "{}\n", fitted("  help: " + terminal_safe(d.help), 0, 8, options));

@@ -179,7 +179,7 @@ void engines_section(const Model& model, const EngineReport& report, std::ostrea
 }
 
 std::string location_text(const Location& where) {
-  std::string text = where.pointer.empty() ? "(document)" : where.pointer;
+  std::string text = where.pointer.empty() ? (where.flag.empty() ? "(document)" : "flag " + where.flag) : where.pointer;
   if (where.line) text += fmt::format(" (line {}, column {})", *where.line, where.column.value_or(1));
   return text;
 }
