@@ -156,7 +156,8 @@ TEST_CASE("a baseline records trained lengths: a raise with RoPE unchanged is au
   config["rope_scaling"] = {{"rope_type", "yarn"}, {"factor", 4.0}, {"original_max_position_embeddings", 32768}};
   write_file(dir.file("models/tuned/config.json"), config.dump(2));
   const auto rescaled = run_cli_in(dir.path(), "check models --baseline b.json --format json");
-  for (const auto& d : json::parse(rescaled.out)["files"][0]["diagnostics"]) CHECK(d["code"] != "CTX211");
+  const json rescaled_log = json::parse(rescaled.out);
+  for (const auto& d : rescaled_log["files"][0]["diagnostics"]) CHECK(d["code"] != "CTX211");
 
   write_file(dir.file("bad.json"), R"({"schema_version": 1, "findings": [], "trained_lengths": [{"path": "x"}]})");
   const auto bad = run_cli_in(dir.path(), "check models --baseline bad.json");
