@@ -37,6 +37,17 @@ std::string pointer_or(const Provenance& from, const std::string& fallback) {
   return from.origin == Origin::config ? from.pointer : fallback;
 }
 
+void report_launch_problems(const Context& cx, LaunchProblemKind kind, Sink& out) {
+  if (!cx.launch) return;
+  for (const LaunchProblem& problem : cx.launch->problems)
+    if (problem.kind == kind)
+      out.report("", problem.message)
+          .at_flag(problem.flag)
+          .help(problem.help)
+          .fact("flag", problem.flag)
+          .fact("line", cx.launch->line);
+}
+
 std::string past_trained(const Context& cx, std::int64_t limit_tokens) {
   // With scaling, serving past the trained length is what the scaling is for; CTX201 audits the angles then.
   for (const auto& setup : cx.model.setups)

@@ -58,6 +58,10 @@ std::string past_trained(const Context& cx, std::int64_t limit_tokens);
 // (Context::conversion_audit), at the GGUF key, naming the config key: the GGUF conversion rules.
 void report_conversion(const Context& cx, ConversionAspect aspect, Sink& out, const std::string& help);
 
+// Reports each launch-line problem of one kind (Context::launch, as the engine's parser found it) at its flag,
+// with the flag and the whole line as facts.
+void report_launch_problems(const Context& cx, LaunchProblemKind kind, Sink& out);
+
 // A value as people write it: up to 7 significant digits, no trailing zeros ("4", "1.25", "1000000").
 std::string number(double value);
 

@@ -4,16 +4,7 @@
 namespace ropelens::rules {
 namespace srv501 {
 
-static void check(const Context& cx, Sink& out) {
-  if (!cx.launch) return;
-  for (const LaunchProblem& problem : cx.launch->problems)
-    if (problem.kind == LaunchProblemKind::unknown_flag)
-      out.report("", problem.message)
-          .at_flag(problem.flag)
-          .help(problem.help)
-          .fact("flag", problem.flag)
-          .fact("line", cx.launch->line);
-}
+static void check(const Context& cx, Sink& out) { report_launch_problems(cx, LaunchProblemKind::unknown_flag, out); }
 
 }  // namespace srv501
 

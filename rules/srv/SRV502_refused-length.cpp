@@ -4,16 +4,7 @@
 namespace ropelens::rules {
 namespace srv502 {
 
-static void check(const Context& cx, Sink& out) {
-  if (!cx.launch) return;
-  for (const LaunchProblem& problem : cx.launch->problems)
-    if (problem.kind == LaunchProblemKind::length_refused)
-      out.report("", problem.message)
-          .at_flag(problem.flag)
-          .help(problem.help)
-          .fact("flag", problem.flag)
-          .fact("line", cx.launch->line);
-}
+static void check(const Context& cx, Sink& out) { report_launch_problems(cx, LaunchProblemKind::length_refused, out); }
 
 }  // namespace srv502
 

@@ -5,20 +5,14 @@ namespace ropelens::rules {
 namespace srv503 {
 
 static void check(const Context& cx, Sink& out) {
+  report_launch_problems(cx, LaunchProblemKind::ignored_override, out);
   if (!cx.launch) return;
-  for (const LaunchProblem& problem : cx.launch->problems) {
-    if (problem.kind == LaunchProblemKind::ignored_override)
-      out.report("", problem.message)
-          .at_flag(problem.flag)
-          .help(problem.help)
-          .fact("flag", problem.flag)
-          .fact("line", cx.launch->line);
-    else if (problem.kind == LaunchProblemKind::double_scaling)
+  for (const LaunchProblem& problem : cx.launch->problems)
+    if (problem.kind == LaunchProblemKind::double_scaling)
       out.report_as(Severity::warning, "", problem.message)
           .help(problem.help)
           .fact("flag", problem.flag)
           .fact("line", cx.launch->line);
-  }
 }
 
 }  // namespace srv503

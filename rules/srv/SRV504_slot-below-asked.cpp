@@ -5,14 +5,7 @@ namespace ropelens::rules {
 namespace srv504 {
 
 static void check(const Context& cx, Sink& out) {
-  if (!cx.launch) return;
-  for (const LaunchProblem& problem : cx.launch->problems)
-    if (problem.kind == LaunchProblemKind::slot_below_asked)
-      out.report("", problem.message)
-          .at_flag(problem.flag)
-          .help(problem.help)
-          .fact("flag", problem.flag)
-          .fact("line", cx.launch->line);
+  report_launch_problems(cx, LaunchProblemKind::slot_below_asked, out);
 }
 
 }  // namespace srv504

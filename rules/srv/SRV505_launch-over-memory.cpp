@@ -35,6 +35,7 @@ static void check(const Context& cx, Sink& out) {
                              gpus, bytes(budget.split.weights_per_gpu), bytes(cache), launch.served_tokens,
                              to_string(budget.kv_dtype), bytes(needed), fmt::format("{:g}", budget.share.fraction),
                              bytes(memory), bytes(budget.split.usable), bytes(memory)))
+      .at_flag(launch.length_flag.empty() ? launch.memory_flag : launch.length_flag)
       .help("serve a shorter context, a smaller KV-cache dtype, more tensor parallelism, or GPUs with more memory")
       .fact("needed_bytes_per_gpu", needed)
       .fact("usable_bytes_per_gpu", budget.split.usable)
