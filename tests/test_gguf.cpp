@@ -390,6 +390,45 @@ TEST_CASE("gguf: rope_freqs that fit no llama3 closed form make no angle claim",
   }
 }
 
+TEST_CASE("gguf: a YaRN factor over rope_freqs divides the YaRN frequencies by the divisors", "[gguf][llama3][yarn]") {
+  const std::vector<float> divisors = converter_llama31_divisors();
+  GgufWriter w = llama31_with_rope_freqs(divisors);
+  w.str("llama.rope.scaling.type", "yarn")
+      .f32("llama.rope.scaling.factor", 4.0f)
+      .u32("llama.rope.scaling.original_context_length", 8192);
+  const Model model = model_of(w);
+  REQUIRE(model.setups.size() == 1);
+  const auto& setup = model.setups[0];
+  CHECK(setup.type == ropelens::RopeType::yarn);
+  CHECK(setup.rope_type_name.from.pointer == "gguf:llama.rope.scaling.type");
+  REQUIRE(setup.frequency_divisors);
+  CHECK(setup.frequency_divisors->from.pointer == "gguf:rope_freqs.weight");
+  CHECK(has_note(model, "applies on top of rope_freqs.weight"));
+  CHECK_FALSE(has_finding(model, "GGUF004"));
+
+  // ggml's rope_yarn mixes the divided frequency's interpolated and extrapolated angles with a ramp from the
+  // undivided base, so each pair is YaRN's frequency over its divisor.
+  ropelens::RopeSetup without = setup;
+  without.frequency_divisors.reset();
+  const auto yarn = ropelens::compute_rope_table(without);
+  const auto divided = ropelens::compute_rope_table(setup);
+  REQUIRE(divided.inv_freq.size() == 64);
+  for (std::size_t i = 0; i < 64; ++i) {
+    INFO("pair " << i);
+    CHECK(divided.inv_freq[i] == yarn.inv_freq[i] / static_cast<double>(divisors[i]));
+  }
+  CHECK(divided.attention_factor == yarn.attention_factor);
+}
+
+TEST_CASE("gguf: a factor of 1 over rope_freqs keeps the llama3 reading", "[gguf][llama3]") {
+  GgufWriter w = llama31_with_rope_freqs(converter_llama31_divisors());
+  w.str("llama.rope.scaling.type", "yarn").f32("llama.rope.scaling.factor", 1.0f);
+  const Model model = model_of(w);
+  REQUIRE(model.setups.size() == 1);
+  CHECK(model.setups[0].type == ropelens::RopeType::llama3);
+  CHECK_FALSE(model.setups[0].frequency_divisors);
+}
+
 TEST_CASE("gguf: rope_freqs of only 1s is no scaling and no issue", "[gguf][llama3]") {
   const Model model = model_of(llama31_with_rope_freqs(std::vector<float>(64, 1.0f)));
   CHECK(model.issues.empty());

@@ -404,7 +404,8 @@ class GgufNormalizer {
   }
 
   static Provenance type_source(const Scaling& scaling) {
-    if (scaling.tensor(kRopeFreqsTensor)) return Provenance::at(pointer_of(kRopeFreqsTensor));
+    if (scaling.tensor(kRopeFreqsTensor) && !scales_on_top(scaling))
+      return Provenance::at(pointer_of(kRopeFreqsTensor));
     if (scaling.tensor(kRopeFactorsLongTensor)) return Provenance::at(pointer_of(kRopeFactorsLongTensor));
     if (scaling.tensor(kRopeFactorsShortTensor)) return Provenance::at(pointer_of(kRopeFactorsShortTensor));
     return scaling.stated.scaling_type.from;
@@ -421,6 +422,7 @@ class GgufNormalizer {
   // llama.cpp divides each pair's frequency by rope_freqs[i]. The converter writes llama3's divisors there; when
   // they are exactly a llama3 closed form, the setup is that llama3 scaling, original length included.
   void apply_rope_freqs(RopeSetup& setup, const Scaling& scaling) {
+    if (scales_on_top(scaling)) return apply_scaling_over_divisors(setup, scaling);
     const auto reading = normalize_detail::read_llama3_divisors(*scaling.tensor(kRopeFreqsTensor),
                                                                 setup.rope_theta.value, setup.rotary_dim);
     if (const auto* llama3 = std::get_if<normalize_detail::Llama3Parameters>(&reading);
@@ -453,7 +455,6 @@ class GgufNormalizer {
       model_.notes.push_back(fmt::format(
           "rope.scaling.attn_factor {} multiplies cos and sin in llama.cpp; llama3 scaling has none in transformers",
           scaling.attn_factor->value));
-    note_factor_on_top(scaling);
   }
 
   // Divisors that are no llama3 closed form (or all 1): the frequencies they give, at every length.
@@ -483,15 +484,27 @@ class GgufNormalizer {
           low == divisors.value.end() ? 1.0 : *low, high == divisors.value.end() ? 1.0 : *high,
           setup.longrope.attention_factor->value));
     }
-    note_factor_on_top(scaling);
   }
 
-  void note_factor_on_top(const Scaling& scaling) {
-    if (scaling.factor_applies() && scaling.factor()->value != 1.0)
-      model_.notes.push_back(
-          fmt::format("rope.scaling.type '{}' with factor {} also applies on top of rope_freqs in "
-                      "llama.cpp; ropelens models only the divisors",
-                      scaling.type(), scaling.factor()->value));
+  // A linear or YaRN factor that llama.cpp applies as well as the rope_freqs divisors (the file's keys, or the runtime
+  // flags --rope-scaling and --rope-scale): it scales the divided frequencies, so neither reading alone is the model.
+  static bool scales_on_top(const Scaling& scaling) {
+    return scaling.factor_applies() && scaling.factor()->value != 1.0 &&
+           (scaling.type() == "linear" || scaling.type() == "yarn");
+  }
+
+  // llama.cpp divides each pair's frequency by rope_freqs[i] and then scales it as the scaling type says (ggml's
+  // rope_yarn: the YaRN ramp is computed from the undivided base), so the setup is that scaling with the divisors
+  // applied after it. The trained method the divisors may encode (llama3) stays in the tensor.
+  void apply_scaling_over_divisors(RopeSetup& setup, const Scaling& scaling) {
+    if (scaling.type() == "yarn") apply_yarn(setup, scaling);
+    else apply_linear(setup, scaling);
+    setup.frequency_divisors = Field<std::vector<double>>{
+        per_pair(scaling.tensor(kRopeFreqsTensor), setup.rotary_dim / 2), Provenance::at(pointer_of(kRopeFreqsTensor))};
+    model_.notes.push_back(fmt::format(
+        "rope.scaling.type '{}' with factor {} applies on top of rope_freqs.weight in llama.cpp: each pair's {} "
+        "frequency is divided by rope_freqs[i]",
+        scaling.type(), scaling.factor()->value, scaling.type()));
   }
 
   void apply_longrope(RopeSetup& setup, const Scaling& scaling) {

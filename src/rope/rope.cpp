@@ -70,6 +70,14 @@ double ntk_aware_base(double theta, int rotary_dim, double scale) {
 
 double yarn_mscale(double scale, double m) { return scale <= 1.0 ? 1.0 : 0.1 * m * std::log(scale) + 1.0; }
 
+// Divisors applied after the method (RopeSetup::frequency_divisors); a pair a divisor changes is scaled.
+static void divide_by(const std::vector<double>& divisors, RopeTable& table) {
+  for (std::size_t i = 0; i < table.inv_freq.size() && i < divisors.size(); ++i) {
+    table.inv_freq[i] /= divisors[i];
+    if (divisors[i] != 1.0 && table.bands[i] == Band::kept) table.bands[i] = Band::scaled;
+  }
+}
+
 RopeTable compute_rope_table(const RopeSetup& setup, std::optional<std::int64_t> seq_len) {
   using namespace rope_detail;
   RopeTable table;
@@ -82,6 +90,7 @@ RopeTable compute_rope_table(const RopeSetup& setup, std::optional<std::int64_t>
     case RopeType::llama3: table = compute_llama3(setup); break;
     case RopeType::proportional: table = compute_proportional(setup); break;
   }
+  if (setup.frequency_divisors) divide_by(setup.frequency_divisors->value, table);
   table.seq_len = seq_len.value_or(0);
   return table;
 }

@@ -123,6 +123,15 @@ std::vector<GgufFlag> gguf_flags(const Plan& plan, const Suggestion& suggestion)
   return gguf_engine().gguf->flags(*plan.gguf, *plan.model, rope_change(plan, suggestion));
 }
 
+// The flags change what llama.cpp runs, not the file: rope_freqs divisors that are a llama3 closed form at the file's
+// own base are no misfit because --rope-freq-base moved the base (llama.cpp still divides by them, as the model does).
+void keep_the_files_own_rope_freqs_reading(const Model& file, Model& flagged) {
+  const auto misfit = [](const ConfigIssue& issue) {
+    return std::holds_alternative<UnrecoverableRopeFreqs>(issue.detail);
+  };
+  if (std::none_of(file.issues.begin(), file.issues.end(), misfit)) std::erase_if(flagged.issues, misfit);
+}
+
 // What check reads for the file as its engine runs it with the suggestion's flags (load_model's GGUF path), the
 // file as it is being the configuration the weights were trained with.
 LoadedModel gguf_with_flags(const Plan& plan, const Suggestion& suggestion) {
@@ -131,6 +140,7 @@ LoadedModel gguf_with_flags(const Plan& plan, const Suggestion& suggestion) {
     if (!flag.key.empty()) edited.kv[flag.key] = flag.value;
   LoadedModel loaded;
   loaded.model = model_from_gguf(edited);
+  keep_the_files_own_rope_freqs_reading(*plan.model, loaded.model);
   loaded.as_trained = *plan.model;
   loaded.gguf = gguf_metadata(edited);
   for (Model* model : {&loaded.model, &*loaded.as_trained}) model->source = plan.model->source;

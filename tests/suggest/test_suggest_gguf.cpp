@@ -107,7 +107,7 @@ TEST_CASE("suggest on an ollama: name reads its blob and gives llama.cpp flags",
   CHECK(yarn["snippets"][0]["command"].get<std::string>().find(blob.string()) != std::string::npos);
 }
 
-TEST_CASE("suggest on a Llama 3.1 GGUF says the llama3 factor needs a new conversion", "[suggest][gguf]") {
+TEST_CASE("suggest on a Llama 3.1 GGUF agrees with suggest on its config.json", "[suggest][gguf]") {
   TempDir dir;
   GgufWriter w = ropelens::test::llama_like("llama", 131072, 4, 4096, 32);
   w.u32("llama.attention.head_count_kv", 8)
@@ -117,17 +117,35 @@ TEST_CASE("suggest on a Llama 3.1 GGUF says the llama3 factor needs a new conver
   w.write(dir.file("llama31.gguf"));
   SuggestRequest request;
   request.target_tokens = 524288;
-  const SuggestReport report = suggest_changes(dir.file("llama31.gguf"), request);
-  REQUIRE(report.suggestions.size() == 3);
-  for (const auto& s : report.suggestions) {
+  const SuggestReport gguf = suggest_changes(dir.file("llama31.gguf"), request);
+  const SuggestReport config = suggest_changes(
+      ropelens::test::source_path("testdata/configs/llama/llama-3.1-8b-instruct-bnb8bit-finetune.json"), request);
+  // The same trained length and the same pairs out of range, read from the tensor and from rope_scaling.
+  CHECK(gguf.original_tokens == 8192);
+  CHECK(gguf.original_tokens == config.original_tokens);
+  CHECK(gguf.out_of_range_before == config.out_of_range_before);
+  CHECK(gguf.out_of_range_before.size() == 25);
+  REQUIRE(gguf.suggestions.size() == 3);
+  for (const auto& s : gguf.suggestions) {
     INFO(to_string(s.method) << " " << s.snippets.front().command);
     CHECK(s.method != SuggestMethod::llama3_factor);
     CHECK(s.snippets.front().command.rfind("llama-server -m ", 0) == 0);
-    // ropelens reads rope_freqs before any scaling type, so flags on top of llama3 divisors are not verified.
-    CHECK_FALSE(s.verified);
-    CHECK_FALSE(s.remaining.empty());
+    // llama.cpp applies the flags on top of the llama3 divisors it keeps: the pairs do change, and nothing says the
+    // user's flags replaced the trained method or that the divisors no longer fit.
+    CHECK(s.short_inputs.pairs_changed > 0);
+    for (const auto& finding : s.remaining) {
+      CHECK(finding.code != "ENG305");
+      CHECK(finding.code != "GGUF004");
+    }
   }
+  // YaRN on top of the divisors (45 pairs, as on the config side) and the NTK base pass check of the flagged file.
+  CHECK(gguf.suggestions[0].method == SuggestMethod::yarn);
+  CHECK(gguf.suggestions[0].verified);
+  CHECK(gguf.suggestions[0].short_inputs.pairs_changed == config.suggestions[0].short_inputs.pairs_changed);
+  CHECK(gguf.suggestions[2].method == SuggestMethod::ntk_base);
+  CHECK(gguf.suggestions[2].verified);
+  CHECK(gguf.suggestions[2].value == config.suggestions[2].value);
   bool noted = false;
-  for (const auto& note : report.notes) noted = noted || note.find("rope_freqs tensor") != std::string::npos;
+  for (const auto& note : gguf.notes) noted = noted || note.find("rope_freqs tensor") != std::string::npos;
   CHECK(noted);
 }

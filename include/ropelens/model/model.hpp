@@ -86,6 +86,10 @@ struct RopeSetup {
   LongropeParams longrope;
   Llama3Params llama3;
 
+  // Per-pair divisors applied after the method, whatever it is: a GGUF's rope_freqs tensor, which llama.cpp divides
+  // by under a scaling type it also applies (inv_freq_i = method's inv_freq_i / divisor_i).
+  std::optional<Field<std::vector<double>>> frequency_divisors;
+
   std::vector<int> mrope_section;
   bool mrope_interleaved = false;
 

@@ -127,6 +127,7 @@ inline constexpr auto kSetupFields = std::make_tuple(
     method_row(
         RopeType::llama3, "llama3", "high_freq_factor",
         [](const RopeSetup& s) -> auto& { return s.llama3.high_freq_factor; }),
+    row("frequency_divisors", &RopeSetup::frequency_divisors),
     row("mrope_section", &model_fields::mrope_section, in_diff | in_settings),  // JSON: "mrope"
     row("window_tokens", &RopeSetup::window_tokens));
 
