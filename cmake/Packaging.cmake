@@ -65,7 +65,11 @@ find_program(ROPELENS_FILE file)
 if(ROPELENS_DPKG_SHLIBDEPS AND ROPELENS_FILE)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 else()
-  set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6 (>= 2.34), libfmt9 (>= 9.1.0+ds1), libgcc-s1 (>= 3.4), libstdc++6 (>= 12)")
+  # The command links fmt header-only and the C++ runtime statically; the Python module uses the shared runtime.
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6 (>= 2.34)")
+  if(ROPELENS_PYTHON)
+    string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libgcc-s1 (>= 3.4), libstdc++6 (>= 12)")
+  endif()
 endif()
 # The Python module is built for one interpreter's ABI (Debian 12: 3.11). The command works without Python, so the
 # package recommends that interpreter instead of depending on it.
