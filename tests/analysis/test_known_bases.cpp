@@ -49,6 +49,8 @@ const std::map<std::string, std::vector<std::pair<std::string, std::string>>>& p
        {{"testdata/configs/mistral/mixtral-8x7b-v0.1.json", "Mixtral-8x7B"},
         {"testdata/hub/mistral/mixtral-8x22b-v0.1.json", "Mixtral-8x22B"}}},
       {"Gemma 2", {{"testdata/hub/gemma/gemma-2-9b-it.json", "Gemma-2-9B"}}},
+      // MedGemma 27B is a Gemma 3 27B fine-tune: its text_config keeps the base's shape and global linear ×8.
+      {"Gemma 3", {{"testdata/configs/gemma/medgemma-27b-it.json", "Gemma-3-27B"}}},
       {"Phi-3",
        {{"testdata/configs/phi/phi-3-mini-128k-instruct.json", "Phi-3-mini-128k"},
         {"testdata/configs/phi/phi-3.5-mini-instruct.json", "Phi-3.5-mini"}}},
