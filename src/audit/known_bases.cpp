@@ -92,6 +92,16 @@ std::string lowered(std::string_view text) {
   return out;
 }
 
+// "Qwen3-8B" is found in "Qwen3-8B-Long-sft" too: a candidate whose name lies inside a longer found one is not the
+// one the config names.
+bool named_inside_another(const KnownBase& base, const std::vector<const KnownBase*>& found) {
+  const std::string name = lowered(base.name);
+  return std::any_of(found.begin(), found.end(), [&](const KnownBase* other) {
+    const std::string longer = lowered(other->name);
+    return longer.size() > name.size() && longer.find(name) != std::string::npos;
+  });
+}
+
 }  // namespace
 
 std::span<const KnownBase> known_bases() { return kBases; }
@@ -110,15 +120,18 @@ std::string BaseMatch::names() const {
   return out;
 }
 
-BaseMatch match_known_base(const Model& model) {
+BaseMatch match_known_base(const Model& model) { return match_known_base(model, kBases); }
+
+BaseMatch match_known_base(const Model& model, std::span<const KnownBase> bases) {
   BaseMatch match;
-  for (const KnownBase& base : kBases)
+  for (const KnownBase& base : bases)
     if (shape_matches(base, model)) match.candidates.push_back(&base);
   if (match.candidates.size() > 1 && model.name_or_path) {
     const std::string named = lowered(model.name_or_path->value);
     std::vector<const KnownBase*> narrowed;
     for (const KnownBase* b : match.candidates)
       if (named.find(lowered(b->name)) != std::string::npos) narrowed.push_back(b);
+    std::erase_if(narrowed, [&](const KnownBase* b) { return named_inside_another(*b, narrowed); });
     if (!narrowed.empty()) match.candidates = std::move(narrowed);
   }
   return match;

@@ -1,6 +1,7 @@
 // The known base models: each family's entries against the published configs under testdata/, the audit bounding
 // a raised declared length by them (check, fit and suggest alike), and docs/known-bases.md kept equal to the table.
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -164,4 +165,32 @@ TEST_CASE("known bases: docs/known-bases.md holds the table", "[known-bases][doc
   if (shown != table && std::getenv("UPDATE_SNAPSHOTS") != nullptr)
     ropelens::test::write_file(path, doc.substr(0, from + begin.size()) + table + doc.substr(to));
   else CHECK(shown == table);
+}
+
+TEST_CASE("known bases: bases of one shape with different lengths are ambiguous unless the config names one",
+          "[known-bases]") {
+  // Two bases with Qwen3-8B's shape that differ only in their declared lengths.
+  const std::array<KnownBase, 2> bases{
+      KnownBase{"Qwen3-8B", "Qwen3", "qwen3", 4096, 36, 32, 151936, 1000000.0, RopeType::default_rope, 0, 40960, 32768,
+                "https://huggingface.co/Qwen/Qwen3-8B"},
+      KnownBase{"Qwen3-8B-Long", "Qwen3", "qwen3", 4096, 36, 32, 151936, 1000000.0, RopeType::default_rope, 0, 131072,
+                131072, "https://example.org/card"},
+  };
+  Model model = load("testdata/configs/qwen/qwen3-8b.json");
+  model.name_or_path.reset();
+  const BaseMatch match = match_known_base(model, bases);
+  REQUIRE(match.candidates.size() == 2);
+  CHECK(match.ambiguous());
+  CHECK(match.names() == "Qwen3-8B or Qwen3-8B-Long");
+
+  // _name_or_path naming one candidate narrows the match to it.
+  model.name_or_path = Field<std::string>{"someone/Qwen3-8B-Long-finetune", Provenance::at("/_name_or_path")};
+  const BaseMatch named = match_known_base(model, bases);
+  REQUIRE(named.candidates.size() == 1);
+  CHECK(named.candidates.front()->name == "Qwen3-8B-Long");
+  CHECK_FALSE(named.ambiguous());
+  model.name_or_path = Field<std::string>{"someone/qwen3-8b-sft", Provenance::at("/_name_or_path")};
+  const BaseMatch shorter = match_known_base(model, bases);
+  REQUIRE(shorter.candidates.size() == 1);
+  CHECK(shorter.candidates.front()->name == "Qwen3-8B");
 }

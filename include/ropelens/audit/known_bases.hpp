@@ -43,6 +43,8 @@ struct BaseMatch {
   std::string names() const;
 };
 BaseMatch match_known_base(const Model& model);
+// The same match against another table (tests give one with bases whose lengths differ).
+BaseMatch match_known_base(const Model& model, std::span<const KnownBase> bases);
 
 // The Markdown table docs/known-bases.md holds (a test keeps the file equal to it).
 std::string known_bases_markdown();
