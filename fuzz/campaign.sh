@@ -37,7 +37,7 @@ runs=$(grep -E "^fuzz: $name: " "$log" | grep -oE '[0-9]+ executions' | awk '{pr
 cov=$(grep -E "^fuzz: $name: " "$log" | grep -oE 'cov: [0-9]+' | awk '{print $2}')
 keep_new_inputs "$build/fuzz/fuzz_$name" "$name"
 # The commit the fuzz binaries were built from (HEAD may have moved during a long campaign), as --version shows it.
-built_from=$(sed -n 's/.*version_line() { return "ropelens [^ ]* (\([^)]*\))".*/\1/p' "$build/generated/version.cpp" 2>/dev/null)
+built_from=$(sed -n 's/.*version_line() { return "ropelens [^ ]* (\([^)]*\))".*/\1/p' "$build/generated/version.cpp" 2>/dev/null || true)
 printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%F)" "${built_from:-unknown}" "$name" "$seconds" \
   "${runs:-0}" "${cov:-?}" "$result" >>fuzz/campaigns.tsv
 echo "$name: ${runs:-0} executions, coverage ${cov:-?}, $result"
