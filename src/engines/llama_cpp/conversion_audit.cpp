@@ -19,7 +19,10 @@ namespace {
 using engine_detail::GgufRope;
 
 // A value as people write it: 7 significant digits ("1000000", "4", "0.0078125").
-std::string fmt_number(double value) { return fmt::format("{:.7g}", value); }
+// Written float32 values and config float64 ones alike, widened explicitly.
+template <class Number> std::string fmt_number(Number value) {
+  return fmt::format("{:.7g}", static_cast<double>(value));
+}
 
 // "the sliding_attention layers", or "every layer" for a model with one setup.
 std::string layers_of(const RopeSetup& setup) {
@@ -27,7 +30,11 @@ std::string layers_of(const RopeSetup& setup) {
 }
 
 // GGUF stores these values as float32: 500000 survives, 0.1 does not, so equal means equal to float32 precision.
-bool same_value(double a, double b) { return std::abs(a - b) <= 1e-6 * std::max({std::abs(a), std::abs(b), 1e-30}); }
+template <class A, class B> bool same_value(A written, B wanted) {
+  const auto a = static_cast<double>(written);
+  const auto b = static_cast<double>(wanted);
+  return std::abs(a - b) <= 1e-6 * std::max({std::abs(a), std::abs(b), 1e-30});
+}
 
 bool same_values(const std::vector<float>& a, const std::vector<float>& b) {
   if (a.size() != b.size()) return false;
