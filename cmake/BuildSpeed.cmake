@@ -9,7 +9,8 @@ set(ROPELENS_UNITY_BATCH_SIZE 12 CACHE STRING "Sources per unity batch")
 
 # ropelens_speed_up_build(target pch_header [NO_UNITY]): the target's precompiled header (a file under cmake/pch/
 # listing the library headers it includes) and, unless NO_UNITY, its unity batches of BATCH_SIZE sources (default
-# ROPELENS_UNITY_BATCH_SIZE). The tests are NO_UNITY: their files share fixture and helper names.
+# ROPELENS_UNITY_BATCH_SIZE). Test files batch too: a helper or constant two of them need lives in tests/support.hpp
+# or tests/model_support.hpp, and a file's own helper has a name no other file gives its own.
 function(ropelens_speed_up_build target pch_header)
   cmake_parse_arguments(PARSE_ARGV 2 arg "NO_UNITY" "BATCH_SIZE" "")
   if(NOT arg_BATCH_SIZE)

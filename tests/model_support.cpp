@@ -1,5 +1,7 @@
 #include "model_support.hpp"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "ropelens/check/check.hpp"
@@ -27,5 +29,21 @@ std::vector<Diagnostic> findings(const std::string& config, const std::string& c
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+bool any_note_contains(const Model& model, const std::string& part) {
+  return std::any_of(model.notes.begin(), model.notes.end(),
+                     [&](const std::string& note) { return contains(note, part); });
+}
+
+std::vector<std::string> messages(const Model& model, const std::string& code) {
+  LoadedModel loaded;
+  loaded.model = model;
+  CheckOptions options;
+  options.selection.select = {code};
+  std::vector<std::string> out;
+  for (const auto& d : check_model(std::move(loaded), options).diagnostics)
+    out.push_back(d.where.pointer + ": " + d.message);
+  return out;
+}
 
 }  // namespace ropelens::test

@@ -21,5 +21,9 @@ std::vector<Diagnostic> findings(const std::string& config, const std::string& c
                                  std::optional<std::int64_t> target = std::nullopt);
 
 bool contains(const std::string& text, const std::string& part);
+// Whether any of the model's reading notes contains `part`.
+bool any_note_contains(const Model& model, const std::string& part);
+// "pointer: message" of each finding one rule (`code` selected alone) gives on the model.
+std::vector<std::string> messages(const Model& model, const std::string& code);
 
 }  // namespace ropelens::test

@@ -10,6 +10,10 @@
 
 namespace ropelens::test {
 
+// Configs many test files read, relative to the source directory.
+inline const std::string kQwen3 = "testdata/configs/qwen/qwen3-8b.json";
+inline const std::string kLlama31 = "testdata/configs/llama/llama-3.1-8b-instruct-bnb8bit-finetune.json";
+
 std::string source_path(const std::string& relative);  // ROPELENS_SOURCE_DIR/relative
 std::string read_file(const std::string& path);
 void write_file(const std::string& path, const std::string& text);

@@ -10,6 +10,7 @@ static void check(const Context& cx, Sink& out) {
   for (const LaunchProblem& problem : cx.launch->problems)
     if (problem.kind == LaunchProblemKind::double_scaling)
       out.report_as(Severity::warning, "", problem.message)
+          .at_flag(problem.flag)
           .help(problem.help)
           .fact("flag", problem.flag)
           .fact("line", cx.launch->line);

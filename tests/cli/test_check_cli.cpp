@@ -12,6 +12,7 @@
 
 using nlohmann::json;
 using ropelens::test::compare_snapshot;
+using ropelens::test::kQwen3;
 using ropelens::test::read_file;
 using ropelens::test::run_cli;
 using ropelens::test::run_cli_in;
@@ -21,8 +22,6 @@ using ropelens::test::write_file;
 namespace fs = std::filesystem;
 
 namespace {
-
-const std::string kQwen3 = "testdata/configs/qwen/qwen3-8b.json";
 
 // The codes of the findings in a check --format json document, in output order.
 std::vector<std::string> codes(const std::string& json_output) {

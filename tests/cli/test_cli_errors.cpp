@@ -10,14 +10,13 @@
 #include "support.hpp"
 
 using Catch::Matchers::Contains;
+using ropelens::test::kQwen3;
 using ropelens::test::run_cli;
 using ropelens::test::run_cli_in;
 using ropelens::test::TempDir;
 using ropelens::test::write_file;
 
 namespace {
-
-const std::string kQwen3 = "testdata/configs/qwen/qwen3-8b.json";
 
 int lines(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
 

@@ -14,7 +14,7 @@ using ropelens::test::write_file;
 
 namespace {
 
-const std::string kLlama = "testdata/configs/llama/llama-3.1-8b-instruct-bnb8bit-finetune.json";
+const std::string kLlama31Finetune = "testdata/configs/llama/llama-3.1-8b-instruct-bnb8bit-finetune.json";
 
 int count_of(const std::string& text, const std::string& what) {
   int n = 0;
@@ -25,24 +25,24 @@ int count_of(const std::string& text, const std::string& what) {
 }  // namespace
 
 TEST_CASE("CTX205 is opt-in: off by default, on with --select ALL, --select CTX205 or --extend-select") {
-  const auto plain = run_cli("check " + kLlama);
+  const auto plain = run_cli("check " + kLlama31Finetune);
   CHECK(plain.exit_code == 0);
   CHECK(count_of(plain.out, "CTX205") == 0);
   CHECK(plain.out.find("0 findings (0 errors, 0 warnings, 0 info) in 1 file") != std::string::npos);
 
   for (const char* selection : {"--select ALL", "--select CTX205", "--extend-select CTX205", "--extend-select CTX2"}) {
     INFO(selection);
-    const auto run = run_cli("check " + kLlama + " " + selection);
+    const auto run = run_cli("check " + kLlama31Finetune + " " + selection);
     CHECK(count_of(run.out, "CTX205 info [low-coverage-pairs] pairs 39–63 (25 of 64)") == 1);
   }
   // --select narrows to what it names, --extend-select adds to it.
-  const auto narrowed = run_cli("check " + kLlama + " --select CFG --extend-select CTX205");
+  const auto narrowed = run_cli("check " + kLlama31Finetune + " --select CFG --extend-select CTX205");
   CHECK(count_of(narrowed.out, "CTX205") == 1);
   CHECK(narrowed.out.find("1 finding (0 errors, 0 warnings, 1 info) in 1 file") != std::string::npos);
 }
 
 TEST_CASE("an unknown --extend-select code is a usage error naming the nearest rule") {
-  const auto run = run_cli("check " + kLlama + " --extend-select CTX2O5");
+  const auto run = run_cli("check " + kLlama31Finetune + " --extend-select CTX2O5");
   CHECK(run.exit_code == 2);
   CHECK(run.err.find("--extend-select: unknown rule code, name or prefix 'CTX2O5' (did you mean 'CTX205'?)") !=
         std::string::npos);
@@ -50,7 +50,7 @@ TEST_CASE("an unknown --extend-select code is a usage error naming the nearest r
 
 TEST_CASE(".ropelens.json extend_select adds opt-in rules, an unknown code there names the nearest") {
   TempDir dir;
-  write_file(dir.file("config.json"), ropelens::test::read_file(ropelens::test::source_path(kLlama)));
+  write_file(dir.file("config.json"), ropelens::test::read_file(ropelens::test::source_path(kLlama31Finetune)));
   write_file(dir.file(".ropelens.json"), R"({"extend_select": ["low-coverage-pairs"]})");
   const auto run = run_cli_in(dir.path(), "check config.json");
   CHECK(count_of(run.out, "CTX205 info") == 1);
@@ -152,14 +152,14 @@ TEST_CASE("a head_dim derived above the limit is refused, not used to size the p
 }
 
 TEST_CASE("the text output ends with one summary line, the audit table only when a pair is out of range") {
-  const auto in_range = run_cli("check " + kLlama);
+  const auto in_range = run_cli("check " + kLlama31Finetune);
   CHECK(count_of(in_range.out, "audit of") == 0);
   CHECK(count_of(in_range.out, " in 1 file") == 1);
   CHECK(in_range.out.substr(in_range.out.rfind('\n', in_range.out.size() - 2) + 1) ==
         "0 findings (0 errors, 0 warnings, 0 info) in 1 file\n");
 
-  const auto beyond = run_cli("check " + kLlama + " --target 1M");
-  CHECK(count_of(beyond.out, "audit of " + kLlama + " at 1048576 tokens (pairs out of range):") == 1);
+  const auto beyond = run_cli("check " + kLlama31Finetune + " --target 1M");
+  CHECK(count_of(beyond.out, "audit of " + kLlama31Finetune + " at 1048576 tokens (pairs out of range):") == 1);
   CHECK(count_of(beyond.out, " in 1 file") == 1);
   CHECK(beyond.out.back() == '\n');
   CHECK(beyond.out.substr(beyond.out.rfind('\n', beyond.out.size() - 2) + 1).find(" in 1 file\n") != std::string::npos);

@@ -10,6 +10,7 @@
 #include "support.hpp"
 
 using nlohmann::json;
+using ropelens::test::kQwen3;
 using ropelens::test::read_file;
 using ropelens::test::run_cli;
 using ropelens::test::run_cli_in;
@@ -19,8 +20,6 @@ using ropelens::test::write_file;
 namespace fs = std::filesystem;
 
 namespace {
-
-const std::string kQwen3 = "testdata/configs/qwen/qwen3-8b.json";
 
 // A git repository in a fresh folder with Qwen3-8B's config.json committed.
 class ScratchRepo {

@@ -23,13 +23,13 @@ using ropelens::test::TempDir;
 
 namespace {
 
-const std::string kQwen3 = source_path("testdata/configs/qwen/qwen3-8b.json");
+const std::string kQwen3Source = source_path("testdata/configs/qwen/qwen3-8b.json");
 
 // Qwen3-8B with YaRN ×4 added: diff's NEW side, which fixes CTX201 at 128k and brings warnings and infos only.
 const std::string& qwen3_with_yarn() {
   static const TempDir dir;
   static const std::string path = [] {
-    auto config = nlohmann::json::parse(read_file(kQwen3));
+    auto config = nlohmann::json::parse(read_file(kQwen3Source));
     config["rope_scaling"] = {{"rope_type", "yarn"}, {"factor", 4.0}, {"original_max_position_embeddings", 32768}};
     ropelens::test::write_file(dir.file("config.json"), config.dump(2));
     return dir.file("config.json");
@@ -51,9 +51,9 @@ ropelens::cli::CliReference command_line() {
 std::string positionals(const std::string& command, const std::string& option = "") {
   if (command == "explain") return "CTX201";
   if (command == "rules") return "";
-  if (command == "diff") return "'" + kQwen3 + "' '" + qwen3_with_yarn() + "'";
+  if (command == "diff") return "'" + kQwen3Source + "' '" + qwen3_with_yarn() + "'";
   if (option == "--seq-len") return "'" + source_path("testdata/configs/synthetic/dynamic.json") + "'";
-  return "'" + kQwen3 + "'";
+  return "'" + kQwen3Source + "'";
 }
 
 // Options the run of another option keeps, so that the option under test has something to change: the KV cache
@@ -99,8 +99,8 @@ const std::map<std::string, std::string> kValues = {
     {"--jobs", "2"},
     {"--source", "config.json"},
     {"--tp", "2"},
-    {"--serve", "vllm serve " + kQwen3 + " --max-model-len 32768"},
-    {"--model", kQwen3},
+    {"--serve", "vllm serve " + kQwen3Source + " --max-model-len 32768"},
+    {"--model", kQwen3Source},
 };
 
 // Options whose effect these inputs cannot show, and why.
@@ -237,7 +237,7 @@ TEST_CASE("every option of every command is accepted with a valid value and chan
 TEST_CASE("a list option takes one value per occurrence and commas, and leaves the path alone", "[cli][options]") {
   TempDir dir;
   const auto findings_of = [&](const std::string& selection) {
-    const auto r = run_cli_in(dir.path(), "check " + selection + " '" + kQwen3 + "' --target 256k --format json");
+    const auto r = run_cli_in(dir.path(), "check " + selection + " '" + kQwen3Source + "' --target 256k --format json");
     INFO(selection << "\n" << r.err);
     REQUIRE(r.exit_code != 2);
     std::set<std::string> codes;
@@ -251,7 +251,8 @@ TEST_CASE("a list option takes one value per occurrence and commas, and leaves t
   CHECK(two == findings_of("--select CTX201 --select CTX202"));
   CHECK(two.count("CTX201") == 1);
   CHECK(findings_of("--select CTX201,CTX202 --ignore unseen-angles").count("CTX201") == 0);
-  const auto r = run_cli_in(dir.path(), "check --severity CTX201=info,CTX202=info '" + kQwen3 + "' --target 256k");
+  const auto r =
+      run_cli_in(dir.path(), "check --severity CTX201=info,CTX202=info '" + kQwen3Source + "' --target 256k");
   CHECK(r.exit_code != 2);
 }
 

@@ -19,11 +19,11 @@ using ropelens::test::write_file;
 
 namespace {
 
-const std::string kLlama = "testdata/fit/llama-3.1-8b/config.json";
+const std::string kFitLlama = "testdata/fit/llama-3.1-8b/config.json";
 
 // The config with one BF16 tensor of 8,030,261,248 values beside it: the weights' 16,060,522,496 bytes, sparse.
 std::string llama_with_weights(const TempDir& dir) {
-  write_file(dir.file("config.json"), read_file(source_path(kLlama)));
+  write_file(dir.file("config.json"), read_file(source_path(kFitLlama)));
   ropelens::test::write_safetensors(dir.file("model.safetensors"),
                                     {{"model.weights", "BF16", {8'030'261'248ULL}, {}, ""}});
   return dir.file("config.json");
@@ -104,25 +104,25 @@ TEST_CASE("fit cli: --reserve 10% and a size", "[fit][cli]") {
 }
 
 TEST_CASE("fit cli: unknown weights are refused unless --weights gives them", "[fit][cli]") {
-  const auto refused = run_cli("fit " + kLlama + " --memory 24GiB");
+  const auto refused = run_cli("fit " + kFitLlama + " --memory 24GiB");
   CHECK(refused.exit_code == 2);
   CHECK(refused.out.empty());
-  CHECK_THAT(refused.err, Contains(kLlama + ": the weights' size is unknown") && Contains("--weights SIZE"));
+  CHECK_THAT(refused.err, Contains(kFitLlama + ": the weights' size is unknown") && Contains("--weights SIZE"));
   CHECK(std::count(refused.err.begin(), refused.err.end(), '\n') == 1);
 
-  const json given = fit_json(kLlama + " --memory 24GiB --weights 16060522496B");
+  const json given = fit_json(kFitLlama + " --memory 24GiB --weights 16060522496B");
   CHECK(given["weights_bytes"] == 16'060'522'496ULL);
   CHECK(given["weights_from"] == "derived: --weights");
   CHECK(given["engines"]["vllm"]["bf16"]["max_tokens"] == 58336);
 }
 
 TEST_CASE("fit cli: bad values are one-line usage errors", "[fit][cli]") {
-  CHECK_THAT(run_cli("fit " + kLlama + " --memory lots --weights 1GB").err, Contains("--memory"));
-  CHECK_THAT(run_cli("fit " + kLlama + " --memory 24GiB --weights 1GB --reserve 120%").err,
+  CHECK_THAT(run_cli("fit " + kFitLlama + " --memory lots --weights 1GB").err, Contains("--memory"));
+  CHECK_THAT(run_cli("fit " + kFitLlama + " --memory 24GiB --weights 1GB --reserve 120%").err,
              Contains("--reserve 120%: a share is a number from 0 to 100 followed by %"));
-  CHECK_THAT(run_cli("fit " + kLlama + " --memory 1GiB --weights 1GB --reserve 2GiB").err,
+  CHECK_THAT(run_cli("fit " + kFitLlama + " --memory 1GiB --weights 1GB --reserve 2GiB").err,
              Contains("--reserve 2GiB is more than --memory 1.00 GiB"));
-  CHECK(run_cli("fit " + kLlama + " --weights 1GB").exit_code == 2);  // --memory is required
+  CHECK(run_cli("fit " + kFitLlama + " --weights 1GB").exit_code == 2);  // --memory is required
 }
 
 TEST_CASE("fit cli: a GGUF's tensors are its weights", "[fit][cli][gguf]") {
@@ -157,7 +157,7 @@ TEST_CASE("fit cli: report --memory adds fit's text to the model's section", "[f
   CHECK_THAT(page, Contains("<h3>Fit in 24.00 GiB</h3>") && Contains("--max-model-len 58336") &&
                        Contains("-c 73984 --cache-type-k bf16"));
   // Without weights the section says why there is no figure.
-  const auto refused = run_cli("report " + kLlama + " --memory 24GiB --exit-zero -q -o " + dir.file("s.html"));
+  const auto refused = run_cli("report " + kFitLlama + " --memory 24GiB --exit-zero -q -o " + dir.file("s.html"));
   REQUIRE(refused.exit_code == 0);
   CHECK_THAT(read_file(dir.file("s.html")), Contains("<h3>Fit</h3>") && Contains("the weights&#39; size is unknown"));
   CHECK_THAT(read_file(dir.file("r.html")), !Contains("<h3>Fit</h3>"));
@@ -226,7 +226,7 @@ TEST_CASE("fit cli: --tp 2 --memory 10GiB gives one GPU's figure, bound by memor
 TEST_CASE("fit cli: a float32 checkpoint is served in bf16 by vLLM, f16 by SGLang, f32 by transformers",
           "[fit][cli][dtype]") {
   TempDir dir;
-  auto config = json::parse(read_file(source_path(kLlama)));
+  auto config = json::parse(read_file(source_path(kFitLlama)));
   config["torch_dtype"] = "float32";
   write_file(dir.file("config.json"), config.dump(2));
   // The same 8,030,261,248 values in F32: 32,121,044,992 bytes on disk.

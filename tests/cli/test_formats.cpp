@@ -12,12 +12,12 @@
 #include "ropelens/render/formats.hpp"
 #include "support.hpp"
 
+using ropelens::test::kQwen3;
 using ropelens::test::run_cli;
 
 namespace {
 
-const std::string kQwen3 = "testdata/configs/qwen/qwen3-8b.json";
-const std::string kLlama = "testdata/configs/llama/llama-3.2-3b.json";
+const std::string kLlama32 = "testdata/configs/llama/llama-3.2-3b.json";
 
 struct Command {
   std::string name;       // as the refusal names it
@@ -31,7 +31,7 @@ std::vector<Command> commands() {
       {"inspect", "inspect " + kQwen3, format_names(inspect_formats())},
       {"table", "table " + kQwen3, format_names(table_formats())},
       {"check", "check " + kQwen3 + " --target 131072", format_names(check_formats())},
-      {"diff", "diff " + kLlama + " " + kQwen3 + " --target 131072", format_names(diff_formats())},
+      {"diff", "diff " + kLlama32 + " " + kQwen3 + " --target 131072", format_names(diff_formats())},
       {"suggest", "suggest " + kQwen3 + " --target 131072", format_names(suggest_formats())},
       {"rules", "rules", format_names(rules_formats())},
       {"explain", "explain unseen-angles", format_names(explain_formats())},

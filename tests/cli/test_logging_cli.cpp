@@ -7,14 +7,13 @@
 
 #include "support.hpp"
 
+using ropelens::test::kQwen3;
 using ropelens::test::run_cli;
 using ropelens::test::source_path;
 using ropelens::test::write_file;
 namespace fs = std::filesystem;
 
 namespace {
-
-const std::string kQwen3 = "testdata/configs/qwen/qwen3-8b.json";
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 

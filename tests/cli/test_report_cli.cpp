@@ -9,6 +9,8 @@
 
 using nlohmann::json;
 using ropelens::test::chart_values;
+using ropelens::test::kLlama31;
+using ropelens::test::kQwen3;
 using ropelens::test::occurrences;
 using ropelens::test::read_file;
 using ropelens::test::run_cli;
@@ -19,10 +21,8 @@ using ropelens::test::write_file;
 
 namespace {
 
-const std::string kLlama31 = "testdata/configs/llama/llama-3.1-8b-instruct-bnb8bit-finetune.json";
-const std::string kQwen3 = "testdata/configs/qwen/qwen3-8b.json";
 const std::string kGemma3 = "testdata/configs/gemma/medgemma-27b-it.json";
-const std::string kGguf = "testdata/gguf/llama-3.1-rope-freqs.gguf";
+const std::string kLlama31Gguf = "testdata/gguf/llama-3.1-rope-freqs.gguf";
 const std::string kYarn =
     "--set '/rope_scaling={\"rope_type\":\"yarn\",\"factor\":4,\"original_max_position_embeddings\":32768}'";
 
@@ -92,7 +92,7 @@ TEST_CASE("report agrees with table for an edited config, two setups and a GGUF 
   CHECK(occurrences(gemma, "<svg class=\"chart\"") == 4);
   CHECK(occurrences(gemma, ">window 1024<") == 2);
   check_agrees_with_table(gemma, kGemma3 + " --target 131072");
-  check_agrees_with_table(report_page(kGguf + " --target 262144", dir), kGguf + " --target 262144");
+  check_agrees_with_table(report_page(kLlama31Gguf + " --target 262144", dir), kLlama31Gguf + " --target 262144");
 }
 
 TEST_CASE("report: several files under a summary, an unreadable one is listed and exits 2", "[cli][report]") {

@@ -11,6 +11,7 @@
 
 using Catch::Matchers::Contains;
 using nlohmann::json;
+using ropelens::test::kQwen3;
 using ropelens::test::read_file;
 using ropelens::test::run_cli_in;
 using ropelens::test::source_path;
@@ -20,8 +21,6 @@ using ropelens::test::write_safetensors;
 namespace fs = std::filesystem;
 
 namespace {
-
-const std::string kQwen3 = "testdata/configs/qwen/qwen3-8b.json";
 
 std::vector<std::string> paths_of(const json& check_output) {
   std::vector<std::string> paths;

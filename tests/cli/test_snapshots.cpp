@@ -58,9 +58,9 @@ TEST_CASE("inspect snapshots: text and JSON") {
     auto text = run_cli(std::string("inspect ") + c.config);
     CHECK(text.exit_code == 0);
     CHECK(compare_snapshot(std::string("testdata/snapshots/inspect/") + c.name + ".txt", text.out) == "");
-    auto json = run_cli(std::string("inspect --format json ") + c.config);
-    CHECK(json.exit_code == 0);
-    CHECK(compare_snapshot(std::string("testdata/snapshots/inspect/") + c.name + ".json", json.out) == "");
+    auto as_json = run_cli(std::string("inspect --format json ") + c.config);
+    CHECK(as_json.exit_code == 0);
+    CHECK(compare_snapshot(std::string("testdata/snapshots/inspect/") + c.name + ".json", as_json.out) == "");
   }
 }
 

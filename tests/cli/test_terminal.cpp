@@ -11,14 +11,13 @@
 
 using ropelens::render_detail::display_width;
 using ropelens::test::binary;
+using ropelens::test::kLlama31;
+using ropelens::test::kQwen3;
 using ropelens::test::occurrences;
 using ropelens::test::run_cli;
 using ropelens::test::run_shell;
 
 namespace {
-
-const std::string kLlama31 = "testdata/configs/llama/llama-3.1-8b-instruct-bnb8bit-finetune.json";
-const std::string kQwen3 = "testdata/configs/qwen/qwen3-8b.json";
 
 // Runs ropelens on a pseudo-terminal of `columns` columns (0: a terminal that reports no size), with the
 // environment given; returns stdout without the terminal's carriage returns.

@@ -40,7 +40,7 @@ std::vector<Diagnostic> run(const Rule& rule, const Model& model, std::int64_t t
   return sink.take();
 }
 
-const std::string kLlama31 = "testdata/configs/synthetic/llama3.json";
+const std::string kSyntheticLlama3 = "testdata/configs/synthetic/llama3.json";
 
 }  // namespace
 
@@ -53,7 +53,7 @@ TEST_CASE("ENG301: vLLM before #56446 serves 131072, the others 40960") {
         std::string::npos);
   CHECK(found[0].message.find("40960 in vLLM main (unreleased)") != std::string::npos);
   CHECK(found[0].facts["lengths"]["SGLang"]["limit_tokens"] == 40960);
-  CHECK(run(rules::ENG301, load(kLlama31), 131072).empty());
+  CHECK(run(rules::ENG301, load(kSyntheticLlama3), 131072).empty());
   CHECK(run(rules::ENG301, load("testdata/configs/qwen/qwen3-8b.json"), 40960).empty());
 }
 
@@ -63,7 +63,7 @@ TEST_CASE("ENG302: gpt-oss differs in llama.cpp, Llama-3.1's llama3 scaling does
   CHECK(found[0].where.pointer == "/rope_scaling");
   CHECK(found[0].message.find("llama.cpp (GGUF)") != std::string::npos);
   CHECK(found[0].facts["worst_ratio"].get<double>() == Approx(1.76).epsilon(2e-3));
-  CHECK(run(rules::ENG302, load(kLlama31), 131072).empty());
+  CHECK(run(rules::ENG302, load(kSyntheticLlama3), 131072).empty());
   CHECK(run(rules::ENG302, load("testdata/configs/qwen/qwen3-8b.json"), 40960).empty());
 }
 
@@ -79,7 +79,7 @@ TEST_CASE("ENG303: Ministral-3-like magnitude 1.2773 vs 1.0") {
   // transformers 4.4x has no ministral3 class (added in 5.0, #42498): only vLLM before #56446 runs 1.2773.
   CHECK(found[0].message.find("; 1.2773 in vLLM ≤ 0.21") != std::string::npos);
   CHECK(found[0].message.find("transformers 4.4x") == std::string::npos);
-  CHECK(run(rules::ENG303, load(kLlama31), 131072).empty());
+  CHECK(run(rules::ENG303, load(kSyntheticLlama3), 131072).empty());
 }
 
 TEST_CASE("ENG304: truncate false and dynamic cannot be carried by GGUF") {
@@ -89,11 +89,11 @@ TEST_CASE("ENG304: truncate false and dynamic cannot be carried by GGUF") {
   const auto dynamic = run(rules::ENG304, load("testdata/configs/synthetic/dynamic.json"), 4096);
   REQUIRE(dynamic.size() == 1);
   CHECK(dynamic[0].message.find("dynamic NTK") != std::string::npos);
-  CHECK(run(rules::ENG304, load(kLlama31), 131072).empty());
+  CHECK(run(rules::ENG304, load(kSyntheticLlama3), 131072).empty());
 }
 
 TEST_CASE("ENG305: compares the edited config with the trained one") {
-  const std::string path = source_path(kLlama31);
+  const std::string path = source_path(kSyntheticLlama3);
   const Model trained = load_model(path).model;
   const Model edited = load_model(path, {{"/rope_scaling", json{{"rope_type", "dynamic"}, {"factor", 8.0}}}}).model;
   const auto found = run(rules::ENG305, edited, 131072, &trained);

@@ -25,12 +25,12 @@ using ropelens::test::TempDir;
 using ropelens::test::write_file;
 using ropelens::test::write_safetensors;
 
+using ropelens::test::kQwen3;
 using ropelens::test::ScopedEnv;
 
 namespace {
 
 const std::string kCommit = "0123456789abcdef0123456789abcdef01234567";
-const std::string kQwen3 = "testdata/configs/qwen/qwen3-8b.json";
 
 // Qwen3-8B's shapes: untied 151936 × 4096 embedding and lm_head, 36 layers of q/k/v/o (32 heads, 8 KV heads,
 // head_dim 128), all BF16; the data region stays sparse.

@@ -25,13 +25,13 @@ using ropelens::test::source_path;
 using ropelens::test::TempDir;
 using ropelens::test::write_file;
 
+using ropelens::test::kQwen3;
 using ropelens::test::ScopedEnv;
 
 namespace {
 
 const std::string kMain = "0123456789abcdef0123456789abcdef01234567";
 const std::string kV1 = "fedcba9876543210fedcba9876543210fedcba98";
-const std::string kQwen3 = "testdata/configs/qwen/qwen3-8b.json";
 
 // <hub>/models--Qwen--Qwen3-8B with main and the tag v1, each a snapshot of the Qwen3-8B config.
 fs::path make_hub(const TempDir& dir) {

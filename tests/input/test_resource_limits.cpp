@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kLlama = R"("model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+const std::string kLlamaFields = R"("model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
   "max_position_embeddings": 4096, "rope_theta": 10000.0)";
 
 std::string shell_quoted(const std::string& text) { return "'" + text + "'"; }
@@ -58,7 +58,7 @@ TEST_CASE("a symlink loop is one line, exit 2") {
   // and inside a scanned folder, a loop of directories is not followed forever
   fs::create_directories(dir.file("model"));
   fs::create_directory_symlink(dir.file("model"), dir.file("model/again"));
-  write_file(dir.file("model/config.json"), "{" + kLlama + ", \"num_hidden_layers\": 2}");
+  write_file(dir.file("model/config.json"), "{" + kLlamaFields + ", \"num_hidden_layers\": 2}");
   const RunResult scan = bounded("check " + shell_quoted(dir.path()) + " --exit-zero");
   INFO(scan.err);
   CHECK(scan.exit_code != 124);
@@ -88,7 +88,7 @@ TEST_CASE("/dev/zero and /dev/urandom as input stop at the size cap") {
 
 TEST_CASE("a file of 16 MiB + 1 bytes is refused, 16 MiB is read") {
   TempDir dir;
-  const std::string head = "{" + kLlama + ", \"num_hidden_layers\": 2, \"pad\": \"";
+  const std::string head = "{" + kLlamaFields + ", \"num_hidden_layers\": 2, \"pad\": \"";
   const std::string tail = "\"}";
   const std::size_t pad = kMaxConfigBytes - head.size() - tail.size();
   write_file(dir.file("limit.json"), head + std::string(pad, 'x') + tail);
@@ -109,10 +109,10 @@ TEST_CASE("a file and a folder the user may not read are one line, exit 2") {
   }
   TempDir dir;
   fs::permissions(dir.path(), fs::perms::owner_all | fs::perms::others_exec | fs::perms::others_read);
-  write_file(dir.file("secret.json"), "{" + kLlama + ", \"num_hidden_layers\": 2}");
+  write_file(dir.file("secret.json"), "{" + kLlamaFields + ", \"num_hidden_layers\": 2}");
   fs::permissions(dir.file("secret.json"), fs::perms::owner_read | fs::perms::owner_write);
   fs::create_directories(dir.file("closed"));
-  write_file(dir.file("closed/config.json"), "{" + kLlama + ", \"num_hidden_layers\": 2}");
+  write_file(dir.file("closed/config.json"), "{" + kLlamaFields + ", \"num_hidden_layers\": 2}");
   fs::permissions(dir.file("closed"), fs::perms::owner_all);
   const std::string as_nobody =
       "timeout 5 setpriv --reuid=nobody --regid=nogroup --clear-groups " + shell_quoted(binary());
@@ -135,7 +135,7 @@ TEST_CASE("a path of 4,096 bytes is one line, exit 2") {
 
 TEST_CASE("num_hidden_layers 1e9 is refused at its pointer without allocating a billion layers") {
   TempDir dir;
-  write_file(dir.file("config.json"), "{" + kLlama + ", \"num_hidden_layers\": 1000000000}");
+  write_file(dir.file("config.json"), "{" + kLlamaFields + ", \"num_hidden_layers\": 1000000000}");
   const RunResult r = bounded("check " + shell_quoted(dir.file("config.json")) + " --format json --exit-zero");
   INFO(r.err);
   CHECK(r.exit_code == 0);
@@ -147,7 +147,7 @@ TEST_CASE("a layer_types list of 100,000 entries is read") {
   std::string layers;
   for (int i = 0; i < kMaxLayers; ++i)
     layers += (i ? ", " : "") + std::string(i % 4 == 3 ? "\"full_attention\"" : "\"sliding_attention\"");
-  write_file(dir.file("config.json"), "{" + kLlama + ", \"num_hidden_layers\": " + std::to_string(kMaxLayers) +
+  write_file(dir.file("config.json"), "{" + kLlamaFields + ", \"num_hidden_layers\": " + std::to_string(kMaxLayers) +
                                           ", \"sliding_window\": 512, \"layer_types\": [" + layers + "]}");
   const std::string config = shell_quoted(dir.file("config.json"));
   const RunResult r = bounded("check " + config + " --exit-zero");
@@ -173,7 +173,7 @@ TEST_CASE("a layer_types list of 100,000 entries is read") {
 
 TEST_CASE("JSON nested 100,000 deep is cut, not recursed into") {
   TempDir dir;
-  write_file(dir.file("config.json"), "{" + kLlama + ", \"num_hidden_layers\": 2, \"junk\": " +
+  write_file(dir.file("config.json"), "{" + kLlamaFields + ", \"num_hidden_layers\": 2, \"junk\": " +
                                           std::string(100'000, '[') + std::string(100'000, ']') + "}");
   const RunResult r = bounded("check " + shell_quoted(dir.file("config.json")) + " --exit-zero");
   INFO(r.err);

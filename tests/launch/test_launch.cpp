@@ -12,6 +12,7 @@
 
 #include "ropelens/input/shell_words.hpp"
 #include "ropelens/model/text.hpp"
+#include "gguf_writer.hpp"
 #include "support.hpp"
 
 namespace fs = std::filesystem;
@@ -27,14 +28,14 @@ using ropelens::test::write_file;
 
 namespace {
 
-const std::string kCommit = "0123456789abcdef0123456789abcdef01234567";
-const std::string kGguf = "testdata/launch/qwen3-8b.gguf";
+const std::string kHubCommit = "0123456789abcdef0123456789abcdef01234567";
+const std::string kQwen3Gguf = "testdata/launch/qwen3-8b.gguf";
 
 // <dir>/hub/models--Qwen--Qwen3-8B holding the Qwen3-8B config at main; HF_HUB_CACHE is set to it by the caller.
-void make_hub(const TempDir& dir) {
+void make_qwen3_hub(const TempDir& dir) {
   const fs::path repo = fs::path(dir.file("hub")) / "models--Qwen--Qwen3-8B";
-  cache_file(repo, kCommit, "config.json", read_file(source_path("testdata/configs/qwen/qwen3-8b.json")));
-  write_file((repo / "refs" / "main").string(), kCommit);
+  cache_file(repo, kHubCommit, "config.json", read_file(source_path("testdata/configs/qwen/qwen3-8b.json")));
+  write_file((repo / "refs" / "main").string(), kHubCommit);
 }
 
 struct Checked {
@@ -108,7 +109,7 @@ TEST_CASE("shell words: env prefixes, exports, quotes, continuations and several
 TEST_CASE("vllm serve above the derived length: refused without VLLM_ALLOW_LONG_MAX_MODEL_LEN, CTX201 either way",
           "[launch][cli]") {
   TempDir dir;
-  make_hub(dir);
+  make_qwen3_hub(dir);
   ScopedEnv cache("HF_HUB_CACHE", dir.file("hub"));
   const auto refused = serve("vllm serve Qwen/Qwen3-8B --max-model-len 131072");
   CHECK(refused.exit_code == 1);
@@ -135,7 +136,7 @@ TEST_CASE("vllm serve above the derived length: refused without VLLM_ALLOW_LONG_
 TEST_CASE("YaRN x4 from 32768 in the form each engine honours serves 131072 with no CTX201 and no error",
           "[launch][cli]") {
   TempDir dir;
-  make_hub(dir);
+  make_qwen3_hub(dir);
   ScopedEnv cache("HF_HUB_CACHE", dir.file("hub"));
   const std::string yarn = R"({"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768)";
   SECTION("vLLM --hf-overrides rope_parameters, with the length vLLM main derives") {
@@ -179,7 +180,7 @@ TEST_CASE("YaRN x4 from 32768 in the form each engine honours serves 131072 with
     CHECK(names(refused.diagnostics, "SRV502", "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN"));
   }
   SECTION("llama-server --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768 --override-kv") {
-    const auto run = serve("llama-server -m " + source_path(kGguf) +
+    const auto run = serve("llama-server -m " + source_path(kQwen3Gguf) +
                                " -c 131072 --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768"
                                " --override-kv qwen3.context_length=int:131072",
                            "--fail-on error");
@@ -188,8 +189,8 @@ TEST_CASE("YaRN x4 from 32768 in the form each engine honours serves 131072 with
     CHECK(errors(run.diagnostics) == 0);
     CHECK(run.exit_code == 0);
     // Without the rope flags the same line serves 131072 tokens of plain RoPE.
-    const auto plain =
-        serve("llama-server -m " + source_path(kGguf) + " -c 131072 --override-kv qwen3.context_length=int:131072");
+    const auto plain = serve("llama-server -m " + source_path(kQwen3Gguf) +
+                             " -c 131072 --override-kv qwen3.context_length=int:131072");
     REQUIRE(with_code(plain.diagnostics, "CTX201").size() == 1);
     CHECK(with_code(plain.diagnostics, "CTX201")[0]["facts"]["target"] == 131072);
     CHECK(plain.exit_code == 1);
@@ -197,21 +198,41 @@ TEST_CASE("YaRN x4 from 32768 in the form each engine honours serves 131072 with
 }
 
 TEST_CASE("llama-server splits -c over its -np slots, and caps a slot at n_ctx_train", "[launch][cli]") {
-  const auto slots = serve("llama-server -m " + source_path(kGguf) + " -c 32768 -np 4");
+  const auto slots = serve("llama-server -m " + source_path(kQwen3Gguf) + " -c 32768 -np 4");
   REQUIRE(with_code(slots.diagnostics, "SRV504").size() == 1);
   CHECK(names(slots.diagnostics, "SRV504", "8192-token slot"));
   CHECK(with_code(slots.diagnostics, "SRV504")[0]["message"] ==
         "-c 32768 is split over 4 slots: each request gets a 8192-token slot, not 32768");
 
-  const auto capped = serve("llama-server -m " + source_path(kGguf) + " -c 131072");
+  const auto capped = serve("llama-server -m " + source_path(kQwen3Gguf) + " -c 131072");
   REQUIRE(with_code(capped.diagnostics, "SRV504").size() == 1);
   CHECK(names(capped.diagnostics, "SRV504", "n_ctx_train 40960"));
   CHECK(names(capped.diagnostics, "SRV504", "--override-kv qwen3.context_length=int:131072"));
 }
 
+TEST_CASE("RoPE flags on a GGUF that already scales are a warning at the flag, the file's own scaling is not",
+          "[launch][cli]") {
+  const TempDir dir;
+  const std::string file = dir.file("qwen3-8b-yarn4.gguf");
+  ropelens::test::qwen3_yarn4_fixture().write(file);
+
+  const auto flags =
+      serve("llama-server -m " + file + " -c 131072 --rope-scaling yarn --rope-scale 2 --yarn-orig-ctx 32768");
+  const auto twice = with_code(flags.diagnostics, "SRV503");
+  REQUIRE(twice.size() == 1);
+  CHECK(twice[0]["severity"] == "warning");
+  CHECK(twice[0]["flag"] == "--rope-scaling");
+  CHECK(twice[0]["facts"]["flag"] == "--rope-scaling");
+  CHECK_THAT(twice[0]["message"].get<std::string>(),
+             Contains("the file already scales RoPE (yarn ×4 from 32768), and the flags replace it with yarn ×2"));
+
+  const auto own = serve("llama-server -m " + file + " -c 131072");
+  CHECK(with_code(own.diagnostics, "SRV503").empty());
+}
+
 TEST_CASE("an unknown launch flag names the nearest one, a removed one says when it went", "[launch][cli]") {
   TempDir dir;
-  make_hub(dir);
+  make_qwen3_hub(dir);
   ScopedEnv cache("HF_HUB_CACHE", dir.file("hub"));
   const auto typo = serve("vllm serve Qwen/Qwen3-8B --max-model-lenn 32768");
   CHECK(typo.exit_code == 1);
@@ -231,7 +252,7 @@ TEST_CASE("an unknown launch flag names the nearest one, a removed one says when
 
 TEST_CASE("a launch script and a Modelfile are checked at the length they serve", "[launch][cli]") {
   TempDir dir;
-  make_hub(dir);
+  make_qwen3_hub(dir);
   ScopedEnv cache("HF_HUB_CACHE", dir.file("hub"));
   const auto script = run_cli("check --format json " + source_path("testdata/launch/serve-qwen3-8b.sh"));
   CHECK(script.exit_code == 1);

@@ -47,13 +47,13 @@ TEST_CASE("JSON and diff list every row of a YaRN model they show") {
   REQUIRE(model.setups.size() == 1);
   const RopeSetup& setup = model.setups[0];
   REQUIRE(setup.type == RopeType::yarn);
-  const auto json = model_to_json(model);
+  const auto document = model_to_json(model);
   const auto fields = diff_detail::normalized_fields(model);
 
   int rows = 0;
   for_each_field(kModelFields, model, in_json, [&](const auto& row, const auto&) {
     ++rows;
-    CHECK(json.contains(std::string(row.name)));
+    CHECK(document.contains(std::string(row.name)));
   });
   CHECK(rows == 8);
   for_each_field(kModelFields, model, in_diff, [&](const auto& row, const auto& value) {
@@ -66,10 +66,10 @@ TEST_CASE("JSON and diff list every row of a YaRN model they show") {
   });
   for_each_setup_field(setup, in_json, [&](const auto& row, const auto&) {
     INFO(row.name);
-    const auto& object = row.group.empty() ? json["setups"][0] : json["setups"][0][std::string(row.group)];
+    const auto& object = row.group.empty() ? document["setups"][0] : document["setups"][0][std::string(row.group)];
     CHECK(object.contains(std::string(row.name)));
   });
-  CHECK(json["setups"][0]["yarn"]["beta_fast"]["value"] == 32.0);
+  CHECK(document["setups"][0]["yarn"]["beta_fast"]["value"] == 32.0);
   CHECK(has_field(fields, setup.name, "yarn.beta_fast"));
   CHECK(has_field(fields, setup.name, "yarn.truncate"));
   CHECK_FALSE(has_field(fields, setup.name, "longrope.short_factor"));

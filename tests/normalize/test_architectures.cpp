@@ -18,8 +18,10 @@ using ropelens::EngineVersion;
 using ropelens::Model;
 using ropelens::Pairing;
 using ropelens::PositionScheme;
+using ropelens::test::any_note_contains;
 using ropelens::test::contains;
 using ropelens::test::load;
+using ropelens::test::messages;
 
 namespace {
 
@@ -28,23 +30,6 @@ Model normalized(const json& config) { return ropelens::normalize_json(config, "
 bool has_best_effort_issue(const Model& model) {
   for (const auto& issue : model.issues)
     if (std::holds_alternative<ropelens::BestEffortReading>(issue.detail)) return true;
-  return false;
-}
-
-std::vector<std::string> messages(const Model& model, const std::string& code) {
-  ropelens::LoadedModel loaded;
-  loaded.model = model;
-  ropelens::CheckOptions options;
-  options.selection.select = {code};
-  std::vector<std::string> out;
-  for (const auto& d : ropelens::check_model(std::move(loaded), options).diagnostics)
-    out.push_back(d.where.pointer + ": " + d.message);
-  return out;
-}
-
-bool any_note_contains(const Model& model, const std::string& part) {
-  for (const auto& note : model.notes)
-    if (contains(note, part)) return true;
   return false;
 }
 

@@ -13,27 +13,12 @@ using ropelens::EngineVersion;
 using ropelens::Model;
 using ropelens::Pairing;
 using ropelens::RopeType;
+using ropelens::test::any_note_contains;
 using ropelens::test::contains;
 using ropelens::test::load;
+using ropelens::test::messages;
 
 namespace {
-
-std::vector<std::string> messages(const Model& model, const std::string& code) {
-  ropelens::LoadedModel loaded;
-  loaded.model = model;
-  ropelens::CheckOptions options;
-  options.selection.select = {code};
-  std::vector<std::string> out;
-  for (const auto& d : ropelens::check_model(std::move(loaded), options).diagnostics)
-    out.push_back(d.where.pointer + ": " + d.message);
-  return out;
-}
-
-bool any_note_contains(const Model& model, const std::string& part) {
-  for (const auto& note : model.notes)
-    if (contains(note, part)) return true;
-  return false;
-}
 
 bool has_issue_of_best_effort(const Model& model) {
   for (const auto& issue : model.issues)

@@ -16,6 +16,7 @@ using ropelens::EngineVersion;
 using ropelens::Model;
 using ropelens::RopeType;
 using ropelens::Severity;
+using ropelens::test::any_note_contains;
 using ropelens::test::contains;
 using ropelens::test::findings;
 using ropelens::test::load;
@@ -31,10 +32,6 @@ std::vector<int> layers_where(const Model& model, bool (*wanted)(const ropelens:
 
 bool rotates(const ropelens::Layer& layer) { return layer.uses_rope; }
 bool attends(const ropelens::Layer& layer) { return layer.attends; }
-
-bool any_note_contains(const Model& model, const std::string& part) {
-  return std::any_of(model.notes.begin(), model.notes.end(), [&](const std::string& n) { return contains(n, part); });
-}
 
 std::vector<std::string> messages(const std::vector<Diagnostic>& found) {
   std::vector<std::string> out;

@@ -16,6 +16,7 @@ using ropelens::Model;
 using ropelens::RopeSetup;
 using ropelens::RopeType;
 using ropelens::Severity;
+using ropelens::test::any_note_contains;
 using ropelens::test::contains;
 using ropelens::test::load;
 
@@ -34,12 +35,6 @@ const RopeSetup& setup_named(const Model& model, const std::string& name) {
     if (setup.name == name) return setup;
   FAIL("no setup named " << name);
   return model.setups.front();
-}
-
-bool any_note_contains(const Model& model, const std::string& part) {
-  for (const auto& note : model.notes)
-    if (contains(note, part)) return true;
-  return false;
 }
 
 }  // namespace

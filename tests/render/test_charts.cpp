@@ -16,10 +16,9 @@ using ropelens::test::load;
 using ropelens::test::occurrences;
 using ropelens::test::xml_parse_error;
 using namespace ropelens::render_detail;
+using ropelens::test::kLlama31;
 
 namespace {
-
-const std::string kLlama31 = "testdata/configs/llama/llama-3.1-8b-instruct-bnb8bit-finetune.json";
 
 TableReport llama_at(const ropelens::Model& model, std::int64_t target) {
   TableRequest request;

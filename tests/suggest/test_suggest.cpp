@@ -12,12 +12,11 @@
 
 using namespace ropelens;
 using nlohmann::json;
+using ropelens::test::kQwen3;
 using ropelens::test::run_cli;
 using ropelens::test::source_path;
 
 namespace {
-
-const std::string kQwen3 = "testdata/configs/qwen/qwen3-8b.json";
 
 SuggestReport suggest(const std::string& relative, std::int64_t target, std::optional<std::int64_t> original = {},
                       const std::vector<std::string>& stack = {}) {

@@ -127,11 +127,11 @@ TEST_CASE("suggest's printed check commands run as printed: exit 0 when verified
         std::string("testdata/configs/llama/llama-3.1-8b-instruct-bnb8bit-finetune.json")}) {
     const auto text = run_cli("suggest " + relative + " --target 512k");
     REQUIRE(text.exit_code == 0);
-    const auto json = nlohmann::json::parse(run_cli("suggest " + relative + " --target 512k --format json").out);
+    const auto document = nlohmann::json::parse(run_cli("suggest " + relative + " --target 512k --format json").out);
     const std::vector<std::string> commands = printed_commands(text.out, "ropelens check");
-    REQUIRE(commands.size() == json["suggestions"].size());
+    REQUIRE(commands.size() == document["suggestions"].size());
     for (std::size_t i = 0; i < commands.size(); ++i) {
-      const auto& suggestion = json["suggestions"][i];
+      const auto& suggestion = document["suggestions"][i];
       INFO(relative << "\n" << commands[i]);
       const auto run = run_shell("cd " + source_path("") + " && " + binary() +
                                  commands[i].substr(commands[i].find("ropelens") + 8) + " -q");
@@ -185,10 +185,10 @@ TEST_CASE(
   const std::string env = "HF_HUB_CACHE='" + dir.file("hub") + "' ";
   const auto text = run_shell(env + binary() + " suggest Qwen/Qwen3-8B --target 128k");
   REQUIRE(text.exit_code == 0);
-  const auto json = nlohmann::json::parse(run_shell(env + binary() +
-                                                    " suggest Qwen/Qwen3-8B --target 128k "
-                                                    "--format json")
-                                              .out);
+  const auto document = nlohmann::json::parse(run_shell(env + binary() +
+                                                        " suggest Qwen/Qwen3-8B --target 128k "
+                                                        "--format json")
+                                                  .out);
   // The engine commands name the model by its id, as the servers load it from the Hub; no placeholder is left.
   CHECK(text.out.find("      vllm serve Qwen/Qwen3-8B \\\n") != std::string::npos);
   CHECK(text.out.find("      python -m sglang.launch_server --model-path Qwen/Qwen3-8B \\\n") != std::string::npos);
@@ -201,6 +201,6 @@ TEST_CASE(
     CHECK(commands[i].find("ropelens check 'Qwen/Qwen3-8B@9c925d64d727' --target 131072") != std::string::npos);
     const auto run = run_shell(env + binary() + commands[i].substr(commands[i].find("ropelens") + 8) + " -q");
     INFO(run.err);
-    CHECK(run.exit_code == (json["suggestions"][i]["verified"] == true ? 0 : 1));
+    CHECK(run.exit_code == (document["suggestions"][i]["verified"] == true ? 0 : 1));
   }
 }

@@ -28,7 +28,7 @@ GgufWriter unscaled_qwen2() {
   return w;
 }
 
-const Suggestion& method(const SuggestReport& report, SuggestMethod wanted) {
+const Suggestion& suggestion_for(const SuggestReport& report, SuggestMethod wanted) {
   for (const auto& s : report.suggestions)
     if (s.method == wanted) return s;
   FAIL("no suggestion for " << to_string(wanted));
@@ -47,7 +47,7 @@ TEST_CASE("suggest on a GGUF file gives llama.cpp flags that check accepts", "[s
   REQUIRE(report.suggestions.size() == 3);
   CHECK(report.original_tokens == 32768);
 
-  const Suggestion& yarn = method(report, SuggestMethod::yarn);
+  const Suggestion& yarn = suggestion_for(report, SuggestMethod::yarn);
   CHECK(yarn.verified);
   CHECK(yarn.remaining.empty());
   CHECK(yarn.edits.empty());
@@ -60,7 +60,7 @@ TEST_CASE("suggest on a GGUF file gives llama.cpp flags that check accepts", "[s
                                              "' -c 131072 --rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768 "
                                              "--override-kv qwen2.context_length=int:131072");
 
-  const Suggestion& ntk = method(report, SuggestMethod::ntk_base);
+  const Suggestion& ntk = suggestion_for(report, SuggestMethod::ntk_base);
   CHECK(ntk.verified);
   CHECK(ntk.snippets.front().command.find("--rope-freq-base ") != std::string::npos);
 
@@ -99,8 +99,8 @@ TEST_CASE("suggest on an ollama: name reads its blob and gives llama.cpp flags",
   CHECK(text.out.find("ollama:qwen-tiny:latest@cccccccccccc (qwen2) at 131072 tokens") != std::string::npos);
   CHECK(text.out.find("--rope-scaling yarn --rope-scale 4") != std::string::npos);
   CHECK(text.out.find("verified: check of the file") != std::string::npos);
-  const auto json = nlohmann::json::parse(run_cli("suggest ollama:qwen-tiny --target 128k --format json").out);
-  const auto& yarn = json["suggestions"][0];
+  const auto document = nlohmann::json::parse(run_cli("suggest ollama:qwen-tiny --target 128k --format json").out);
+  const auto& yarn = document["suggestions"][0];
   CHECK(yarn["method"] == "yarn");
   CHECK(yarn["verified"] == true);
   CHECK(yarn["remaining"].empty());
