@@ -22,9 +22,11 @@ bool original_length_given(const RopeSetup& setup) {
 
 // L_P: original_max_position_embeddings when given; for linear scaling the declared length over the factor
 // (the declared length of a PI model is the extended one); otherwise the declared length, or a length key of the
-// config as trained that states less (Qwen-1's seq_length).
+// config as trained that states less (Qwen-1's seq_length). A linear length is derived from the declared length as
+// `bound` caps it: Gemma 3's max_position_embeddings raised from 131072 to 524288 with linear ×8 unchanged trained
+// 131072 / 8 tokens before scaling, not 524288 / 8.
 std::pair<std::int64_t, Provenance> pretrain_length(const Model& as_trained, const RopeSetup& setup,
-                                                    const TrainingOverrides& options) {
+                                                    const TrainingOverrides& options, const TrainedLengthBound& bound) {
   if (options.trained_length) return {*options.trained_length, Provenance::derived(options.trained_length_from)};
   if (original_length_given(setup) && setup.type != RopeType::dynamic)
     return {setup.original_max_position_embeddings->value, setup.original_max_position_embeddings->from};
@@ -35,10 +37,13 @@ std::pair<std::int64_t, Provenance> pretrain_length(const Model& as_trained, con
       as_trained.original_max_position_embeddings->value < declared)
     return {as_trained.original_max_position_embeddings->value, as_trained.original_max_position_embeddings->from};
   if (setup.type == RopeType::linear && setup.factor && setup.factor->value > 1.0) {
-    auto length = static_cast<std::int64_t>(std::llround(static_cast<double>(declared) / setup.factor->value));
-    return {length, Provenance::derived(
-                        fmt::format("max_position_embeddings {} / linear factor {}", declared, setup.factor->value),
-                        setup.max_position_embeddings.from.pointer)};
+    const bool capped = bound.bound && bound.bound->tokens < declared;
+    const std::int64_t extended = capped ? bound.bound->tokens : declared;
+    auto length = static_cast<std::int64_t>(std::llround(static_cast<double>(extended) / setup.factor->value));
+    const std::string extended_from = capped ? fmt::format("{} from {}", extended, bound.bound->from.note)
+                                             : fmt::format("max_position_embeddings {}", declared);
+    return {length, Provenance::derived(fmt::format("{} / linear factor {}", extended_from, setup.factor->value),
+                                        setup.max_position_embeddings.from.pointer)};
   }
   const Field<std::int64_t> shortest = as_trained.declared_length();
   if (shortest.value < declared) return {shortest.value, shortest.from};
@@ -191,7 +196,7 @@ SetupAudit audit_setup(const Model& model, int index, std::int64_t target_tokens
   const auto window = setup.window_tokens ? setup.window_tokens->value : std::numeric_limits<std::int64_t>::max();
   audit.attended_tokens = std::min(target_tokens, window);
   std::tie(audit.pretrain_tokens, audit.pretrain_from) =
-      pretrain_length(history.as_trained ? *history.as_trained : model, trained, history.overrides);
+      pretrain_length(history.as_trained ? *history.as_trained : model, trained, history.overrides, bound);
   std::tie(audit.extension_tokens, audit.extension_from) =
       extension_length(trained, audit.pretrain_tokens, history.overrides);
   if (bound.bound) apply_bound(*bound.bound, audit);
@@ -282,7 +287,7 @@ std::int64_t longest_trained_length(const Model& model, const TrainingOverrides&
   std::int64_t longest = 0;
   for (const RopeSetup& setup : model.setups) {
     SetupAudit audit;
-    std::tie(audit.pretrain_tokens, audit.pretrain_from) = pretrain_length(model, setup, overrides);
+    std::tie(audit.pretrain_tokens, audit.pretrain_from) = pretrain_length(model, setup, overrides, bound);
     std::tie(audit.extension_tokens, audit.extension_from) = extension_length(setup, audit.pretrain_tokens, overrides);
     if (bound.bound) apply_bound(*bound.bound, audit);
     longest = std::max(longest, audit.extension_tokens > 0 ? audit.extension_tokens : audit.pretrain_tokens);

@@ -186,11 +186,9 @@ ProjectSettings parse_project_settings(const Document& doc) {
   return settings;
 }
 
-const TrainedLengthRule* trained_length_rule(const std::vector<TrainedLengthRule>& rules, const std::string& path) {
-  if (rules.empty() || path.empty() || path == "-") return nullptr;
-  std::error_code ec;
-  if (!fs::exists(path, ec)) return nullptr;  // a revision's blob, a model id: no path to match
-  const fs::path file = fs::absolute(path, ec).lexically_normal();
+namespace {
+
+const TrainedLengthRule* rule_matching(const std::vector<TrainedLengthRule>& rules, const fs::path& file) {
   for (const TrainedLengthRule& rule : rules) {
     const std::string relative = file.lexically_relative(rule.base).generic_string();
     if (relative.empty() || relative.starts_with("..")) continue;
@@ -199,15 +197,33 @@ const TrainedLengthRule* trained_length_rule(const std::vector<TrainedLengthRule
   return nullptr;
 }
 
+TrainingOverrides with_rule(const TrainingOverrides& training, const TrainedLengthRule* rule) {
+  TrainingOverrides out = training;
+  if (out.trained_length || !rule) return out;
+  out.trained_length = rule->tokens;
+  out.trained_length_from = fmt::format(".ropelens.json trained_length \"{}\"", rule->glob);
+  return out;
+}
+
+}  // namespace
+
+const TrainedLengthRule* trained_length_rule(const std::vector<TrainedLengthRule>& rules, const std::string& path) {
+  if (rules.empty() || path.empty() || path == "-") return nullptr;
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return nullptr;  // a revision's blob, a model id: no path to match
+  return rule_matching(rules, fs::absolute(path, ec).lexically_normal());
+}
+
 TrainingOverrides training_for(const TrainingOverrides& training, const std::vector<TrainedLengthRule>& rules,
                                const std::string& path) {
-  TrainingOverrides out = training;
-  if (out.trained_length) return out;
-  if (const TrainedLengthRule* rule = trained_length_rule(rules, path)) {
-    out.trained_length = rule->tokens;
-    out.trained_length_from = fmt::format(".ropelens.json trained_length \"{}\"", rule->glob);
-  }
-  return out;
+  return with_rule(training, trained_length_rule(rules, path));
+}
+
+TrainingOverrides training_for_tracked(const TrainingOverrides& training, const std::vector<TrainedLengthRule>& rules,
+                                       const std::string& work_tree_path) {
+  if (rules.empty() || work_tree_path.empty()) return training;
+  std::error_code ec;
+  return with_rule(training, rule_matching(rules, fs::absolute(work_tree_path, ec).lexically_normal()));
 }
 
 ScanFilter scan_filter(const ProjectSettings& settings, const std::vector<std::string>& command_line_excludes) {

@@ -44,11 +44,15 @@ class GitSides {
   GitSides(std::string top_level, const GitDiffRequest& request, const CheckOptions& options)
       : top_(std::move(top_level)), request_(request), options_(options) {}
 
+  // A revision's file takes the trained length .ropelens.json gives its path in the work tree.
   LoadedSide at_revision(const std::string& revision, const std::string& path, const CheckOptions& options) const {
     const std::string shown = revision + ":" + path;
+    CheckOptions tracked = options;
+    tracked.training =
+        training_for_tracked(options.training, options.trained_lengths, (fs::path(top_) / path).string());
     return check_side(
-        [&] { return load_model_bytes(shown, git_file_at(top_, revision, path, kMaxConfigBytes), options.edits); },
-        shown, options);
+        [&] { return load_model_bytes(shown, git_file_at(top_, revision, path, kMaxConfigBytes), tracked.edits); },
+        shown, tracked);
   }
 
   LoadedSide old_side(const std::string& path) const { return at_revision(request_.old_revision, path, options_); }

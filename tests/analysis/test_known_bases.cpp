@@ -143,6 +143,34 @@ TEST_CASE("known bases: Qwen3-8B raised to 131072 is audited at 40960, and fit a
   CHECK(*fit_model(raised, request).rope_tokens == 131072);
 }
 
+TEST_CASE("known bases: Gemma 3 27B raised to 524288 with linear x8 unchanged is audited as the released config",
+          "[known-bases][trained]") {
+  // MedGemma 27B (a Gemma 3 27B fine-tune) declares 131072 with linear ×8: 16384 tokens before scaling. Raised to
+  // 524288, the length before scaling stays 131072 / 8, not 524288 / 8 (which would cover every angle at 524288).
+  const std::string medgemma = "testdata/configs/gemma/medgemma-27b-it.json";
+  const Model raised = load(medgemma, {parse_edit("/text_config/max_position_embeddings=524288")});
+  const Audit audit = audit_model(raised, 524288);
+  REQUIRE(audit.trained.bound);
+  CHECK(audit.trained.bound->base == "Gemma-3-27B");
+  const Audit released = audit_model(load(medgemma), 524288);
+  REQUIRE(audit.setups.size() == released.setups.size());
+  for (std::size_t i = 0; i < audit.setups.size(); ++i) {
+    INFO(raised.setups[i].name);
+    CHECK(audit.setups[i].pretrain_tokens == released.setups[i].pretrain_tokens);
+    CHECK(audit.setups[i].extension_tokens == released.setups[i].extension_tokens);
+    CHECK(audit.setups[i].out_of_range_pairs == released.setups[i].out_of_range_pairs);
+  }
+  const auto full = std::find_if(raised.setups.begin(), raised.setups.end(),
+                                 [](const RopeSetup& s) { return s.name == "full_attention"; });
+  REQUIRE(full != raised.setups.end());
+  const SetupAudit& global = audit.setups[static_cast<std::size_t>(full - raised.setups.begin())];
+  CHECK(global.pretrain_tokens == 16384);
+  CHECK(global.extension_tokens == 131072);
+  CHECK(global.out_of_range_pairs.size() == 27);  // pairs 37–63
+  CHECK(ropelens::test::contains(global.pretrain_from.note, "131072 from the known base Gemma-3-27B"));
+  CHECK(longest_trained_length(raised) == 131072);
+}
+
 TEST_CASE("known bases: a top-level original_max_position_embeddings without scaling is the trained length",
           "[known-bases][trained]") {
   const Model model =

@@ -369,3 +369,31 @@ TEST_CASE("diff --git from a subdirectory names files relative to the repository
   CHECK(github.out.find("file=models/qwen/config.json,") != std::string::npos);
   CHECK(github.out.find("file=qwen/") == std::string::npos);
 }
+
+TEST_CASE("diff --git between revisions takes .ropelens.json's trained_length for the file's path on both sides",
+          "[cli][diff][trained]") {
+  const ScratchRepo repo;
+  fs::create_directories(repo.file("models/qwen"));
+  repo.write("models/qwen/config.json", read_file(source_path(kQwen3)));
+  repo.commit("Qwen3-8B under models/qwen");
+  json config = json::parse(read_file(repo.file("models/qwen/config.json")));
+  config["max_position_embeddings"] = 131072;
+  repo.write("models/qwen/config.json", config.dump(2));
+  repo.commit("raise the declared length");
+  const std::string diff = "diff --git HEAD~1..HEAD --target 131072 --format json";
+  CHECK(run_cli_in(repo.path(), diff).exit_code == 1);
+
+  // The weights were trained further, and the project says so: neither revision's file is out of range.
+  repo.write(".ropelens.json", R"({"trained_length": {"models/qwen/*": 131072}})");
+  auto r = run_cli_in(repo.file("models"), diff);
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  const json model = json::parse(r.out)["models"][0];
+  CHECK(model["findings"]["new"].empty());
+  // Only the old declared length's warning goes; no trained-length finding on either side.
+  CHECK(codes(model["findings"]["fixed"]) == std::vector<std::string>{"CTX202"});
+  CHECK_FALSE(has(codes(model["findings"]["unchanged"]), "CTX201"));
+  // A glob for another folder leaves the evidence in charge.
+  repo.write(".ropelens.json", R"({"trained_length": {"other/*": 131072}})");
+  CHECK(run_cli_in(repo.path(), diff).exit_code == 1);
+}

@@ -93,6 +93,10 @@ const TrainedLengthRule* trained_length_rule(const std::vector<TrainedLengthRule
 // `training` with the trained length a rule gives `path`, unless --trained-length already states one.
 TrainingOverrides training_for(const TrainingOverrides& training, const std::vector<TrainedLengthRule>& rules,
                                const std::string& path);
+// The same for a tracked file read at a revision (`diff --git`): `work_tree_path` is where the file sits in the work
+// tree, whether or not it exists there now.
+TrainingOverrides training_for_tracked(const TrainingOverrides& training, const std::vector<TrainedLengthRule>& rules,
+                                       const std::string& work_tree_path);
 
 struct CheckOptions {
   std::optional<std::int64_t> target_tokens;  // none: each model's declared length (resolve_target)

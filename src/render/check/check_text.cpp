@@ -105,13 +105,13 @@ struct AuditColumns {
   int setup = 20, layers = 12, pairs = 22;
 };
 
-// Fixed widths, so that files line up one after the other; on a terminal, as wide as the cells need, so that the
-// table fits an 80-column window.
+// At least fixed widths, so that files line up one after the other; on a terminal, as wide as the cells need, so
+// that the table fits an 80-column window. A cell wider than its column widens it, so rows never shift.
 AuditColumns audit_columns(const std::vector<AuditRow>& rows, const TextOptions& options) {
   AuditColumns columns;
-  if (!options.width) return columns;
-  columns = {render_detail::display_width("setup"), render_detail::display_width("layers"),
-             render_detail::display_width("pairs out of range")};
+  if (options.width)
+    columns = {render_detail::display_width("setup"), render_detail::display_width("layers"),
+               render_detail::display_width("pairs out of range")};
   for (const auto& row : rows) {
     columns.setup = std::max(columns.setup, render_detail::display_width(row.setup));
     columns.layers = std::max(columns.layers, render_detail::display_width(row.layers));
