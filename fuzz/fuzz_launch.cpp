@@ -1,6 +1,7 @@
 // Reader-level fuzz target for launch lines: arbitrary bytes as a shell script (shell words, then each engine's
-// launch parser at its main branch) or, when the first byte is odd, as an Ollama Modelfile. Only InputError may
-// come out; every launch found names its engine's length flag and asks for a positive length when it asks for one.
+// launch parser at its main branch), as an Ollama Modelfile when the first byte is odd, or as a Compose file or
+// Kubernetes manifest (libyaml, then each container's command) when it is 2 modulo 4. Only InputError may come out;
+// every launch found names its engine's length flag and asks for a positive length when it asks for one.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -14,7 +15,7 @@ using namespace ropelens;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
-  const std::string path = (data[0] & 1) != 0 ? "Modelfile" : "launch.sh";
+  const std::string path = (data[0] & 1) != 0 ? "Modelfile" : data[0] % 4 == 2 ? "compose.yaml" : "launch.sh";
   const std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
   try {
     const auto launches =

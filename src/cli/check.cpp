@@ -103,7 +103,7 @@ void setup_check(CLI::App* cmd, Outcome& outcome) {
   cmd->add_option("PATH", options->paths,
                   "files (config.json or .gguf), model folders, directories (searched for both), -, Hugging Face ids "
                   "(Org/Name[@REV]) in the local cache, ollama:NAME[:TAG], or launch files (*.sh scripts, Ollama "
-                  "Modelfiles)");
+                  "Modelfiles, Compose files and Kubernetes manifests: *.yaml, *.yml)");
   add_format_option(*cmd, options->format, format_names(check_formats()));
   add_rule_options(*cmd, options->rules);
   cmd->add_flag("--exit-zero", options->exit_zero, "exit 0 even when there are findings");

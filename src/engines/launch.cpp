@@ -9,13 +9,27 @@
 #include <fmt/format.h>
 
 #include "ropelens/engines/registry.hpp"
+#include "ropelens/input/launch_manifest.hpp"
 #include "ropelens/model/text.hpp"
 #include "ropelens/model/units.hpp"
 
 namespace ropelens {
 namespace launch_lines {
 
-std::optional<Launch> launch_of(const ShellCommand& command, const VersionOf& version_of) {
+// The published images ropelens knows the entrypoints of: "vllm/vllm-openai, ggml-org/llama.cpp:server…".
+std::string known_images() {
+  std::vector<std::string> images;
+  for (const EngineRow* row : engine_registry())
+    if (row->launch)
+      for (const ImageEntrypoint& known : row->launch->images)
+        images.push_back(known.tag_prefix.empty() ? std::string(known.repository)
+                                                  : fmt::format("{}:{}…", known.repository, known.tag_prefix));
+  return fmt::format("{}", fmt::join(images, ", "));
+}
+
+std::optional<Launch> launch_of(ShellCommand command, const VersionOf& version_of) {
+  // `exec vllm serve …`, as container scripts start a server, is the server's command.
+  while (!command.words.empty() && command.words.front() == "exec") command.words.erase(command.words.begin());
   for (const EngineRow* row : engine_registry()) {
     if (!row->launch || !row->launch->parse) continue;
     Launch launch;
@@ -28,6 +42,85 @@ std::optional<Launch> launch_of(const ShellCommand& command, const VersionOf& ve
     if (row->launch->parse(command, launch.version, launch)) return launch;
   }
   return std::nullopt;
+}
+
+// The repository path and tag of an image: "ghcr.io/ggml-org/llama.cpp:server-cuda" → the path and "server-cuda".
+std::pair<std::string, std::string> image_parts(std::string image) {
+  if (const auto at = image.find('@'); at != std::string::npos) image.resize(at);
+  const auto slash = image.rfind('/');
+  const auto colon = image.rfind(':');
+  if (colon != std::string::npos && (slash == std::string::npos || colon > slash))
+    return {image.substr(0, colon), image.substr(colon + 1)};
+  return {image, ""};
+}
+
+// The entrypoint an engine's published image runs, when the image is one.
+std::optional<std::vector<std::string>> image_entrypoint(const std::string& image) {
+  const auto [repository, tag] = image_parts(image);
+  for (const EngineRow* row : engine_registry()) {
+    if (!row->launch) continue;
+    for (const ImageEntrypoint& known : row->launch->images) {
+      const std::string path(known.repository);
+      if ((repository == path || repository.ends_with("/" + path)) && tag.starts_with(known.tag_prefix))
+        return split_shell_commands(known.entrypoint).at(0).words;
+    }
+  }
+  return std::nullopt;
+}
+
+bool is_shell(const std::string& word) {
+  const std::string name = word.substr(word.rfind('/') + 1);
+  return name == "sh" || name == "bash" || name == "dash" || name == "ash" || name == "zsh";
+}
+
+// The commands a container runs: its entrypoint (else its image's) and arguments; a shell's `-c` script is split
+// into its commands. Each takes the container's environment and the line of its command.
+std::vector<ShellCommand> container_commands(const ManifestContainer& container, const std::string& path) {
+  std::vector<std::string> words;
+  if (container.entrypoint) {
+    words = *container.entrypoint;
+  } else if (auto entrypoint = image_entrypoint(container.image)) {
+    if (std::search(container.arguments.begin(), container.arguments.end(), entrypoint->begin(), entrypoint->end()) ==
+        container.arguments.begin())
+      throw InputError(path, fmt::format("line {}: {} repeats its image's entrypoint: {} runs '{} {} …', which the "
+                                         "engine refuses; start the command at the model and its flags",
+                                         container.line, container.name, container.image, fmt::join(*entrypoint, " "),
+                                         fmt::join(*entrypoint, " ")));
+    words = std::move(*entrypoint);
+  }
+  words.insert(words.end(), container.arguments.begin(), container.arguments.end());
+  std::vector<ShellCommand> commands;
+  if (words.size() >= 3 && is_shell(words[0]) && words[1].starts_with("-") && words[1].find('c') != std::string::npos)
+    commands = split_shell_commands(words[2]);
+  else if (!words.empty()) commands.push_back({.line = 1, .env = {}, .words = std::move(words)});
+  for (ShellCommand& command : commands) {
+    command.line = container.line;
+    for (const auto& [name, value] : container.env) command.env.emplace(name, value);
+  }
+  return commands;
+}
+
+std::vector<Launch> launches_in_manifest(const std::string& path, std::string_view text, const VersionOf& version_of) {
+  std::vector<Launch> launches;
+  std::size_t containers = 0;
+  try {
+    for (const ManifestContainer& container : read_launch_manifest(text)) {
+      ++containers;
+      for (const ShellCommand& command : container_commands(container, path))
+        if (auto launch = launch_of(command, version_of)) {
+          launch->file = path;
+          launches.push_back(std::move(*launch));
+        }
+    }
+  } catch (const std::invalid_argument& e) {
+    throw InputError(path, fmt::format("cannot read it as a Compose file or Kubernetes manifest: {}", e.what()));
+  }
+  if (launches.empty())
+    throw InputError(path, fmt::format("{} container{} and none starts an engine ropelens knows (expected vllm serve, "
+                                       "python -m sglang.launch_server, llama-server, … in its command or entrypoint, "
+                                       "or an image whose entrypoint is one: {})",
+                                       containers, containers == 1 ? "" : "s", known_images()));
+  return launches;
 }
 
 std::vector<Launch> launches_in(std::string_view script, const VersionOf& version_of, const std::string& file) {
@@ -47,10 +140,12 @@ using launch_lines::launches_in;
 
 bool is_launch_file(const std::string& path) {
   const std::string name = std::filesystem::path(path).filename().string();
-  return name.ends_with(".sh") || name == "Modelfile" || name.ends_with(".Modelfile") || name.starts_with("Modelfile.");
+  return name.ends_with(".sh") || name == "Modelfile" || name.ends_with(".Modelfile") ||
+         name.starts_with("Modelfile.") || is_launch_manifest(path);
 }
 
 std::vector<Launch> read_launches(const std::string& path, std::string_view text, const VersionOf& version_of) {
+  if (is_launch_manifest(path)) return launch_lines::launches_in_manifest(path, text, version_of);
   for (const EngineRow* row : engine_registry()) {
     if (!row->launch || !row->launch->file) continue;
     if (auto launch = row->launch->file(path, text, version_of(row->engine))) {

@@ -305,3 +305,96 @@ TEST_CASE("a vLLM launch at fit's length fits --memory, one block more does not:
   CHECK(with_code(over.diagnostics, "SRV505").size() == 1);
   CHECK(with_code(over.diagnostics, "CTX210").size() == 1);
 }
+
+TEST_CASE("a Compose file and a Kubernetes manifest are read as the images' entrypoints and the commands run them",
+          "[launch][cli][manifest]") {
+  const std::string llama31 =
+      "--model " + source_path("testdata/configs/llama/llama-3.1-8b-instruct-bnb8bit-finetune.json");
+  // SGLang's own examples: an entrypoint string with a folded command, and command and args lists.
+  for (const std::string file : {"testdata/launch/sglang-compose.yaml", "testdata/launch/sglang-k8s.yaml"}) {
+    INFO(file);
+    const auto run = run_cli("check --format json " + source_path(file) + " " + llama31);
+    INFO(run.err);
+    CHECK(run.exit_code == 0);
+    const json checked = json::parse(run.out)["files"][0];
+    CHECK(checked["model_type"] == "llama");
+    CHECK(checked["target"] == 131072);  // SGLang's derived length for Llama 3.1 (llama3 x8 from 8192)
+    CHECK(checked["diagnostics"].empty());
+  }
+
+  TempDir dir;
+  make_qwen3_hub(dir);
+  ScopedEnv cache("HF_HUB_CACHE", dir.file("hub"));
+  // vllm/vllm-openai runs `vllm serve` and the llama.cpp server image /app/llama-server; LLAMA_ARG_CTX_SIZE is -c.
+  const auto compose = run_cli("check --format json " + source_path("testdata/launch/qwen3-compose.yaml") +
+                               " --model " + source_path(kQwen3Gguf));
+  INFO(compose.err);
+  CHECK(compose.exit_code == 1);
+  const json diagnostics = json::parse(compose.out)["files"][0]["diagnostics"];
+  CHECK(with_code(diagnostics, "SRV502").empty());  // the environment lifts vLLM's limit
+  REQUIRE(with_code(diagnostics, "CTX201").size() == 1);
+  CHECK(with_code(diagnostics, "CTX201")[0]["line"] == 6);
+  CHECK(with_code(diagnostics, "CTX201")[0]["facts"]["target"] == 131072);
+  REQUIRE(with_code(diagnostics, "SRV504").size() == 1);
+  CHECK(with_code(diagnostics, "SRV504")[0]["line"] == 11);
+  CHECK(with_code(diagnostics, "SRV504")[0]["flag"] == "LLAMA_ARG_CTX_SIZE");
+  CHECK(with_code(diagnostics, "SRV504")[0]["message"] ==
+        "LLAMA_ARG_CTX_SIZE 32768 is split over 4 slots: each request gets a 8192-token slot, not 32768");
+
+  // A container that runs a shell script: `exec vllm serve …` is the server's command.
+  const auto deployment = run_cli("check --format json " + source_path("testdata/launch/qwen3-deployment.yaml"));
+  INFO(deployment.err);
+  CHECK(deployment.exit_code == 1);
+  const json deployed = json::parse(deployment.out)["files"][0]["diagnostics"];
+  REQUIRE(with_code(deployed, "SRV502").size() == 1);
+  CHECK(with_code(deployed, "SRV502")[0]["line"] == 13);
+  CHECK(with_code(deployed, "SRV506").size() == 1);
+}
+
+TEST_CASE("LLAMA_ARG_* variables are llama.cpp's flags, and a flag on the command line wins", "[launch][cli]") {
+  const auto from_env =
+      serve("LLAMA_ARG_CTX_SIZE=32768 LLAMA_ARG_N_PARALLEL=4 llama-server -m " + source_path(kQwen3Gguf));
+  REQUIRE(with_code(from_env.diagnostics, "SRV504").size() == 1);
+  CHECK(with_code(from_env.diagnostics, "SRV504")[0]["flag"] == "LLAMA_ARG_CTX_SIZE");
+  const auto flag_wins =
+      serve("LLAMA_ARG_CTX_SIZE=32768 llama-server -m " + source_path(kQwen3Gguf) + " -c 16384 -np 4");
+  REQUIRE(with_code(flag_wins.diagnostics, "SRV504").size() == 1);
+  CHECK(with_code(flag_wins.diagnostics, "SRV504")[0]["message"] ==
+        "-c 16384 is split over 4 slots: each request gets a 4096-token slot, not 16384");
+  const auto one_slot = serve("LLAMA_ARG_CTX_SIZE=32768 llama-server -m " + source_path(kQwen3Gguf));
+  CHECK(with_code(one_slot.diagnostics, "SRV504").empty());
+  CHECK(one_slot.file["target"] == 32768);
+}
+
+TEST_CASE("a launch manifest that cannot be read, or runs no engine, is one line naming the file and why",
+          "[launch][cli][manifest]") {
+  const TempDir dir;
+  const auto check = [&](const std::string& name, const std::string& text) {
+    write_file(dir.file(name), text);
+    const auto run = run_cli("check " + dir.file(name));
+    CHECK(run.exit_code == 2);
+    return run.err;
+  };
+  CHECK_THAT(check("bad.yaml", "services:\n  a: [\n"),
+             Contains("bad.yaml: cannot read it as a Compose file or Kubernetes manifest: line 3, column 1"));
+  CHECK_THAT(
+      check("redis.yml", "services:\n  cache:\n    image: redis\n"),
+      Contains("redis.yml: 1 container and none starts an engine ropelens knows") && Contains("vllm/vllm-openai"));
+  CHECK_THAT(
+      check("twice.yaml", "services:\n  a:\n    image: vllm/vllm-openai\n    command: vllm serve Qwen/Qwen3-8B\n"),
+      Contains("twice.yaml: line 4: service a repeats its image's entrypoint") &&
+          Contains("'vllm serve vllm serve …'"));
+  CHECK_THAT(check("map.yaml", "services:\n  a:\n    image: x\n    command: {a: 1}\n"),
+             Contains("line 4: service a command is neither a string nor a list of strings"));
+  // Hostile input: deep nesting is refused before libyaml's time grows with its square; aliases are never expanded.
+  CHECK_THAT(check("deep.yaml", std::string(100000, '[') + std::string(100000, ']')),
+             Contains("line 1: nested deeper than 64 levels"));
+  std::string laughs = "a0: &a0 [x, x, x, x, x, x, x, x, x]\n";
+  for (int i = 1; i < 12; ++i) {
+    laughs += fmt::format("a{}: &a{} [", i, i);
+    for (int j = 0; j < 9; ++j) laughs += fmt::format("{}*a{}", j ? ", " : "", i - 1);
+    laughs += "]\n";
+  }
+  CHECK_THAT(check("laughs.yaml", laughs), Contains("0 containers and none starts an engine"));
+  CHECK_THAT(check("big.yaml", std::string(2u << 20, '#')), Contains("larger than a launch manifest can be"));
+}

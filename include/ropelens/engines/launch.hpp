@@ -67,6 +67,15 @@ struct Launch {
   std::optional<std::int64_t> limit_tokens;  // the length the engine derives
 };
 
+// A container image of the engine and the entrypoint it runs when a Compose file or a Kubernetes manifest names
+// none: the image's repository path ("vllm/vllm-openai", any registry before it), the tags it applies to (those
+// starting with `tag_prefix`; "" for all) and the entrypoint's words, space-separated.
+struct ImageEntrypoint {
+  std::string_view repository;
+  std::string_view tag_prefix;
+  std::string_view entrypoint;
+};
+
 // An engine's launch syntax: its registry row's `launch` (all null for an engine without a server).
 struct LaunchSyntax {
   // Reads one shell command when it starts this engine (false otherwise), for the version it runs.
@@ -76,20 +85,23 @@ struct LaunchSyntax {
   // The problems only the model shows (a GGUF file that already scales), after the length is resolved: `run` is the
   // model with the launch's overrides applied, `as_read` the file as it is.
   void (*resolve)(Launch& launch, const Model& run, const Model& as_read);
+  // The engine's published images, for containers that run one without naming its entrypoint.
+  std::span<const ImageEntrypoint> images = {};
 };
 
 // The version a launch of `engine` runs: the deployment's pin, else the engine's main branch.
 using VersionOf = std::function<EngineVersion(Engine)>;
 
-// Every launch in a script or launch file (a Modelfile by its engine's `file`, else shell commands); commands that
-// start no engine are passed over. Throws std::invalid_argument for a script that cannot be split, and InputError
-// for a launch file that starts no engine.
+// Every launch in a script or launch file (a Modelfile by its engine's `file`, the containers of a Compose file or
+// Kubernetes manifest, else shell commands); commands that start no engine are passed over. Throws
+// std::invalid_argument for a script that cannot be split, and InputError for a launch file that starts no engine.
 std::vector<Launch> read_launches(const std::string& path, std::string_view text, const VersionOf& version_of);
 // One command given with --serve ("-" having been read from stdin already); throws std::invalid_argument when it
 // starts no engine ropelens knows.
 std::vector<Launch> read_serve_commands(std::string_view command, const VersionOf& version_of);
 
-// Whether a path is a launch file check reads as one (a *.sh script, a Modelfile).
+// Whether a path is a launch file check reads as one (a *.sh script, a Modelfile, a Compose file or Kubernetes
+// manifest: *.yaml, *.yml).
 bool is_launch_file(const std::string& path);
 
 // The served length and the length problems, with the model as the engine runs it (`run`: the overrides applied)

@@ -352,6 +352,36 @@ bool parse_flag(Launch& launch, const std::vector<std::string>& words, const std
   return true;
 }
 
+// The LLAMA_ARG_* variables of the flags ropelens models (common/arg.cpp's set_env, ggml-org/llama.cpp at 145b6280).
+constexpr std::pair<std::string_view, std::string_view> kEnvFlags[] = {
+    {"LLAMA_ARG_MODEL", "-m"},
+    {"LLAMA_ARG_HF_REPO", "-hf"},
+    {"LLAMA_ARG_CTX_SIZE", "-c"},
+    {"LLAMA_ARG_N_PARALLEL", "-np"},
+    {"LLAMA_ARG_ROPE_SCALING_TYPE", "--rope-scaling"},
+    {"LLAMA_ARG_ROPE_SCALE", "--rope-scale"},
+    {"LLAMA_ARG_ROPE_FREQ_BASE", "--rope-freq-base"},
+    {"LLAMA_ARG_ROPE_FREQ_SCALE", "--rope-freq-scale"},
+    {"LLAMA_ARG_YARN_ORIG_CTX", "--yarn-orig-ctx"},
+    {"LLAMA_ARG_CACHE_TYPE_K", "-ctk"},
+    {"LLAMA_ARG_CACHE_TYPE_V", "-ctv"},
+};
+
+// The variables set in the command's environment, read as their flags. common_params_parse_ex applies them before
+// the command line, so a flag given too wins; what they set is named after the variable.
+void apply_env_flags(const ShellCommand& command, Launch& launch) {
+  for (const auto& [variable, flag] : kEnvFlags) {
+    const auto it = command.env.find(std::string(variable));
+    if (it == command.env.end()) continue;
+    const std::vector<std::string> words{std::string(flag), it->second};
+    const std::size_t problems = launch.problems.size();
+    std::size_t i = 0;
+    parse_flag(launch, words, words[0], i);
+    for (std::size_t p = problems; p < launch.problems.size(); ++p) launch.problems[p].flag = variable;
+    if (launch.length_flag == flag) launch.length_flag = variable;
+  }
+}
+
 bool parse_llama_cpp(const ShellCommand& command, EngineVersion, Launch& launch) {
   const auto& w = command.words;
   if (w.empty()) return false;
@@ -359,6 +389,7 @@ bool parse_llama_cpp(const ShellCommand& command, EngineVersion, Launch& launch)
   if (program != "llama-server" && program != "llama-cli") return false;
   launch.slots_split_length = program == "llama-server";
   launch.capped_at_trained = program == "llama-server";
+  apply_env_flags(command, launch);
   const FlagSyntax syntax{kFlags, "llama.cpp", false, false, false, false};
   walk_flags(w, 1, syntax, launch,
              [&](const std::string& flag, std::size_t& i) { return parse_flag(launch, w, flag, i); });
@@ -402,8 +433,18 @@ void resolve_llama_cpp(Launch& launch, const Model& run, const Model& as_read) {
 
 std::optional<Launch> ollama_modelfile(const std::string& path, std::string_view text, EngineVersion version);
 
+// .devops/*.Dockerfile: the "server" stage's ENTRYPOINT is /app/llama-server and the "light" stage's /app/llama-cli
+// (ggml-org/llama.cpp at 00d69466), published as ghcr.io/ggml-org/llama.cpp:server, :server-cuda, :light, ….
+constexpr ImageEntrypoint kLlamaCppImages[] = {
+    {"ggml-org/llama.cpp", "server", "/app/llama-server"},
+    {"ggml-org/llama.cpp", "light", "/app/llama-cli"},
+    {"ggerganov/llama.cpp", "server", "/app/llama-server"},  // the images' name before the organisation moved
+    {"ggerganov/llama.cpp", "light", "/app/llama-cli"},
+};
+
 const LaunchSyntax kLlamaCppLaunch = {.parse = llama_cpp_launch::parse_llama_cpp,
                                       .file = ollama_modelfile,
-                                      .resolve = llama_cpp_launch::resolve_llama_cpp};
+                                      .resolve = llama_cpp_launch::resolve_llama_cpp,
+                                      .images = kLlamaCppImages};
 
 }  // namespace ropelens::engine_detail

@@ -165,6 +165,11 @@ bool parse_vllm(const ShellCommand& command, EngineVersion, Launch& launch) {
 
 }  // namespace vllm_launch
 
-const LaunchSyntax kVllmLaunch = {.parse = vllm_launch::parse_vllm, .file = nullptr, .resolve = nullptr};
+// docker/Dockerfile, stage vllm-openai: ENTRYPOINT ["vllm", "serve"] (vllm-project/vllm at dead20ba; earlier
+// releases ran python3 -m vllm.entrypoints.openai.api_server, which ropelens reads the same way).
+constexpr ImageEntrypoint kVllmImages[] = {{"vllm/vllm-openai", "", "vllm serve"}};
+
+const LaunchSyntax kVllmLaunch = {
+    .parse = vllm_launch::parse_vllm, .file = nullptr, .resolve = nullptr, .images = kVllmImages};
 
 }  // namespace ropelens::engine_detail
