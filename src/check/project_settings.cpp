@@ -188,7 +188,9 @@ ProjectSettings parse_project_settings(const Document& doc) {
 
 namespace {
 
-const TrainedLengthRule* rule_matching(const std::vector<TrainedLengthRule>& rules, const fs::path& file) {
+const TrainedLengthRule* rule_matching(const std::vector<TrainedLengthRule>& rules, const std::string& path) {
+  std::error_code ec;
+  const fs::path file = fs::absolute(path, ec).lexically_normal();
   for (const TrainedLengthRule& rule : rules) {
     const std::string relative = file.lexically_relative(rule.base).generic_string();
     if (relative.empty() || relative.starts_with("..")) continue;
@@ -211,7 +213,7 @@ const TrainedLengthRule* trained_length_rule(const std::vector<TrainedLengthRule
   if (rules.empty() || path.empty() || path == "-") return nullptr;
   std::error_code ec;
   if (!fs::exists(path, ec)) return nullptr;  // a revision's blob, a model id: no path to match
-  return rule_matching(rules, fs::absolute(path, ec).lexically_normal());
+  return rule_matching(rules, path);
 }
 
 TrainingOverrides training_for(const TrainingOverrides& training, const std::vector<TrainedLengthRule>& rules,
@@ -222,8 +224,7 @@ TrainingOverrides training_for(const TrainingOverrides& training, const std::vec
 TrainingOverrides training_for_tracked(const TrainingOverrides& training, const std::vector<TrainedLengthRule>& rules,
                                        const std::string& work_tree_path) {
   if (rules.empty() || work_tree_path.empty()) return training;
-  std::error_code ec;
-  return with_rule(training, rule_matching(rules, fs::absolute(work_tree_path, ec).lexically_normal()));
+  return with_rule(training, rule_matching(rules, work_tree_path));
 }
 
 ScanFilter scan_filter(const ProjectSettings& settings, const std::vector<std::string>& command_line_excludes) {

@@ -100,17 +100,23 @@ std::vector<ShellCommand> container_commands(const ManifestContainer& container,
   return commands;
 }
 
+// Appends the launch of each command that starts an engine, as read from `file`.
+void add_launches(const std::vector<ShellCommand>& commands, const VersionOf& version_of, const std::string& file,
+                  std::vector<Launch>& launches) {
+  for (const ShellCommand& command : commands)
+    if (auto launch = launch_of(command, version_of)) {
+      launch->file = file;
+      launches.push_back(std::move(*launch));
+    }
+}
+
 std::vector<Launch> launches_in_manifest(const std::string& path, std::string_view text, const VersionOf& version_of) {
   std::vector<Launch> launches;
   std::size_t containers = 0;
   try {
     for (const ManifestContainer& container : read_launch_manifest(text)) {
       ++containers;
-      for (const ShellCommand& command : container_commands(container, path))
-        if (auto launch = launch_of(command, version_of)) {
-          launch->file = path;
-          launches.push_back(std::move(*launch));
-        }
+      add_launches(container_commands(container, path), version_of, path, launches);
     }
   } catch (const std::invalid_argument& e) {
     throw InputError(path, fmt::format("cannot read it as a Compose file or Kubernetes manifest: {}", e.what()));
@@ -125,11 +131,7 @@ std::vector<Launch> launches_in_manifest(const std::string& path, std::string_vi
 
 std::vector<Launch> launches_in(std::string_view script, const VersionOf& version_of, const std::string& file) {
   std::vector<Launch> launches;
-  for (const ShellCommand& command : split_shell_commands(script))
-    if (auto launch = launch_of(command, version_of)) {
-      launch->file = file;
-      launches.push_back(std::move(*launch));
-    }
+  add_launches(split_shell_commands(script), version_of, file, launches);
   return launches;
 }
 

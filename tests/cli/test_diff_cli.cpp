@@ -48,6 +48,17 @@ class ScratchRepo {
   TempDir dir_;
 };
 
+// Two commits: Qwen3-8B at models/qwen/config.json, then its max_position_embeddings raised to 131072.
+void commit_raise_under_models(const ScratchRepo& repo) {
+  fs::create_directories(repo.file("models/qwen"));
+  repo.write("models/qwen/config.json", read_file(source_path(kQwen3)));
+  repo.commit("Qwen3-8B under models/qwen");
+  json config = json::parse(read_file(repo.file("models/qwen/config.json")));
+  config["max_position_embeddings"] = 131072;
+  repo.write("models/qwen/config.json", config.dump(2));
+  repo.commit("raise the declared length");
+}
+
 const json kYarn = {{"rope_type", "yarn"}, {"factor", 4.0}, {"original_max_position_embeddings", 32768}};
 
 std::vector<std::string> codes(const json& findings) {
@@ -343,13 +354,7 @@ TEST_CASE("diff: a model no known base matches takes its trained length from the
 TEST_CASE("diff --git from a subdirectory names files relative to the repository root in SARIF and annotations",
           "[cli][diff][trained]") {
   const ScratchRepo repo;  // config.json at the top, untouched below
-  fs::create_directories(repo.file("models/qwen"));
-  repo.write("models/qwen/config.json", read_file(source_path(kQwen3)));
-  repo.commit("Qwen3-8B under models/qwen");
-  json config = json::parse(read_file(repo.file("models/qwen/config.json")));
-  config["max_position_embeddings"] = 131072;
-  repo.write("models/qwen/config.json", config.dump(2));
-  repo.commit("raise the declared length");
+  commit_raise_under_models(repo);
 
   const std::string below = repo.file("models");
   auto sarif = run_cli_in(below, "diff --git HEAD~1..HEAD --target 131072 --format sarif");
@@ -373,13 +378,7 @@ TEST_CASE("diff --git from a subdirectory names files relative to the repository
 TEST_CASE("diff --git between revisions takes .ropelens.json's trained_length for the file's path on both sides",
           "[cli][diff][trained]") {
   const ScratchRepo repo;
-  fs::create_directories(repo.file("models/qwen"));
-  repo.write("models/qwen/config.json", read_file(source_path(kQwen3)));
-  repo.commit("Qwen3-8B under models/qwen");
-  json config = json::parse(read_file(repo.file("models/qwen/config.json")));
-  config["max_position_embeddings"] = 131072;
-  repo.write("models/qwen/config.json", config.dump(2));
-  repo.commit("raise the declared length");
+  commit_raise_under_models(repo);
   const std::string diff = "diff --git HEAD~1..HEAD --target 131072 --format json";
   CHECK(run_cli_in(repo.path(), diff).exit_code == 1);
 
