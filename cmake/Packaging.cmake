@@ -65,11 +65,15 @@ find_program(ROPELENS_FILE file)
 if(ROPELENS_DPKG_SHLIBDEPS AND ROPELENS_FILE)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 else()
-  # The command links fmt header-only and the C++ runtime statically; the Python module uses the shared runtime.
-  set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6 (>= 2.34)")
+  # A static-pie command needs no shared library; one linked with the C++ runtime alone needs libc. The Python
+  # module uses the shared runtime.
+  set(ropelens_depends "")
   if(ROPELENS_PYTHON)
-    string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libgcc-s1 (>= 3.4), libstdc++6 (>= 12)")
+    list(APPEND ropelens_depends "libc6 (>= 2.34)" "libgcc-s1 (>= 3.4)" "libstdc++6 (>= 12)")
+  elseif(NOT ROPELENS_COMMAND_LINKAGE STREQUAL "static-pie")
+    list(APPEND ropelens_depends "libc6 (>= 2.34)")
   endif()
+  list(JOIN ropelens_depends ", " CPACK_DEBIAN_PACKAGE_DEPENDS)
 endif()
 # The Python module is built for one interpreter's ABI (Debian 12: 3.11). The command works without Python, so the
 # package recommends that interpreter instead of depending on it.

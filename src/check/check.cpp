@@ -241,6 +241,7 @@ template <class Item> class OrderedChecker {
 // thread) when one would do.
 unsigned worker_count_for(std::size_t files, unsigned jobs) {
   const std::size_t batches = (files + OrderedChecker<int>::kBatchSize - 1) / OrderedChecker<int>::kBatchSize;
+  if (batches <= 1) return 0;  // before asking the cgroup for the cores: a single check should not pay for it
   const auto workers = static_cast<unsigned>(std::min<std::size_t>(jobs > 0 ? jobs : available_cores(), batches));
   return workers > 1 ? workers : 0;
 }

@@ -211,6 +211,7 @@ class FolderWalk {
 // the folders below the root are shared among threads (the checkers have not started yet, so the cores are idle).
 std::size_t walk_thread_count(std::size_t folders, unsigned threads) {
   constexpr std::size_t kFoldersPerThread = 256;
+  if (folders < 2 * kFoldersPerThread) return 1;
   const std::size_t most = threads > 0 ? threads : available_cores();
   return std::clamp<std::size_t>(folders / kFoldersPerThread, 1, most);
 }
