@@ -329,7 +329,12 @@ FileResult check_launch(Launch launch, const CheckOptions& options) {
   std::vector<Edit> edits = launch.config_edits;
   edits.insert(edits.end(), options.edits.begin(), options.edits.end());
   LoadedModel loaded = load_launched_model(spec, edits, launch.gguf_keys);
-  resolve_launch(launch, loaded.model, loaded.trained());
+  const auto gpu_memory = options.memory_budget
+                              ? std::optional<std::int64_t>(*options.memory_budget * options.tensor_parallel)
+                              : std::nullopt;
+  resolve_launch(launch, loaded.model, loaded.trained(), gpu_memory);
+  for (const std::string& note : launch.notes) logging::info("{}:{}: note: {}", launch.file, launch.line, note);
+  loaded.model.notes.insert(loaded.model.notes.end(), launch.notes.begin(), launch.notes.end());
   CheckOptions for_launch = options;
   for_launch.target_tokens = launch.served_tokens;
   if (launch.kv_dtype) for_launch.kv_dtype = launch.kv_dtype;

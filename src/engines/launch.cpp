@@ -178,7 +178,36 @@ std::vector<Launch> read_serve_commands(std::string_view command, const VersionO
   return launches;
 }
 
-void resolve_launch(Launch& launch, const Model& model, const Model& as_read) {
+namespace {
+
+// The tier's default for the GPUs' memory; without it, the smallest tier's, and a note says --memory picks the tier.
+void choose_default_by_memory(Launch& launch, std::optional<std::int64_t> gpu_memory_bytes) {
+  const std::vector<MemoryTier>& tiers = launch.default_by_memory;
+  const MemoryTier* chosen = &tiers.back();
+  if (gpu_memory_bytes)
+    for (const MemoryTier& tier : tiers)
+      if (*gpu_memory_bytes >= tier.min_bytes) {
+        chosen = &tier;
+        break;
+      }
+  launch.asked_tokens = chosen->tokens;
+  std::vector<std::string> steps;
+  for (auto tier = tiers.rbegin(); tier != tiers.rend(); ++tier)
+    steps.push_back(tier->min_bytes == 0 ? fmt::format("{}", tier->tokens)
+                                         : fmt::format("{} from {}", tier->tokens, format_bytes(tier->min_bytes)));
+  const std::string chosen_for =
+      gpu_memory_bytes ? fmt::format("for {} of GPU memory, --memory × --tp", format_bytes(*gpu_memory_bytes))
+                       : "without --memory the smallest tier; --memory × --tp picks the tier";
+  launch.notes.push_back(fmt::format("{} is {} tokens ({}): it depends on the GPUs' memory summed: {} ({})",
+                                     launch.length_flag, chosen->tokens, chosen_for, fmt::join(steps, ", "),
+                                     launch.default_by_memory_source));
+}
+
+}  // namespace
+
+void resolve_launch(Launch& launch, const Model& model, const Model& as_read,
+                    std::optional<std::int64_t> gpu_memory_bytes) {
+  if (!launch.asked_tokens && !launch.default_by_memory.empty()) choose_default_by_memory(launch, gpu_memory_bytes);
   const EngineRow& row = engine_row(launch.engine);
   const EngineView view = row.view(model, launch.version, launch.asked_tokens.value_or(0));
   launch.limit_tokens = view.length.limit_tokens;

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -270,7 +271,53 @@ TEST_CASE("a launch script and a Modelfile are checked at the length they serve"
   CHECK(with_code(served, "CTX201").empty());
   REQUIRE(with_code(served, "SRV504").size() == 1);
   CHECK(names(served, "SRV504", "requests get 40960 tokens"));
+  // Ollama has no --override-kv: the help says what works under it.
+  CHECK_THAT(with_code(served, "SRV504")[0]["help"].get<std::string>(), Contains("set num_ctx to at most 40960"));
   CHECK(modelfile.exit_code == 1);
+}
+
+TEST_CASE("a Modelfile without num_ctx is served at Ollama's default for the GPUs' memory (--memory × --tp)",
+          "[launch][cli]") {
+  TempDir dir;
+  fs::copy_file(source_path("testdata/launch/qwen3-8b.gguf"), dir.file("qwen3-8b.gguf"));
+  {
+    std::ofstream out(dir.file("Modelfile"));
+    out << "FROM ./qwen3-8b.gguf\nPARAMETER temperature 0.6\n";
+  }
+  const std::string modelfile = dir.file("Modelfile");
+  ScopedEnv unset("OLLAMA_CONTEXT_LENGTH", "");
+  const auto served = [&](const std::string& options) {
+    const auto run = run_cli("check --format json --exit-zero " + modelfile + " " + options);
+    REQUIRE(run.exit_code == 0);
+    return json::parse(run.out)["files"][0];
+  };
+  // server/routes.go: 4096 below 23 GiB, 32768 from 23 GiB, 262144 from 47 GiB, the GPUs' memory summed.
+  CHECK(served("")["target"] == 4096);
+  CHECK(served("--memory 22GiB")["target"] == 4096);
+  CHECK(served("--memory 24GiB")["target"] == 32768);
+  // 2 × 24 GiB: 262144, which Ollama lowers to the file's n_ctx_train 40960. Its own default: no SRV504.
+  const json lowered = served("--memory 24GiB --tp 2");
+  CHECK(lowered["target"] == 40960);
+  CHECK(with_code(lowered["diagnostics"], "SRV504").empty());
+  const auto noted = run_cli("check --exit-zero -v " + modelfile + " --memory 24GiB --tp 2");
+  CHECK_THAT(noted.err, Contains("Ollama's default num_ctx is 262144 tokens (for 48.00 GiB of GPU memory") &&
+                            Contains("Ollama lowers its default num_ctx 262144 to the file's n_ctx_train 40960"));
+
+  {
+    ScopedEnv set("OLLAMA_CONTEXT_LENGTH", "16384");
+    CHECK(served("--memory 80GiB")["target"] == 16384);
+  }
+  {
+    ScopedEnv zero("OLLAMA_CONTEXT_LENGTH", "0");  // 0 is Ollama's default
+    CHECK(served("--memory 24GiB")["target"] == 32768);
+  }
+  ScopedEnv suffixed("OLLAMA_CONTEXT_LENGTH", "32k");  // envconfig.Uint reads digits only
+  const auto refused = run_cli("check --format json " + modelfile + " --memory 24GiB");
+  CHECK(refused.exit_code == 1);
+  const json diagnostics = json::parse(refused.out)["files"][0]["diagnostics"];
+  REQUIRE(with_code(diagnostics, "SRV501").size() == 1);
+  CHECK(names(diagnostics, "SRV501", "OLLAMA_CONTEXT_LENGTH=32k is not a whole number"));
+  CHECK(json::parse(refused.out)["files"][0]["target"] == 32768);
 }
 
 TEST_CASE("check --serve with a command that starts no engine is a usage error naming the commands it reads",

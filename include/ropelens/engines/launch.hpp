@@ -40,6 +40,13 @@ struct LaunchProblem {
   std::string help;     // what to write instead
 };
 
+// An engine default that depends on the GPUs' memory (Ollama's num_ctx): from `min_bytes` of memory summed over the
+// GPUs, the default is `tokens`.
+struct MemoryTier {
+  std::int64_t min_bytes = 0;
+  std::int64_t tokens = 0;
+};
+
 struct Launch {
   Engine engine{};
   EngineVersion version{};
@@ -62,6 +69,11 @@ struct Launch {
   std::string allow_longer;         // the variable that lifts the derived limit ("" when the engine has none)
   bool allow_longer_set = false;    // … and it is set to a true value
   std::vector<LaunchProblem> problems;
+  // The engine's default length when the launch sets none and the default depends on the GPUs' memory (largest
+  // tier first; empty otherwise), and where the engine defines it.
+  std::vector<MemoryTier> default_by_memory;
+  std::string default_by_memory_source;
+  std::vector<std::string> notes;  // how the served length was chosen, when the launch does not say
   // Filled by resolve_launch, from the model as the engine runs it:
   std::int64_t served_tokens = 0;            // the context one request gets
   std::optional<std::int64_t> limit_tokens;  // the length the engine derives
@@ -105,8 +117,9 @@ std::vector<Launch> read_serve_commands(std::string_view command, const VersionO
 bool is_launch_file(const std::string& path);
 
 // The served length and the length problems, with the model as the engine runs it (`run`: the overrides applied)
-// and as the file states it (`as_read`).
-void resolve_launch(Launch& launch, const Model& run, const Model& as_read);
+// and as the file states it (`as_read`). `gpu_memory_bytes` (--memory × --tp) picks a memory-dependent default.
+void resolve_launch(Launch& launch, const Model& run, const Model& as_read,
+                    std::optional<std::int64_t> gpu_memory_bytes = std::nullopt);
 
 // Helpers for the engines' parsers.
 namespace launch_detail {

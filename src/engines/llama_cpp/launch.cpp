@@ -419,13 +419,22 @@ void resolve_llama_cpp(Launch& launch, const Model& run, const Model& as_read) {
   if (launch.capped_at_trained && trained > 0 && launch.served_tokens > trained) {
     const std::int64_t asked = launch.served_tokens;
     launch.served_tokens = trained;
+    if (!launch.default_by_memory.empty()) {  // the engine's own default, lowered: nothing the launch asked for
+      launch.notes.push_back(
+          fmt::format("Ollama lowers its default num_ctx {} to the file's n_ctx_train {}", asked, trained));
+      return;
+    }
     launch.problems.push_back(
         {LaunchProblemKind::slot_below_asked, launch.length_flag,
          fmt::format("each request would get {} tokens, but {} caps it at the file's n_ctx_train {}: requests get {} "
                      "tokens",
                      asked, launch.slots_split_length ? "llama-server" : "Ollama", trained, trained),
-         fmt::format("--override-kv {}.context_length=int:{} lifts the cap (after extending RoPE to that length)",
-                     run.model_type.value.empty() ? "ARCH" : run.model_type.value, asked)});
+         launch.slots_split_length
+             ? fmt::format("--override-kv {}.context_length=int:{} lifts the cap (after extending RoPE to that length)",
+                           run.model_type.value.empty() ? "ARCH" : run.model_type.value, asked)
+             : fmt::format("set num_ctx to at most {}, or create the model from a GGUF whose {}.context_length is "
+                           "raised (after extending RoPE to that length)",
+                           trained, run.model_type.value.empty() ? "ARCH" : run.model_type.value)});
   }
 }
 

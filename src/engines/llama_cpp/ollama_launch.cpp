@@ -1,9 +1,10 @@
 // An Ollama Modelfile as the llama.cpp runner behind Ollama serves it (docs/engines.md, "Launch lines"): FROM names
 // the model (a GGUF path relative to the Modelfile, or an Ollama model name), PARAMETER num_ctx the context every
 // request gets (Ollama multiplies it by its parallel requests, so it is not split), else the server's
-// OLLAMA_CONTEXT_LENGTH, else Ollama's default 4096 (api/types.go DefaultOptions); a num_ctx above the file's
+// OLLAMA_CONTEXT_LENGTH, else Ollama's default by the GPUs' memory (server/routes.go); a num_ctx above the file's
 // n_ctx_train is lowered to it ("requested context size too large for model", llm/server.go). Lines are instruction and
 // arguments; `#` starts a comment; a value may be quoted, and """ starts a block that ends at the next """.
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -11,12 +12,17 @@
 
 #include "llama_cpp.hpp"
 #include "ropelens/engines/launch.hpp"
+#include "ropelens/model/text.hpp"
 #include "ropelens/model/units.hpp"
 
 namespace ropelens::engine_detail {
 namespace ollama_launch {
 
-constexpr std::int64_t kOllamaDefaultContext = 4096;
+// Ollama's num_ctx when neither the Modelfile nor OLLAMA_CONTEXT_LENGTH sets one: by the memory of every GPU summed
+// (less OLLAMA_GPU_OVERHEAD each, 0 by default), with thresholds a GiB below 48 and 24 for rounding.
+constexpr std::int64_t kGiB = std::int64_t{1} << 30;
+const std::vector<MemoryTier> kOllamaDefaultContexts = {{47 * kGiB, 262144}, {23 * kGiB, 32768}, {0, 4096}};
+constexpr const char* kOllamaDefaultSource = "Ollama's server/routes.go:2043-2058 at fb307609";
 
 bool is_modelfile(const std::string& path) {
   const std::string name = std::filesystem::path(path).filename().string();
@@ -35,7 +41,31 @@ std::string trimmed(std::string_view text) {
   return std::string(text.substr(first, last - first + 1));
 }
 
+// OLLAMA_CONTEXT_LENGTH as envconfig.Uint reads it (envconfig/config.go:259-271): decimal digits, else a warning in
+// the server's log and the default; 0 is the default too.
+void read_context_variable(Launch& launch, std::string_view value) {
+  const bool digits = std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (digits && value.find_first_not_of('0') == std::string_view::npos) return;  // 0: Ollama's default
+  std::string problem =
+      "is not a whole number: Ollama logs \"invalid environment variable, using default\" and "
+      "serves its default num_ctx instead";
+  if (digits) {
+    try {
+      launch.asked_tokens = parse_token_count(value);
+      launch.length_flag = "OLLAMA_CONTEXT_LENGTH";
+      return;
+    } catch (const std::invalid_argument& e) {
+      problem = e.what();
+    }
+  }
+  launch.problems.push_back({LaunchProblemKind::unknown_flag, "OLLAMA_CONTEXT_LENGTH",
+                             fmt::format("OLLAMA_CONTEXT_LENGTH={} {}", terminal_safe(std::string(value)), problem),
+                             "write the number of tokens in digits, e.g. OLLAMA_CONTEXT_LENGTH=32768"});
+}
+
 }  // namespace ollama_launch
+
+using ollama_launch::read_context_variable;
 
 using ollama_launch::is_modelfile;
 
@@ -99,15 +129,12 @@ std::optional<Launch> ollama_modelfile(const std::string& path, std::string_view
       }
     }
   }
+  if (!launch.asked_tokens)
+    if (const char* env = std::getenv("OLLAMA_CONTEXT_LENGTH"); env && *env) read_context_variable(launch, env);
   if (!launch.asked_tokens) {
-    if (const char* env = std::getenv("OLLAMA_CONTEXT_LENGTH"); env && *env) {
-      launch.length_flag = "OLLAMA_CONTEXT_LENGTH";
-      try {
-        launch.asked_tokens = parse_token_count(env);
-      } catch (const std::invalid_argument&) {
-      }
-    }
-    if (!launch.asked_tokens) launch.asked_tokens = ollama_launch::kOllamaDefaultContext;
+    launch.length_flag = "Ollama's default num_ctx";
+    launch.default_by_memory = ollama_launch::kOllamaDefaultContexts;
+    launch.default_by_memory_source = ollama_launch::kOllamaDefaultSource;
   }
   if (launch.command.empty()) launch.command = "(a Modelfile without FROM)";
   return launch;
