@@ -322,6 +322,8 @@ EngineVersion launch_version(const Deployment& deployment, Engine engine) {
 }
 
 FileResult check_launch(Launch launch, const CheckOptions& options) {
+  for (const DeployedEngine& deployed : options.deployment.engines)
+    if (deployed.engine == launch.engine) launch.release = deployed.pinned;
   const std::string spec = options.launch_model.value_or(launch.model);
   if (spec.empty())
     throw InputError(launch.file,
@@ -329,6 +331,8 @@ FileResult check_launch(Launch launch, const CheckOptions& options) {
   std::vector<Edit> edits = launch.config_edits;
   edits.insert(edits.end(), options.edits.begin(), options.edits.end());
   LoadedModel loaded = load_launched_model(spec, edits, launch.gguf_keys);
+  if (add_load_time_keys(launch, loaded.model, loaded.trained()))
+    loaded = load_launched_model(spec, edits, launch.gguf_keys);
   const auto gpu_memory = options.memory_budget
                               ? std::optional<std::int64_t>(*options.memory_budget * options.tensor_parallel)
                               : std::nullopt;

@@ -205,6 +205,11 @@ void choose_default_by_memory(Launch& launch, std::optional<std::int64_t> gpu_me
 
 }  // namespace
 
+bool add_load_time_keys(Launch& launch, const Model& run, const Model& as_read) {
+  const EngineRow& row = engine_row(launch.engine);
+  return row.launch && row.launch->load_time_keys && row.launch->load_time_keys(launch, run, as_read);
+}
+
 void resolve_launch(Launch& launch, const Model& model, const Model& as_read,
                     std::optional<std::int64_t> gpu_memory_bytes) {
   if (!launch.asked_tokens && !launch.default_by_memory.empty()) choose_default_by_memory(launch, gpu_memory_bytes);

@@ -211,6 +211,33 @@ TEST_CASE("llama-server splits -c over its -np slots, and caps a slot at n_ctx_t
   CHECK(names(capped.diagnostics, "SRV504", "--override-kv qwen3.context_length=int:131072"));
 }
 
+TEST_CASE("llama.cpp from PR #28030 re-adjusts n_ctx_train for YaRN flags, a build pinned before keeps the cap",
+          "[launch][cli]") {
+  const std::string yarn = "llama-server -m " + source_path(kQwen3Gguf) + " -c 131072 --rope-scaling yarn";
+  // n_ctx_orig_yarn 32768 × 4 = 131072: no cap, and the file read so, as --override-kv would make it.
+  const auto lifted = serve(yarn + " --rope-scale 4 --yarn-orig-ctx 32768", "--fail-on error");
+  CHECK(with_code(lifted.diagnostics, "SRV504").empty());
+  CHECK(with_code(lifted.diagnostics, "CTX201").empty());
+  CHECK(with_code(lifted.diagnostics, "GGUF003").empty());  // context_length is factor × original once re-adjusted
+  CHECK(lifted.file["target"] == 131072);
+  CHECK(lifted.exit_code == 0);
+  const auto noted = run_cli("check -v --exit-zero --serve -", yarn + " --rope-scale 4 --yarn-orig-ctx 32768");
+  CHECK_THAT(noted.err, Contains("llama.cpp re-adjusts n_ctx_train from 40960 to 131072"));
+
+  // × 2 re-adjusts it to 65536, below the 131072 asked for.
+  const auto half = serve(yarn + " --rope-scale 2 --yarn-orig-ctx 32768");
+  REQUIRE(with_code(half.diagnostics, "SRV504").size() == 1);
+  CHECK(names(half.diagnostics, "SRV504", "caps it at n_ctx_train 65536: requests get 65536 tokens"));
+  CHECK(half.file["target"] == 65536);
+
+  // b7371 precedes the change: the slot stays at the file's 40960.
+  const auto pinned = serve(yarn + " --rope-scale 4 --yarn-orig-ctx 32768", "--stack llama.cpp@b7371");
+  REQUIRE(with_code(pinned.diagnostics, "SRV504").size() == 1);
+  CHECK(names(pinned.diagnostics, "SRV504", "n_ctx_train 40960"));
+  CHECK(serve(yarn + " --rope-scale 4 --yarn-orig-ctx 32768", "--stack llama.cpp@b10754").diagnostics.size() ==
+        lifted.diagnostics.size());
+}
+
 TEST_CASE("RoPE flags on a GGUF that already scales are a warning at the flag, the file's own scaling is not",
           "[launch][cli]") {
   const TempDir dir;

@@ -50,6 +50,7 @@ struct MemoryTier {
 struct Launch {
   Engine engine{};
   EngineVersion version{};
+  std::string release;             // the release the stack pins for the engine ("b7371", "main"; "" unpinned)
   std::string file;                // the launch file, or "--serve" for a command given on the command line
   int line = 1;                    // where the command starts in it
   std::string command;             // the command as one line, words requoted
@@ -97,6 +98,9 @@ struct LaunchSyntax {
   // The problems only the model shows (a GGUF file that already scales), after the length is resolved: `run` is the
   // model with the launch's overrides applied, `as_read` the file as it is.
   void (*resolve)(Launch& launch, const Model& run, const Model& as_read);
+  // Keys the engine itself rewrites when it loads the model under these flags (llama.cpp re-adjusts n_ctx_train for
+  // YaRN flags): adds them to launch.gguf_keys with a note, and says whether it added any. Null: none.
+  bool (*load_time_keys)(Launch& launch, const Model& run, const Model& as_read) = nullptr;
   // The engine's published images, for containers that run one without naming its entrypoint.
   std::span<const ImageEntrypoint> images = {};
 };
@@ -120,6 +124,10 @@ bool is_launch_file(const std::string& path);
 // and as the file states it (`as_read`). `gpu_memory_bytes` (--memory × --tp) picks a memory-dependent default.
 void resolve_launch(Launch& launch, const Model& run, const Model& as_read,
                     std::optional<std::int64_t> gpu_memory_bytes = std::nullopt);
+
+// Adds the keys the engine rewrites as it loads the model (its syntax's `load_time_keys`); true when the model must
+// be loaded again with them.
+bool add_load_time_keys(Launch& launch, const Model& run, const Model& as_read);
 
 // Helpers for the engines' parsers.
 namespace launch_detail {

@@ -4,12 +4,13 @@
 //   --yarn-orig-ctx → rope.scaling.original_context_length, --rope-freq-base → rope.freq_base; --override-kv
 //   KEY=TYPE:VALUE rewrites any key (int, float, bool, str), so ARCH.context_length=int:N raises n_ctx_train;
 // - -c N is the KV cache of every slot together: llama-server gives each of its -np slots N / np tokens; -c 0 is
-//   n_ctx_train; each slot is capped at n_ctx_train (from commit cd5e3b57; PR #28030, 2026-08-30, rescales that cap
-//   from the YaRN flags, which ropelens does not model: it caps at n_ctx_train, which --override-kv lifts in every
-//   build);
+//   n_ctx_train; each slot is capped at n_ctx_train (from commit cd5e3b57), which PR #28030 (2026-08-30) re-adjusts
+//   for YaRN flags and --override-kv lifts in every build;
 // - -ctk/--cache-type-k and -ctv/--cache-type-v take f32, f16, bf16, q8_0, q4_0, ….
 // The flag list below is the RoPE, context, cache, model and common serving flags of common/arg.cpp, not all of them:
 // a flag it does not hold is reported only when it is one edit away from one it holds.
+#include <charconv>
+
 #include <fmt/format.h>
 
 #include "llama_cpp.hpp"
@@ -407,6 +408,44 @@ std::string scaling_text(const Model& model) {
   return text;
 }
 
+// PR #28030 (merged 2026-08-30; build b10754 has it, earlier builds are not placed): llama_init_from_model sets
+// n_ctx_train = n_ctx_orig_yarn / rope_freq_scale when the flags ask for YaRN with a frequency scale other than the
+// file's, so llama-server caps a slot there.
+constexpr int kFirstBuildReadjustingYarn = 10754;
+
+bool readjusts_for_yarn(const std::string& release) {
+  if (release.empty() || release == "main") return true;
+  const auto start = release.find_first_not_of("bB");
+  if (start == std::string::npos) return true;
+  const std::string digits = release.substr(start);
+  int build = 0;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), build);
+  return error != std::errc{} || end != digits.data() + digits.size() || build >= kFirstBuildReadjustingYarn;
+}
+
+double applied_factor(const Model& model) {
+  return model.gguf && model.gguf->scaling_factor && model.gguf->factor_applies() ? model.gguf->scaling_factor->value
+                                                                                  : 1.0;
+}
+
+// n_ctx_train as llama_init_from_model re-adjusts it for YaRN flags, as the key it replaces, with a note.
+bool readjust_for_yarn(Launch& launch, const Model& run, const Model& as_read) {
+  if (!launch.rope_flags || !run.gguf || run.gguf->scaling_type.value != "yarn" || !readjusts_for_yarn(launch.release))
+    return false;
+  const double factor = applied_factor(run);
+  if (factor == applied_factor(as_read)) return false;
+  const std::int64_t original = run.original_max_position_embeddings ? run.original_max_position_embeddings->value
+                                                                     : run.max_position_embeddings.value;
+  const auto readjusted = static_cast<std::int64_t>(static_cast<double>(original) * factor);
+  if (readjusted == run.max_position_embeddings.value) return false;
+  launch.gguf_keys["{arch}.context_length"] = int_value(readjusted);
+  launch.notes.push_back(fmt::format(
+      "llama.cpp re-adjusts n_ctx_train from {} to {} for the YaRN flags (n_ctx_orig_yarn {} × factor {}; PR #28030, "
+      "build b10754 and later): a slot is capped there, and the audit reads the file so",
+      run.max_position_embeddings.value, readjusted, original, fmt_number(factor)));
+  return true;
+}
+
 void resolve_llama_cpp(Launch& launch, const Model& run, const Model& as_read) {
   if (launch.rope_flags && as_read.gguf && as_read.gguf->extends())
     launch.problems.push_back(
@@ -426,7 +465,7 @@ void resolve_llama_cpp(Launch& launch, const Model& run, const Model& as_read) {
     }
     launch.problems.push_back(
         {LaunchProblemKind::slot_below_asked, launch.length_flag,
-         fmt::format("each request would get {} tokens, but {} caps it at the file's n_ctx_train {}: requests get {} "
+         fmt::format("each request would get {} tokens, but {} caps it at n_ctx_train {}: requests get {} "
                      "tokens",
                      asked, launch.slots_split_length ? "llama-server" : "Ollama", trained, trained),
          launch.slots_split_length
@@ -454,6 +493,7 @@ constexpr ImageEntrypoint kLlamaCppImages[] = {
 const LaunchSyntax kLlamaCppLaunch = {.parse = llama_cpp_launch::parse_llama_cpp,
                                       .file = ollama_modelfile,
                                       .resolve = llama_cpp_launch::resolve_llama_cpp,
+                                      .load_time_keys = llama_cpp_launch::readjust_for_yarn,
                                       .images = kLlamaCppImages};
 
 }  // namespace ropelens::engine_detail
