@@ -65,9 +65,8 @@ void read_context_variable(Launch& launch, std::string_view value) {
 
 }  // namespace ollama_launch
 
-using ollama_launch::read_context_variable;
-
 using ollama_launch::is_modelfile;
+using ollama_launch::read_context_variable;
 
 std::optional<Launch> ollama_modelfile(const std::string& path, std::string_view text, EngineVersion version) {
   if (!is_modelfile(path)) return std::nullopt;
