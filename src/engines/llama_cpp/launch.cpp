@@ -9,12 +9,11 @@
 // - -ctk/--cache-type-k and -ctv/--cache-type-v take f32, f16, bf16, q8_0, q4_0, ….
 // The flag list below is the RoPE, context, cache, model and common serving flags of common/arg.cpp, not all of them:
 // a flag it does not hold is reported only when it is one edit away from one it holds.
-#include <charconv>
-
 #include <fmt/format.h>
 
 #include "llama_cpp.hpp"
 #include "ropelens/engines/launch.hpp"
+#include "ropelens/engines/versions.hpp"
 #include "ropelens/model/units.hpp"
 
 namespace ropelens::engine_detail {
@@ -411,17 +410,7 @@ std::string scaling_text(const Model& model) {
 // PR #28030 (merged 2026-08-30; build b10754 has it, earlier builds are not placed): llama_init_from_model sets
 // n_ctx_train = n_ctx_orig_yarn / rope_freq_scale when the flags ask for YaRN with a frequency scale other than the
 // file's, so llama-server caps a slot there.
-constexpr int kFirstBuildReadjustingYarn = 10754;
-
-bool readjusts_for_yarn(const std::string& release) {
-  if (release.empty() || release == "main") return true;
-  const auto start = release.find_first_not_of("bB");
-  if (start == std::string::npos) return true;
-  const std::string digits = release.substr(start);
-  int build = 0;
-  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), build);
-  return error != std::errc{} || end != digits.data() + digits.size() || build >= kFirstBuildReadjustingYarn;
-}
+constexpr std::string_view kFirstBuildReadjustingYarn = "b10754";
 
 double applied_factor(const Model& model) {
   return model.gguf && model.gguf->scaling_factor && model.gguf->factor_applies() ? model.gguf->scaling_factor->value
@@ -430,7 +419,8 @@ double applied_factor(const Model& model) {
 
 // n_ctx_train as llama_init_from_model re-adjusts it for YaRN flags, as the key it replaces, with a note.
 bool readjust_for_yarn(Launch& launch, const Model& run, const Model& as_read) {
-  if (!launch.rope_flags || !run.gguf || run.gguf->scaling_type.value != "yarn" || !readjusts_for_yarn(launch.release))
+  if (!launch.rope_flags || !run.gguf || run.gguf->scaling_type.value != "yarn" ||
+      release_before(Engine::llama_cpp, launch.release, kFirstBuildReadjustingYarn))
     return false;
   const double factor = applied_factor(run);
   if (factor == applied_factor(as_read)) return false;
