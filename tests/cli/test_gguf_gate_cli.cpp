@@ -274,6 +274,18 @@ TEST_CASE(
     CHECK_THAT(help, !Catch::Contains(cannot) || Catch::Contains("no llama.cpp flag"));
   CHECK_THAT(help, !Catch::Contains("gguf-set-metadata " + dir.file("dropped.gguf")));
 
+  // check on the folder says the same, and only that: a file without the tensor runs the plain RoPE of Llama 3 8B,
+  // whose shape it shares, but the known base adds no CTX201 or CTX211 for the one cause.
+  fs::create_directories(dir.file("folder"));
+  write_file(dir.file("folder/config.json"), read_file(config));
+  llama31_8b_fixture(500000.0f, false).write(dir.file("folder/model.gguf"));
+  const json checked = json::parse(run_cli("check " + dir.file("folder") + " --format json").out);
+  std::vector<std::string> on_the_gguf;
+  for (const auto& file : checked["files"])
+    if (file["path"].get<std::string>().ends_with("model.gguf"))
+      for (const auto& d : file["diagnostics"]) on_the_gguf.push_back(d["code"]);
+  CHECK(on_the_gguf == std::vector<std::string>{"GGUF005"});
+
   const auto base = run_cli("diff " + config + " " + dir.file("base.gguf") + " --format json");
   CHECK(base.exit_code == 1);
   CHECK(new_findings(base.out) == std::vector<std::string>{dir.file("base.gguf") + " GGUF006"});
