@@ -128,17 +128,15 @@ std::string first_error_line(const std::string& err) {
   return line;
 }
 
-}  // namespace
-
-std::string run_git(const std::string& directory, const std::vector<std::string>& args, const std::string& what,
-                    std::size_t max_output_bytes) {
+// Starts `git --no-pager -C directory ARGS…` with standard input from /dev/null and its output and errors into the
+// write ends of `out` and `err`, which it then closes here; throws InputError naming `what` when git cannot run.
+pid_t spawn_git(const std::string& directory, const std::vector<std::string>& args, Pipe& out, Pipe& err,
+                const std::string& what) {
   std::vector<std::string> words = {"git", "--no-pager", "-C", directory};
   words.insert(words.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& word : words) argv.push_back(word.data());
   argv.push_back(nullptr);
-
-  Pipe out, err;
   SpawnActions actions;
   ::posix_spawn_file_actions_addopen(actions.get(), STDIN_FILENO, "/dev/null", O_RDONLY, 0);
   ::posix_spawn_file_actions_adddup2(actions.get(), out.write_end(), STDOUT_FILENO);
@@ -150,6 +148,15 @@ std::string run_git(const std::string& directory, const std::vector<std::string>
                                              : "cannot run git: " + git_error_reason(spawned));
   out.close_write();
   err.close_write();
+  return pid;
+}
+
+}  // namespace
+
+std::string run_git(const std::string& directory, const std::vector<std::string>& args, const std::string& what,
+                    std::size_t max_output_bytes) {
+  Pipe out, err;
+  const pid_t pid = spawn_git(directory, args, out, err, what);
   Captured captured;
   try {
     captured = capture(out.read_end(), err.read_end(), max_output_bytes);
@@ -317,23 +324,8 @@ GitBlobStream::~GitBlobStream() {
 }
 
 void GitBlobStream::spawn(const std::string& top_level, const std::string& oid) {
-  std::vector<std::string> words = {"git", "--no-pager", "-C", top_level, "cat-file", "blob", oid};
-  std::vector<char*> argv;
-  for (auto& word : words) argv.push_back(word.data());
-  argv.push_back(nullptr);
   Pipe out, err;
-  SpawnActions actions;
-  ::posix_spawn_file_actions_addopen(actions.get(), STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  ::posix_spawn_file_actions_adddup2(actions.get(), out.write_end(), STDOUT_FILENO);
-  ::posix_spawn_file_actions_adddup2(actions.get(), err.write_end(), STDERR_FILENO);
-  const int spawned = ::posix_spawnp(&pid_, "git", actions.get(), nullptr, argv.data(), environ);
-  if (spawned != 0) {
-    pid_ = -1;
-    throw InputError(shown_, spawned == ENOENT ? std::string("git is not installed or not on PATH")
-                                               : "cannot run git: " + git_error_reason(spawned));
-  }
-  out.close_write();
-  err.close_write();
+  pid_ = spawn_git(top_level, {"cat-file", "blob", oid}, out, err, shown_);
   out_fd_ = out.release_read();
   err_fd_ = err.release_read();
 }
