@@ -2,7 +2,8 @@
 # Installs the Debian packages ropelens builds and tests with, skipping those already installed.
 # Usage: install-deps.sh [build] [browser]   (default: build)
 #   build    the compiler, CMake, pkgconf, the five libraries, libyaml (Compose files and Kubernetes manifests)
-#            and git (`ropelens diff --git` and .gitignore-aware scans run it); for the tests, python3-jsonschema
+#            and git (`ropelens diff --git` and .gitignore-aware scans run it); for the tests, git-lfs (the Git LFS
+#            test of `diff --git`, skipped with a message where it is absent), python3-jsonschema
 #            with python3-rfc3987 (SARIF validated against the official schema with URI format checks on) and python3-yaml (.pre-commit-hooks.yaml and the CI examples in docs/ci.md);
 #            for the Python package (python/, `make python`, `pip install .`): python3-dev, python3-pybind11,
 #            python3-venv, python3-setuptools, python3-wheel and python3-pytest (torch, for verify_rotary's tests, is
@@ -15,7 +16,7 @@ packages=()
 for group in "${groups[@]}"; do
   case "$group" in
     build) packages+=(cmake g++ make pkgconf libcli11-dev nlohmann-json3-dev libfmt-dev libspdlog-dev catch2 libyaml-dev
-                      python3 git
+                      python3 git git-lfs
                       python3-jsonschema python3-rfc3987 python3-yaml
                       python3-dev python3-pybind11 python3-venv python3-setuptools python3-wheel python3-pytest) ;;
     browser) packages+=(chromium fonts-dejavu-core) ;;

@@ -78,7 +78,7 @@ bool scales_softmax_by_mscale(const Model& model) {
   return model.qk_nope_head_dim.has_value() || model.model_type.value.rfind("deepseek", 0) == 0;
 }
 
-void report_conversion(const Context& cx, ConversionAspect aspect, Sink& out, const std::string& help) {
+void report_conversion(const Context& cx, ConversionAspect aspect, Sink& out) {
   const ConversionAudit* audit = cx.conversion_audit();
   if (audit == nullptr) return;
   for (const auto& d : audit->differences) {
@@ -87,7 +87,7 @@ void report_conversion(const Context& cx, ConversionAspect aspect, Sink& out, co
     Finding finding =
         out.report(d.gguf_pointer, fmt::format("{} is {}; convert_hf_to_gguf.py writes {} for {} of {}: {}", d.gguf_key,
                                                d.found, d.written, config_key, cx.source->source, d.consequence));
-    finding.help(help)
+    finding.help(d.remedy)
         .fact("gguf_key", d.gguf_key)
         .fact("config_key", d.config_pointer)
         .fact("config_file", cx.source->source);

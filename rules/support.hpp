@@ -55,8 +55,9 @@ bool deployed(const Context& cx, const EngineView& view);
 std::string past_trained(const Context& cx, std::int64_t limit_tokens);
 
 // Reports each difference of one aspect between a GGUF file and what the converter writes for its source config
-// (Context::conversion_audit), at the GGUF key, naming the config key: the GGUF conversion rules.
-void report_conversion(const Context& cx, ConversionAspect aspect, Sink& out, const std::string& help);
+// (Context::conversion_audit), at the GGUF key, naming the config key, with the remedy the audit found for it as
+// help: the GGUF conversion rules.
+void report_conversion(const Context& cx, ConversionAspect aspect, Sink& out);
 
 // Reports each launch-line problem of one kind (Context::launch, as the engine's parser found it) at its flag,
 // with the flag and the whole line as facts.

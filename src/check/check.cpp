@@ -11,6 +11,7 @@
 
 #include "ropelens/check/check.hpp"
 #include "ropelens/engines/engine_report.hpp"
+#include "ropelens/engines/gguf_conversion_audit.hpp"
 #include "ropelens/log/log.hpp"
 #include "ropelens/engines/method_override.hpp"
 #include "ropelens/check/model_log.hpp"
@@ -280,15 +281,43 @@ void CheckCounts::add(const FileResult& file) {
   }
 }
 
+std::optional<EarlierVersion> conversion_source_evidence(const LoadedModel& loaded,
+                                                         const std::vector<TrainedLengthRule>& rules) {
+  if (!loaded.gguf || !loaded.source) return std::nullopt;
+  const ConversionAudit conversion = audit_conversion(*loaded.source, loaded.model);
+  const bool same_rope =
+      std::all_of(conversion.differences.begin(), conversion.differences.end(),
+                  [](const ConversionDifference& d) { return d.aspect == ConversionAspect::context_length; });
+  if (!same_rope) return std::nullopt;
+  const Model& source = *loaded.source;
+  return EarlierVersion{source.source, source.max_position_embeddings.value,
+                        longest_trained_length(source, training_for({}, rules, source.source)),
+                        rope_signature(loaded.model), true};
+}
+
+TrainingOverrides training_evidence(const LoadedModel& loaded, const TrainingOverrides& stated,
+                                    const std::vector<TrainedLengthRule>& rules, const Baseline* baseline) {
+  TrainingOverrides overrides = training_for(stated, rules, loaded.model.source);
+  if (overrides.trained_length) return overrides;
+  if (loaded.gguf && loaded.source) {
+    auto from_source = conversion_source_evidence(loaded, rules);
+    // The file runs another RoPE than its config: the conversion findings say so, and no known base its own RoPE
+    // resembles (a Llama 3.1 file without rope_freqs looks like Llama 3) adds a second finding for the same cause.
+    // This holds for `diff CONFIG GGUF` too, where the earlier version is that config.
+    overrides.known_bases = from_source.has_value();
+    if (!overrides.earlier) overrides.earlier = std::move(from_source);
+  }
+  if (!overrides.earlier && baseline) overrides.earlier = baseline->earlier_version_of(loaded.model.source);
+  return overrides;
+}
+
 FileResult check_model(LoadedModel loaded, const CheckOptions& options) {
   Model& model = loaded.model;
   FileResult result;
   result.path = model.source;
   if (model.reference) result.resolved_file = shown_path(model.reference->path);
   TrainingHistory history{loaded.as_trained ? &*loaded.as_trained : nullptr,
-                          training_for(options.training, options.trained_lengths, model.source)};
-  if (options.baseline && !history.overrides.earlier && !history.overrides.trained_length)
-    history.overrides.earlier = options.baseline->earlier_version_of(model.source);
+                          training_evidence(loaded, options.training, options.trained_lengths, options.baseline.get())};
   result.audit = audit_model(model, resolve_target(options.target_tokens, model), history);
   std::vector<RopeTable> tables;
   for (const auto& setup : model.setups) tables.push_back(compute_rope_table(setup));

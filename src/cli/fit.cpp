@@ -6,6 +6,7 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "output.hpp"
+#include "ropelens/check/check.hpp"
 #include "ropelens/check/model_log.hpp"
 #include "ropelens/check/project_settings.hpp"
 #include "ropelens/input/model_locator.hpp"
@@ -83,11 +84,12 @@ void setup_fit(CLI::App* cmd, Outcome& outcome) {
     request.deployment = deployment;
     const FitRender render = find_format(fit_formats(), options->format, "fit");
     LoadedModel loaded = load_model(options->path, {}, options->revision);
+    attach_conversion_source(loaded, std::nullopt);
     log_loaded_model(loaded);
     request.model_word = served_model_word(loaded.model.reference ? loaded.model.reference->path : options->path,
                                            loaded.model.reference);
     request.training.trained_length = options->trained_length;
-    request.training = training_for(request.training, settings.trained_lengths, loaded.model.source);
+    request.training = training_evidence(loaded, request.training, settings.trained_lengths);
     const FitReport report = fit_model(loaded.model, request);
     Output output(options->output.path);
     render(report, output.stream(), text_options(options->output, output));

@@ -14,6 +14,7 @@
 #include "output.hpp"
 #include "ropelens/audit/audit.hpp"
 #include "ropelens/engines/engine_report.hpp"
+#include "ropelens/check/check.hpp"
 #include "ropelens/check/model_log.hpp"
 #include "ropelens/render/formats.hpp"
 #include "ropelens/report/table_report.hpp"
@@ -73,6 +74,7 @@ void setup_table(CLI::App* cmd, Outcome& outcome) {
   cmd->callback([options, &outcome] {
     if (!options->engine.empty()) find_format(engine_formats(), options->format, "table --engine");
     LoadedModel loaded = load_model(options->path, parse_edits(options->edits), options->revision);
+    attach_conversion_source(loaded, std::nullopt);
     log_loaded_model(loaded);
     if (auto missing = missing_for_pairs(loaded.model)) {
       print_error(fmt::format("{}: no RoPE table: {}", options->path, *missing));
@@ -99,9 +101,9 @@ void setup_table(CLI::App* cmd, Outcome& outcome) {
     TrainingOverrides training;
     training.trained_length = options->trained_length;
     training.extended_length = options->extended_length;
-    request.training = {loaded.as_trained ? &*loaded.as_trained : nullptr,
-                        training_for(training, load_project_settings(fs::current_path().string()).trained_lengths,
-                                     loaded.model.source)};
+    request.training = {
+        loaded.as_trained ? &*loaded.as_trained : nullptr,
+        training_evidence(loaded, training, load_project_settings(fs::current_path().string()).trained_lengths)};
     if (!options->pairs.empty()) request.pairs = parse_pair_list(options->pairs);
     request.kv_dtype = parse_kv_dtype_option(options->kv_dtype);
     TableReport report = build_table_report(loaded.model, request);

@@ -98,6 +98,18 @@ TrainingOverrides training_for(const TrainingOverrides& training, const std::vec
 TrainingOverrides training_for_tracked(const TrainingOverrides& training, const std::vector<TrainedLengthRule>& rules,
                                        const std::string& work_tree_path);
 
+// The config a GGUF file was converted from (LoadedModel::source) as evidence of its training: when the file holds
+// the RoPE the converter writes for it (no theta, scaling or layout difference), the config's trained length bounds
+// the file's, as an earlier version's would.
+std::optional<EarlierVersion> conversion_source_evidence(const LoadedModel& loaded,
+                                                         const std::vector<TrainedLengthRule>& rules);
+// Everything known about how a loaded file was trained, in one order for every command: the lengths stated
+// (--trained-length, else .ropelens.json's rule for its path), else the config a GGUF file was converted from, else
+// the earlier version a baseline recorded. The known bases are matched by the audit itself, except for a GGUF file
+// whose RoPE differs from its config's (the conversion findings name that cause).
+TrainingOverrides training_evidence(const LoadedModel& loaded, const TrainingOverrides& stated,
+                                    const std::vector<TrainedLengthRule>& rules, const Baseline* baseline = nullptr);
+
 struct CheckOptions {
   std::optional<std::int64_t> target_tokens;  // none: each model's declared length (resolve_target)
   TrainingOverrides training;

@@ -211,6 +211,15 @@ struct LengthKey {
 struct Model {
   std::string source;  // shown to users: the path, or "id@revision" for a model named by id
   std::optional<ModelReference> reference;
+  // A file read at a git revision ("HEAD:m/model.gguf"): where it sits in the work tree, as shown, for a command
+  // that edits the file.
+  std::optional<std::string> work_tree_file;
+  // The file a command that edits it names: the work-tree file of a revision's blob, the file a model id resolved
+  // to, else the path shown.
+  const std::string& file_to_edit() const {
+    if (work_tree_file) return *work_tree_file;
+    return reference ? reference->path : source;
+  }
   Field<std::string> model_type;
   std::string text_pointer;  // "" or the nested language-model object, e.g. "/text_config"
   PositionScheme scheme = PositionScheme::rope;

@@ -89,7 +89,7 @@ inline constexpr std::string_view kModelMembersElsewhere[] = {
     "length_keys", "layers",           "setups",       "hybrid_schedule_from", "alibi",
     "t5",          "nope_temperature", "kv",           "weights_bytes",        "weights_parameters",
     "checkpoint",  "vocab_size",       "hidden_size",  "name_or_path",         "gguf",
-    "notes",       "issues",           "config_keys"};
+    "notes",       "issues",           "config_keys",  "work_tree_file"};
 
 // One RoPE setup's settings, in the order inspect prints them; method parameters only for their method.
 inline constexpr auto kSetupFields = std::make_tuple(
