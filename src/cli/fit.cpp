@@ -27,9 +27,7 @@ std::uint64_t byte_size(const std::string& option, const std::string& text) {
 
 std::vector<KvDtype> parse_kv_dtypes(const std::vector<std::string>& names) {
   std::vector<KvDtype> dtypes;
-  for (const auto& name : names)
-    if (auto dtype = parse_kv_dtype(name)) dtypes.push_back(*dtype);
-    else throw std::invalid_argument(fmt::format("--kv-dtype {}: not one of bf16, f16, f32, fp8, q8_0, q4_0", name));
+  for (const auto& name : names) dtypes.push_back(*parse_kv_dtype(chosen(kv_dtype_choices(), name, "--kv-dtype")));
   return dtypes;
 }
 

@@ -103,7 +103,7 @@ void setup_table(CLI::App* cmd, Outcome& outcome) {
                         training_for(training, load_project_settings(fs::current_path().string()).trained_lengths,
                                      loaded.model.source)};
     if (!options->pairs.empty()) request.pairs = parse_pair_list(options->pairs);
-    request.kv_dtype = parse_kv_dtype_option(options->kv_dtype);
+    request.kv_dtype = parse_kv_dtype_option(options->kv_dtype, "--kv-dtype");
     TableReport report = build_table_report(loaded.model, request);
     find_format(table_formats(), options->format, "table")(report, out, text_options(options->output, output));
     output.close();
