@@ -23,6 +23,7 @@ import shlex
 import struct
 import subprocess
 import sys
+import tempfile
 import termios
 
 WIDTHS = (40, 80, 200)
@@ -166,9 +167,11 @@ def check_help_examples(checker, binary, source):
     for command in commands:
         unwrapped = on_terminal(binary, ["help", command], 10000, source)
         expected = [b for b in blocks(unwrapped.split("Examples:")[-1])] if "Examples:" in unwrapped else []
-        for example in expected:  # each runs as printed, from the source tree
+        for example in expected:  # each runs as printed, where testdata/ is the source tree's
             args = shlex.split(example)[1:]
-            ran = subprocess.run([binary, *args], capture_output=True, cwd=source)
+            with tempfile.TemporaryDirectory() as scratch:
+                os.symlink(os.path.join(source, "testdata"), os.path.join(scratch, "testdata"))
+                ran = subprocess.run([binary, *args], capture_output=True, cwd=scratch)
             if ran.returncode not in (0, 1):
                 checker.failures.append(f"help {command}: the example exits {ran.returncode}: {example}")
         for width in WIDTHS:  # the examples' section: the options' prose may begin with a program's name
