@@ -13,24 +13,47 @@ DOC = SOURCE_DIR / "docs" / "python.md"
 
 
 def sections():
+    """(heading, the section's ```pycon blocks) for each section that has one."""
     text = DOC.read_text(encoding="utf-8")
     parts = re.split(r"^(#+ .*)$", text, flags=re.MULTILINE)
     named = [("(top)", parts[0])] + list(zip(parts[1::2], parts[2::2]))
-    return [(heading.lstrip("# ").strip(), body) for heading, body in named if ">>> " in body]
+    found = []
+    for heading, body in named:
+        blocks = re.findall(r"^```pycon\n(.*?)^```", body, flags=re.MULTILINE | re.DOTALL)
+        if blocks:
+            found.append((heading.lstrip("# ").strip(), "\n".join(blocks)))
+    return found
 
 
-@pytest.mark.parametrize("heading,body", sections(), ids=[h for h, _ in sections()])
-def test_the_examples_of_each_section_run_as_written(heading, body, monkeypatch):
-    if "import torch" in body and importlib.util.find_spec("torch") is None:
-        pytest.skip(f"{heading}: torch is not installed")
-    monkeypatch.chdir(SOURCE_DIR)
-    parser = doctest.DocTestParser()
-    test = parser.get_doctest(body, {}, heading, str(DOC), 0)
+def run_section(heading, body, globs):
+    test = doctest.DocTestParser().get_doctest(body, globs, heading, str(DOC), 0)
     assert test.examples, heading
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    runner.run(test)
+    runner.run(test, clear_globs=False)
+    globs.update(test.globs)  # DocTest runs on a copy
     assert runner.failures == 0, f"docs/python.md, {heading}: {runner.failures} example(s) differ (see above)"
 
 
-def test_the_doc_has_examples_to_run():
-    assert len(sections()) >= 3
+def needs_torch(body):
+    return "import torch" in body
+
+
+def test_the_examples_run_as_written_in_order(monkeypatch):
+    """The sections without torch, one session as a reader runs them: later ones use what earlier ones defined."""
+    monkeypatch.chdir(SOURCE_DIR)
+    globs = {}
+    ran = 0
+    for heading, body in sections():
+        if not needs_torch(body):
+            run_section(heading, body, globs)
+            ran += 1
+    assert ran >= 2
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
+def test_the_torch_examples_run_as_written(monkeypatch):
+    monkeypatch.chdir(SOURCE_DIR)
+    torch_sections = [(heading, body) for heading, body in sections() if needs_torch(body)]
+    assert torch_sections
+    for heading, body in torch_sections:
+        run_section(heading, body, {})
