@@ -20,21 +20,23 @@ trap 'rm -rf "$work"' EXIT
 "$python" -m venv --system-site-packages "$work/venv"
 echo "python: $("$work/venv/bin/python" -c 'import sys; print(sys.version.split()[0], sys.base_prefix)'), cores: $(nproc)"
 
-timed_install() {  # BUILD-DIRECTORY: seconds of one `pip install .`, the package then imported
-  local start end
-  start=$(date +%s.%N)
-  (cd "$root" && CCACHE_DISABLE=1 ROPELENS_BUILD="$1" "$work/venv/bin/python" -m pip install --no-build-isolation \
-     --no-index --force-reinstall -q . >"$work/pip.log" 2>&1) || { tail -20 "$work/pip.log"; exit 1; }
-  end=$(date +%s.%N)
+timed_install() {  # BUILD-DIRECTORY: "wall cpu" seconds of one `pip install .` (cpu: user+sys of every process it ran)
+  (cd "$root" && CCACHE_DISABLE=1 ROPELENS_BUILD="$1" /usr/bin/time -f '%e %U %S' -o "$work/time" \
+     "$work/venv/bin/python" -m pip install --no-build-isolation --no-index --force-reinstall -q . \
+     >"$work/pip.log" 2>&1) || { tail -20 "$work/pip.log"; exit 1; }
   "$work/venv/bin/python" -c 'import ropelens' || exit 1
-  echo "$end - $start" | bc
+  awk '{printf "%.1f %.1f", $1, $2 + $3}' "$work/time"
+}
+
+report() {  # LABEL "wall cpu" BUDGET
+  read -r wall cpu <<<"$2"
+  printf '%-30s %6.1f s wall, %6.1f s of CPU (budget %s s wall on 2 cores; load average now %s)\n' "$1" "$wall" "$cpu" \
+    "$3" "$(cut -d' ' -f1 /proc/loadavg)"
 }
 
 make -C "$root" run >/dev/null
 rm -rf "$root"/build/python-*  # the module of an earlier install: compiled again, as on a first install
-warm=$(timed_install "$root/build")
-printf 'pip install . after make run:  %6.1f s (the module only; budget 180 s)\n' "$warm"
+report "pip install . after make run:" "$(timed_install "$root/build")" 180
 if [ "$cold" = 1 ]; then
-  cold_time=$(timed_install "$work/build")
-  printf 'pip install . from nothing:    %6.1f s (core, command and module; budget 360 s)\n' "$cold_time"
+  report "pip install . from nothing:" "$(timed_install "$work/build")" 360
 fi
