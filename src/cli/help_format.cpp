@@ -64,7 +64,9 @@ class FittedFormatter : public CLI::Formatter {
   std::string make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const override {
     const int width = help_width();
     std::string text = fitted_text(CLI::Formatter::make_help(app, std::move(name), mode), width);
-    return text + examples_text(app, width);
+    const std::string examples = examples_text(app, width);
+    if (examples.empty()) return text;
+    return text.substr(0, text.find_last_not_of('\n') + 1) + "\n" + examples;  // one blank line before them
   }
 };
 

@@ -57,7 +57,7 @@ LocatedModel locate_model(const std::string& spec, const std::optional<std::stri
       throw InputError(spec, fmt::format("--revision {} applies to a model id, and this is a path", *revision));
     return {spec, spec, std::nullopt};
   }
-  if (input_detail::names_a_file(spec)) throw InputError(spec, "no such file or directory");
+  if (input_detail::names_a_file(spec)) return {spec, spec, std::nullopt};  // reading it says it is not there
   constexpr std::string_view kOllama = "ollama:";
   if (spec.rfind(kOllama, 0) == 0) {
     if (revision) throw InputError(spec, "--revision applies to Hugging Face ids; an Ollama name takes :TAG");

@@ -12,7 +12,6 @@
 #include "ropelens/engines/registry.hpp"
 #include "ropelens/input/model_locator.hpp"
 #include "ropelens/load/model_loader.hpp"
-#include "ropelens/model/text.hpp"
 #include "ropelens/normalize/normalize.hpp"
 #include "ropelens/rules/rule.hpp"
 #include "suggesting.hpp"
@@ -81,16 +80,21 @@ ShortInputEffect short_input_effect(const Plan& plan, const Model& edited) {
   return effect;
 }
 
-// The check that verifies the suggestion, as a user runs it: one shell line (shell_line quotes each word).
+// 'a'\''b': one shell word whatever the JSON holds.
+std::string shell_quoted(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 std::string check_command(const Plan& plan, const Suggestion& suggestion) {
-  std::vector<std::string> words = {"ropelens", "check", plan.document->path == "<stdin>" ? "-" : plan.document->path,
-                                    "--target", std::to_string(plan.target_tokens)};
-  if (plan.requested_original)
-    words.insert(words.end(), {"--trained-length", std::to_string(*plan.requested_original)});
-  if (plan.deployment->stated()) words.insert(words.end(), {"--stack", plan.deployment->stack_option()});
-  for (const auto& edit : suggestion.edits)
-    words.insert(words.end(), {"--set", edit.pointer + "=" + edit.value.dump()});
-  return shell_line(words);
+  std::string command =
+      fmt::format("ropelens check {} --target {}",
+                  plan.document->path == "<stdin>" ? "-" : shell_quoted(plan.document->path), plan.target_tokens);
+  if (plan.requested_original) command += fmt::format(" --trained-length {}", *plan.requested_original);
+  if (plan.deployment->stated()) command += " --stack " + shell_quoted(plan.deployment->stack_option());
+  for (const auto& edit : suggestion.edits) command += " --set " + shell_quoted(edit.pointer + "=" + edit.value.dump());
+  return command;
 }
 
 // `ropelens check` fails at its default --fail-on (warning) on any error or warning; unreadable is an error too.
@@ -145,7 +149,7 @@ LoadedModel gguf_with_flags(const Plan& plan, const Suggestion& suggestion) {
 
 EngineSnippet gguf_snippet(const Plan& plan, const Suggestion& suggestion) {
   const EngineRow& engine = gguf_engine();
-  return {engine.engine, "", engine.gguf->command(shell_word(plan.gguf_path), gguf_flags(plan, suggestion)), {}};
+  return {engine.engine, "", engine.gguf->command(shell_quoted(plan.gguf_path), gguf_flags(plan, suggestion)), {}};
 }
 
 void complete(const Plan& plan, Suggestion& suggestion) {

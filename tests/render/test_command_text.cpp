@@ -76,5 +76,5 @@ TEST_CASE("an option keeps its value on its line, and the JSON word is never spl
   const std::string text = command_text(kServe, {40, 0, 2});
   CHECK(text.find("--hf-overrides " + kJson) != std::string::npos);
   CHECK(text.find("--max-model-len 131072") != std::string::npos);
-  CHECK(text.find("VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 vllm serve") == 0);
+  CHECK(command_text(kServe, {80, 0, 2}).find("VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 vllm serve Qwen/Qwen3-8B \\\n") == 0);
 }
