@@ -61,7 +61,8 @@ void setup_fit(CLI::App* cmd, Outcome& outcome) {
                   "SIZE of the weights, when no safetensors headers or GGUF tensors state it (or to override them)");
   add_list_option(*cmd, "--kv-dtype", options->kv_dtypes,
                   "KV-cache dtypes to fit: bf16, f16, f32, fp8, q8_0, q4_0 (default: the config's torch_dtype, else "
-                  "bf16)");
+                  "bf16)")
+      ->check(one_of(kv_dtype_choices()));  // checked as it is read, before a missing --memory is reported
   add_engine_option(*cmd, options->engine, fmt::format("fit for: {} or all", engine_names()));
   add_stack_option(*cmd, options->stack);
   add_format_option(*cmd, options->format, format_names(fit_formats()));

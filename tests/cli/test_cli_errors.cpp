@@ -165,6 +165,11 @@ TEST_CASE("every enumerated value names the nearest valid one, whichever command
   r = run_cli("fit " + kQwen3 + " --memory 24GiB --weights 16GiB --kv-dtype bf16,fp9");
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Contains("'fp9' is not one of bf16, f16, f32, fp8, q8_0, q4_0 (did you mean 'fp8'?)"));
+  r = run_cli("fit " + kQwen3 + " --kv-dtype fp9");  // the wrong value first, not that --memory is missing
+  CHECK(r.exit_code == 2);
+  CHECK(r.err ==
+        "ropelens: error: --kv-dtype: 'fp9' is not one of bf16, f16, f32, fp8, q8_0, q4_0 (did you mean "
+        "'fp8'?)\n");
   r = run_cli("check " + kQwen3 + " --severity CTX201=eror");
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err,
