@@ -93,7 +93,8 @@ def test_a_module_without_config_is_an_error():
 
 def test_a_wrong_live_buffer_is_the_buffer_to_fix_not_the_config():
     finding = ropelens.verify_rotary(Model(10000.0), CONFIG).findings[0]
-    assert finding.help.startswith("the module runs its buffer, not the config")
+    assert finding.help.startswith("the module runs its buffer model.rotary_emb.inv_freq, not the config: rebuild "
+                                   "that rotary embedding from the config")
     assert "transformers 4.x reads rope_theta only at the top level" in finding.help
     assert "do not change the config's rope_theta" in finding.help
 
