@@ -1,10 +1,13 @@
 """verify_rotary on small torch modules built here, as transformers builds its rotary embeddings."""
 
+import sys
+
 import pytest
 
 import ropelens
 
-torch = pytest.importorskip("torch", reason="torch is not installed (Debian: python3-torch): verify_rotary untested")
+torch = pytest.importorskip("torch", reason=f"no torch for {sys.executable} (Debian's python3-torch serves only "
+                                            "/usr/bin/python3): verify_rotary untested")
 
 CONFIG = {
     "model_type": "llama",
