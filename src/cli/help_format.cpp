@@ -11,6 +11,8 @@ namespace ropelens::cli {
 namespace {
 
 constexpr std::size_t kOptionColumn = 30;  // CLI11's column_width: where descriptions start
+constexpr int kNarrowestColumn = 30;       // a description column narrower than this goes under its option
+constexpr int kDescriptionIndent = 6;      // the description's indent there
 constexpr int kExampleIndent = 2;
 
 // A row CLI11 wrote as a name padded to the option column and its description ("  --target TOKENS   target …"),
@@ -20,10 +22,20 @@ bool described_row(const std::string& line) {
          line.starts_with("  ");
 }
 
+// On a narrow terminal (under 60 columns) the option's name on its line and the description wrapped below it.
+std::string described_row_below(const std::string& line, int width) {
+  const std::string name = line.substr(0, line.find_last_not_of(' ', kOptionColumn - 1) + 1);
+  const std::string description = render_detail::wrapped(
+      std::string(kDescriptionIndent, ' ') + line.substr(kOptionColumn), width, kDescriptionIndent);
+  return name.find_first_not_of(' ') == std::string::npos ? description : name + "\n" + description;
+}
+
 std::string fitted_line(const std::string& line, int width) {
   if (render_detail::display_width(line) <= width) return line;
-  if (described_row(line))
+  if (described_row(line)) {
+    if (width - static_cast<int>(kOptionColumn) < kNarrowestColumn) return described_row_below(line, width);
     return render_detail::hanging(line.substr(0, kOptionColumn), line.substr(kOptionColumn), width);
+  }
   if (line.starts_with("Usage: ")) {
     // "Usage: ropelens check [OPTIONS] PATH...": the rest hangs after the command's name.
     const std::size_t name_end = line.find(" [");

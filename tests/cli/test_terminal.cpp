@@ -190,3 +190,16 @@ TEST_CASE("every command's text fits an 80- and a 120-column terminal, breaking 
     }
   }
 }
+
+TEST_CASE("help on a narrow terminal puts each description under its option, within the width", "[cli][terminal]") {
+  const std::string out = on_terminal(40, "", "help fit");
+  CHECK(out.find("  --memory TEXT REQUIRED\n      SIZE (e.g. 24GiB, 80GB): one GPU's\n") != std::string::npos);
+  const std::string options = out.substr(0, out.find("Examples:"));
+  std::istringstream lines(options);
+  for (std::string line; std::getline(lines, line);) {
+    INFO(line);
+    CHECK((display_width(line) <= 40 || words_of(line).size() == 1));  // only a word wider than a line passes
+  }
+  CHECK(widest_line(on_terminal(80, "", "help fit")) <= 80);  // 60 columns and more: descriptions in their column
+  CHECK(on_terminal(80, "", "help fit").find("  --memory TEXT REQUIRED      SIZE") != std::string::npos);
+}
