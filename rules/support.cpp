@@ -44,6 +44,7 @@ void report_launch_problems(const Context& cx, LaunchProblemKind kind, Sink& out
       out.report("", problem.message)
           .at_flag(problem.flag)
           .help(problem.help)
+          .help_command(problem.command)
           .fact("flag", problem.flag)
           .fact("line", cx.launch->line);
 }

@@ -28,9 +28,7 @@ std::uint64_t byte_size(const std::string& option, const std::string& text) {
 
 std::vector<KvDtype> parse_kv_dtypes(const std::vector<std::string>& names) {
   std::vector<KvDtype> dtypes;
-  for (const auto& name : names)
-    if (auto dtype = parse_kv_dtype(name)) dtypes.push_back(*dtype);
-    else throw std::invalid_argument(fmt::format("--kv-dtype {}: not one of bf16, f16, f32, fp8, q8_0, q4_0", name));
+  for (const auto& name : names) dtypes.push_back(*parse_kv_dtype(chosen(kv_dtype_choices(), name, "--kv-dtype")));
   return dtypes;
 }
 
@@ -64,7 +62,8 @@ void setup_fit(CLI::App* cmd, Outcome& outcome) {
                   "SIZE of the weights, when no safetensors headers or GGUF tensors state it (or to override them)");
   add_list_option(*cmd, "--kv-dtype", options->kv_dtypes,
                   "KV-cache dtypes to fit: bf16, f16, f32, fp8, q8_0, q4_0 (default: the config's torch_dtype, else "
-                  "bf16)");
+                  "bf16)")
+      ->check(one_of(kv_dtype_choices()));  // checked as it is read, before a missing --memory is reported
   add_engine_option(*cmd, options->engine, fmt::format("fit for: {} or all", engine_names()));
   add_stack_option(*cmd, options->stack);
   add_format_option(*cmd, options->format, format_names(fit_formats()));

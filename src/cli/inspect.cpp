@@ -33,7 +33,8 @@ void setup_inspect(CLI::App* cmd, Outcome& outcome) {
   cmd->callback([options, &outcome] {
     LoadedModel loaded = load_model(options->path, parse_edits(options->edits), options->revision);
     log_loaded_model(loaded);
-    InspectReport report = build_inspect_report(loaded, {options->target, parse_kv_dtype_option(options->kv_dtype)});
+    InspectReport report =
+        build_inspect_report(loaded, {options->target, parse_kv_dtype_option(options->kv_dtype, "--kv-dtype")});
     report.problems = config_findings(loaded);
     Output output(options->output.path);
     find_format(inspect_formats(), options->format, "inspect")(report, output.stream(),

@@ -7,9 +7,12 @@
 
 #include <fmt/format.h>
 
+#include "choices.hpp"
 #include "exit_codes.hpp"
 #include "commands.hpp"
+#include "ropelens/check/baseline.hpp"
 #include "ropelens/engines/deployment.hpp"
+#include "ropelens/input/input.hpp"
 #include "ropelens/model/text.hpp"
 #include "ropelens/model/units.hpp"
 #include "ropelens/rules/rule.hpp"
@@ -22,19 +25,9 @@ std::string rule_code(std::string_view name) {
   return std::string(rule->meta.code);
 }
 
-CLI::Validator one_of(std::vector<std::string> choices) {
-  std::string description = fmt::format("{{{}}}", fmt::join(choices, ","));  // CLI11's IsMember spelling
-  return CLI::Validator(
-      [choices = std::move(choices)](std::string& value) {
-        if (std::find(choices.begin(), choices.end(), value) != choices.end()) return std::string();
-        return fmt::format("'{}' is not one of {}{}", value, fmt::join(choices, ", "), did_you_mean(value, choices));
-      },
-      std::move(description));
-}
-
 void add_format_option(CLI::App& cmd, std::string& format, std::vector<std::string> choices) {
   std::string help = "output format: " + fmt::format("{}", fmt::join(choices, ", "));
-  cmd.add_option("--format", format, help)->check(one_of(std::move(choices)));
+  cmd.add_option("--format", format, help)->check(one_of(format_choices(std::move(choices))));
 }
 
 void add_set_option(CLI::App& cmd, std::vector<std::string>& edits) {
@@ -46,9 +39,7 @@ void add_set_option(CLI::App& cmd, std::vector<std::string>& edits) {
 }
 
 CLI::Option* add_engine_option(CLI::App& cmd, std::string& engine, const std::string& help) {
-  const auto choices = engine_choices();
-  return cmd.add_option("--engine", engine, help)
-      ->check(one_of(std::vector<std::string>(choices.begin(), choices.end())));
+  return cmd.add_option("--engine", engine, help)->check(one_of(engine_choice_list()));
 }
 
 void add_engine_option(CLI::App& cmd, std::string& engine) {
@@ -86,12 +77,12 @@ void add_kv_dtype_option(CLI::App& cmd, std::string& dtype) {
   cmd.add_option("--kv-dtype", dtype,
                  "KV-cache dtype for the memory figures: bf16, f16, f32, fp8, q8_0 or q4_0 (default: the config's "
                  "torch_dtype, else bf16)")
-      ->check(one_of({"bf16", "f16", "f32", "fp8", "q8_0", "q4_0"}));
+      ->check(one_of(kv_dtype_choices()));
 }
 
-std::optional<KvDtype> parse_kv_dtype_option(const std::string& dtype) {
+std::optional<KvDtype> parse_kv_dtype_option(const std::string& dtype, std::string_view label) {
   if (dtype.empty()) return std::nullopt;
-  return parse_kv_dtype(dtype);
+  return parse_kv_dtype(chosen(kv_dtype_choices(), dtype, label));
 }
 
 std::int64_t parse_memory_option(const std::string& size) {
@@ -160,10 +151,12 @@ const std::string& require_selector(const std::string& flag, const std::string& 
 std::map<std::string, Severity> parse_severity_overrides(const std::vector<std::string>& specs) {
   std::map<std::string, Severity> out;
   for (const auto& spec : specs) {
-    auto equals = spec.find('=');
-    auto level = equals == std::string::npos ? std::nullopt : parse_severity(spec.substr(equals + 1));
-    if (!level) throw std::invalid_argument(fmt::format("--severity '{}': expected CODE=error|warning|info", spec));
-    out[require_selector("--severity", spec.substr(0, equals))] = *level;
+    const auto equals = spec.find('=');
+    if (equals == std::string::npos)
+      throw std::invalid_argument(fmt::format("--severity '{}': expected CODE=error|warning|info", spec));
+    const std::string level = spec.substr(equals + 1);
+    chosen(severity_choices(), level, fmt::format("--severity {}", spec));
+    out[require_selector("--severity", spec.substr(0, equals))] = *parse_severity(level);
   }
   return out;
 }
@@ -188,7 +181,7 @@ void add_rule_options(CLI::App& cmd, RuleOptions& options) {
                     "target context length in tokens (default: each model's declared length)", 1);
   add_training_options(cmd, options.trained_length, options.extended_length);
   cmd.add_option("--fail-on", options.fail_on, "lowest severity that fails the run (default warning)")
-      ->check(one_of({"error", "warning", "info"}));
+      ->check(one_of(severity_choices()));
   add_list_option(cmd, "--select", options.select,
                   "only these codes, names or prefixes (e.g. CTX, ROPE1, unseen-angles; ALL: every rule; default: the "
                   "default set)");
@@ -227,10 +220,53 @@ ResolvedRuleOptions resolve_rule_options(const RuleOptions& options, const Proje
   check.memory_budget = settings.memory_budget;
   if (!options.memory.empty()) check.memory_budget = parse_memory_option(options.memory);
   check.tensor_parallel = options.tp;
-  check.kv_dtype = parse_kv_dtype_option(options.kv_dtype);
+  check.kv_dtype = parse_kv_dtype_option(options.kv_dtype, "--kv-dtype");
   check.deployment = deployment_option(options.stack, settings);
   resolved.fail_on = settings.fail_on.value_or(Severity::warning);
-  if (!options.fail_on.empty()) resolved.fail_on = *parse_severity(options.fail_on);
+  if (!options.fail_on.empty())
+    resolved.fail_on = *parse_severity(chosen(severity_choices(), options.fail_on, "--fail-on"));
+  return resolved;
+}
+
+void add_check_request_options(CLI::App& cmd, CheckRequest& request) {
+  add_rule_options(cmd, request.rules);
+  cmd.add_flag("--force-exclude", request.force_exclude,
+               "treat files named on the command line as a directory scan would: leave out excluded paths and "
+               "skip config.json files that are not model configs (for pre-commit, which names every changed file)");
+  cmd.add_option("--baseline", request.baseline,
+                 "FILE: leave out the findings recorded in FILE (by --write-baseline) and report the rest; entries "
+                 "that match nothing any more are reported as fixed");
+  add_engine_option(cmd, request.engine);
+  add_revision_option(cmd, request.revision);
+  add_jobs_option(cmd, request.jobs);
+  cmd.add_option("--source", request.source,
+                 "CONFIG: the config.json (path or Hugging Face id) the GGUF files were converted from; their "
+                 "RoPE keys are checked against what convert_hf_to_gguf.py writes for it (default: a config.json "
+                 "beside the GGUF file)");
+  cmd.add_option("--serve", request.serve,
+                 "COMMAND: check a launch line (vllm serve …, python -m vllm.entrypoints.openai.api_server …, "
+                 "python -m sglang.launch_server …, llama-server …, llama-cli …; - reads it from stdin): its model "
+                 "as that engine version runs it, at the length it serves (repeatable)")
+      ->allow_extra_args(false);
+  cmd.add_option("--model", request.model,
+                 "PATH|ID: the model the launch lines run (--serve, launch files), instead of the one they name");
+  add_set_option(cmd, request.edits);
+}
+
+ResolvedRuleOptions resolve_check_request(const CheckRequest& request, const ProjectSettings& settings) {
+  ResolvedRuleOptions resolved = resolve_rule_options(request.rules, settings);
+  CheckOptions& check = resolved.check;
+  check.edits = parse_edits(request.edits);
+  check.revision = request.revision;
+  check.source = request.source;
+  check.force_exclude = request.force_exclude;
+  check.jobs = request.jobs;
+  for (const std::string& command : request.serve)
+    check.serve_commands.push_back(command == "-" ? read_stdin().text : command);
+  check.launch_model = request.model;
+  if (!request.engine.empty())
+    check.engines = check.deployment.viewed(chosen(engine_choice_list(), request.engine, "--engine"));
+  if (!request.baseline.empty()) check.baseline = std::make_shared<const Baseline>(Baseline::read(request.baseline));
   return resolved;
 }
 

@@ -9,6 +9,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "choices.hpp"
+
 #include "ropelens/memory/kv_cache.hpp"
 #include "ropelens/check/check.hpp"
 #include "ropelens/load/model_loader.hpp"
@@ -19,9 +21,6 @@ namespace ropelens::cli {
 // A rule's code by its name, for examples in help text: codes are spelled only in the catalog.
 std::string rule_code(std::string_view name);
 
-// A choice among `choices`; an unknown value names them and the nearest one. Shown in help as CLI11's IsMember
-// is ({a,b,c}), which the man page and the completions read.
-CLI::Validator one_of(std::vector<std::string> choices);
 // -j/--jobs N: threads for a scan, a whole number from 1 to 1024 (anything else is a usage error).
 void add_jobs_option(CLI::App& cmd, unsigned& jobs);
 // A list option: one value per occurrence (a following path stays a path), commas separating several
@@ -43,7 +42,8 @@ void add_tp_option(CLI::App& cmd, int& tp);
 // table; what resolving noted (a release ropelens cannot place exactly) is printed as a warning.
 Deployment deployment_option(const std::vector<std::string>& values, const ProjectSettings& settings);
 std::vector<Edit> parse_edits(const std::vector<std::string>& specs);
-std::optional<KvDtype> parse_kv_dtype_option(const std::string& dtype);  // "" = the config's dtype
+// "" = the config's dtype; another value not a dtype is a usage error naming `label` and the nearest dtype.
+std::optional<KvDtype> parse_kv_dtype_option(const std::string& dtype, std::string_view label);
 // --memory SIZE as bytes; a bad size is a usage error naming the option.
 std::int64_t parse_memory_option(const std::string& size);
 
@@ -94,6 +94,26 @@ struct ResolvedRuleOptions {
 ResolvedRuleOptions resolve_check_options(const RuleOptions& options);
 // Validates every selector (a typo is a usage error naming the nearest rule) and merges the settings.
 ResolvedRuleOptions resolve_rule_options(const RuleOptions& options, const ProjectSettings& settings);
+
+// Everything `check` runs with that makes sense without a terminal: its rule options and what it reads. The command
+// (src/cli/check.cpp) binds each field to its flag; the Python module (python/src/module.cpp) to a keyword of
+// ropelens.check, so both take the same options and resolve them with the same code. What only a terminal run has
+// (--format, -o, --color, -q, --exit-zero, --write-baseline) stays in check.cpp.
+struct CheckRequest {
+  RuleOptions rules;                    // --target … --stack, --tp, --memory, --kv-dtype, --fail-on
+  std::vector<std::string> edits;       // --set POINTER=JSON
+  std::string engine;                   // --engine
+  std::optional<std::string> revision;  // --revision
+  std::optional<std::string> source;    // --source: the config GGUF files were converted from
+  std::vector<std::string> serve;       // --serve: launch lines ("-": read from stdin)
+  std::optional<std::string> model;     // --model: the model launch lines run
+  std::string baseline;                 // --baseline FILE
+  bool force_exclude = false;           // --force-exclude
+  unsigned jobs = 0;                    // -j: 0 = the cores available
+};
+void add_check_request_options(CLI::App& cmd, CheckRequest& request);
+// The request resolved against the settings as check runs it (the command line: the working directory's).
+ResolvedRuleOptions resolve_check_request(const CheckRequest& request, const ProjectSettings& settings);
 
 // The exit code of a run: 2 when a file could not be read, else 1 when findings at these counts reach
 // `fail_on` (unless --exit-zero), else 0.

@@ -105,7 +105,7 @@ void setup_table(CLI::App* cmd, Outcome& outcome) {
         loaded.as_trained ? &*loaded.as_trained : nullptr,
         training_evidence(loaded, training, load_project_settings(fs::current_path().string()).trained_lengths)};
     if (!options->pairs.empty()) request.pairs = parse_pair_list(options->pairs);
-    request.kv_dtype = parse_kv_dtype_option(options->kv_dtype);
+    request.kv_dtype = parse_kv_dtype_option(options->kv_dtype, "--kv-dtype");
     TableReport report = build_table_report(loaded.model, request);
     find_format(table_formats(), options->format, "table")(report, out, text_options(options->output, output));
     output.close();

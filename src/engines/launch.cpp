@@ -232,7 +232,8 @@ void resolve_launch(Launch& launch, const Model& model, const Model& as_read,
              ? fmt::format("ask for at most {} tokens", *view.length.limit_tokens)
              : fmt::format("set {}=1 to serve {} tokens (the engine then only warns), after extending RoPE so the "
                            "model reaches that length, or ask for at most {} tokens",
-                           launch.allow_longer, *launch.asked_tokens, *view.length.limit_tokens)});
+                           launch.allow_longer, *launch.asked_tokens, *view.length.limit_tokens),
+         launch.allow_longer.empty() ? "" : fmt::format("{}=1 {}", launch.allow_longer, launch.command)});
   }
   if (launch.slots_split_length && launch.slots > 1 && launch.asked_tokens)
     launch.problems.push_back(

@@ -93,7 +93,8 @@ EngineFit fit_engine(const Model& model, const FitRequest& request, const FitRep
   fit.max_tokens = kv.tokens;
   fit.kv_bytes = kv.kv_bytes;
   fit.limited_by = kv.tokens < cap ? FitLimit::memory : cap_reason(report);
-  fit.serve_command = serve_command(request, model, fit, budget.cache_flag.value, views);
+  // No command serves nothing: a model that fits no token gets none (text and JSON alike).
+  if (fit.max_tokens > 0) fit.serve_command = serve_command(request, model, fit, budget.cache_flag.value, views);
   return fit;
 }
 

@@ -127,8 +127,9 @@ TEST_CASE("a stack narrows table --engine, diff's engine lengths and rules lists
   CHECK_THAT(rules, Contains("vllm@before-56446"));
   CHECK_THAT(rules, Contains("transformers@4.4x"));
   // The version table names the change and the first release that has it.
-  CHECK_THAT(rules, Contains("vLLM 0.22–0.29           0.22.0           PR #41277"));
-  CHECK_THAT(rules, Contains("vLLM main (unreleased)   unreleased       PR #56446"));
+  // Piped, rules fits 80 columns: the change goes on the line below its row.
+  CHECK_THAT(rules, Contains("vLLM 0.22–0.29           0.22.0\n    PR #41277"));
+  CHECK_THAT(rules, Contains("vLLM main (unreleased)   unreleased\n    PR #56446"));
 }
 
 TEST_CASE("ROPE101 names what each engine of the stack serves, as ENG301 does", "[cli][stack]") {

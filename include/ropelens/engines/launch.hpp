@@ -38,6 +38,8 @@ struct LaunchProblem {
   std::string flag;     // the flag (or variable) as written: "--max-model-lenn"
   std::string message;  // what the engine does with it, with numbers
   std::string help;     // what to write instead
+  // The launch as help says to write it, one POSIX shell line ("" when help has none): the finding's help_command.
+  std::string command = {};
 };
 
 // An engine default that depends on the GPUs' memory (Ollama's num_ctx): from `min_bytes` of memory summed over the

@@ -198,6 +198,7 @@ struct Checkpoint {
   std::vector<CheckpointTensor> tensors;  // sorted by name
   std::uint64_t bytes = 0;                // storage shared by several names (tied embeddings) counted once
   std::uint64_t parameters = 0;
+  bool in_memory = false;  // a loaded module's buffers (ropelens.verify_rotary), not files
   const CheckpointTensor* find(std::string_view name) const;
 };
 
