@@ -209,7 +209,7 @@ std::optional<std::string> mimo_v2_refusal(const Model& model) {
 }
 
 RopeSetup deepseek_v4_served(const Model& model, const RopeSetup& setup) {
-  if (model.model_type.value != "deepseek_v4") return setup;
+  if (model.read_as != "deepseek_v4") return setup;
   const RopeSetup* scaled = nullptr;
   for (const auto& candidate : model.setups)
     if (candidate.type == RopeType::yarn) scaled = &candidate;

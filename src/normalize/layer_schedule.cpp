@@ -61,8 +61,9 @@ std::optional<std::vector<std::string>> read_layer_types(Normalizing& n, int num
   return types;
 }
 
-// GraniteSWAConfig: layer_rope_theta[i] 0 leaves layer i without RoPE (GraniteSWAModel passes it no position
-// embeddings); the other entries are the layers' bases (rope_setups.cpp).
+// layer_rope_theta (GraniteSWAConfig and the 2026 classes that copy it), for any model_type that states it: entry i 0
+// leaves layer i without RoPE (GraniteSWAModel passes it no position embeddings); the other entries are the layers'
+// bases (rope_setups.cpp).
 std::vector<int> read_layer_rope_theta(Normalizing& n, int num_layers) {
   auto hit = n.view.find_value({"layer_rope_theta"});
   if (!hit) return {};
@@ -97,7 +98,7 @@ std::vector<int> read_layer_rope_theta(Normalizing& n, int num_layers) {
 }
 
 std::vector<int> read_no_rope_layers(Normalizing& n, int num_layers) {
-  if (n.family.dialect == Dialect::granite_swa) return read_layer_rope_theta(n, num_layers);
+  if (n.view.find_value({"layer_rope_theta"})) return read_layer_rope_theta(n, num_layers);
   std::vector<int> uses_rope;
   auto hit = n.view.find_value({"no_rope_layers"});
   if (hit && hit->value->is_array() && !hit->value->empty()) {

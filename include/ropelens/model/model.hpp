@@ -216,6 +216,10 @@ struct Model {
   PositionScheme scheme = PositionScheme::rope;
   Provenance scheme_from;
   bool transformers_native = true;
+  // The model_type whose class semantics normalize read the config with: model_type itself, or the one the
+  // architectures or auto_map class names when model_type is not known ("" for a best-effort reading). Engines
+  // dispatch on the class, so their views key on this, not on model_type.
+  std::string read_as;
   Field<Pairing> pairing{Pairing::rotate_half, {}};
 
   Field<int> num_layers;

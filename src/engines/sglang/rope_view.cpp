@@ -89,7 +89,7 @@ EngineSetupView sglang_method_view(const Model& model, const RopeSetup& setup, i
 // beta_slow, original_max_position_embeddings) on every layer, the compress_ratio 0 layers included: unit magnitude,
 // bit-identical to vLLM's deepseek_v4.py.
 RopeSetup sglang_deepseek_v4_reading(const Model& model, const RopeSetup& setup, std::vector<Note>& notes) {
-  if (model.model_type.value != "deepseek_v4") return setup;
+  if (model.read_as != "deepseek_v4") return setup;
   RopeSetup served = deepseek_v4_served(model, setup);
   if (setup.type != RopeType::yarn && served.type == RopeType::yarn)
     notes.push_back(

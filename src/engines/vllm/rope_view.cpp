@@ -129,7 +129,7 @@ bool partial_from_rope_pct(const RopeSetup& setup) {
 // deepseek_yarn with mscale and mscale_all_dim 0 (magnitude 1) on every layer: the sliding-window layers too, which
 // transformers' DeepseekV4Config runs unscaled.
 RopeSetup deepseek_v4_reading(const Model& model, const RopeSetup& setup, std::vector<Note>& notes) {
-  if (model.model_type.value != "deepseek_v4") return setup;
+  if (model.read_as != "deepseek_v4") return setup;
   RopeSetup served = deepseek_v4_served(model, setup);
   if (setup.type != RopeType::yarn && served.type == RopeType::yarn)
     notes.push_back(
