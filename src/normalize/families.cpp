@@ -81,6 +81,11 @@ constexpr Family kFamilies[] = {
     // i % 4 == 0, a 128-token window elsewhere, and layer_rope_theta, one base per layer (0: NoPE).
     {"granite_swa", true, 1e4, 8192, 0, 0, 128, LP::granite_swa_pattern, kHalf, D::standard, PS::rope},
     {"granitemoe_swa", true, 1e4, 0, 0, 0, 128, LP::granite_swa_pattern, kHalf, D::standard, PS::rope},
+    // MuseGlimmerTextConfig (models/muse_glimmer/configuration_muse_glimmer.py
+    // @38e862ff3fa29acf37e320143577efb3c079f39b): full attention every 4th layer counted back from the last, a
+    // 2048-token window elsewhere, and layer_rope_theta 0 (NoPE) on the full layers when the config omits it.
+    {"muse_glimmer_text", true, 1e4, 131072, 128, 0, 2048, LP::muse_glimmer_pattern, kHalf, D::standard, PS::rope},
+    {"muse_glimmer", true, 1e4, 131072, 128, 0, 2048, LP::muse_glimmer_pattern, kHalf, D::standard, PS::rope},
     {"starcoder2", true, 1e4, 4096, 0, 0, 0, LP::all_sliding_when_window, kHalf, D::standard, PS::rope},
     {"cohere", true, 1e4, 8192, 0, 0, 0, LP::all_global, kInterleaved, D::standard, PS::rope},
     // ERNIE 4.5: apply_rotary_pos_emb pairs x[..., 0::2] with x[..., 1::2] (modeling_ernie4_5.py).

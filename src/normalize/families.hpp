@@ -24,6 +24,7 @@ enum class LayerPattern {
                             // compress_rope_theta)
   mimo_v2_pattern,          // MiMoV2FlashConfig: full at layer 0 and every 6th, sliding elsewhere
   granite_swa_pattern,      // GraniteSWAConfig: full when i % 4 == 0, sliding elsewhere
+  muse_glimmer_pattern,     // MuseGlimmerTextConfig: full (and NoPE) when (n - 1 - i) % 4 == 0, sliding elsewhere
 };
 
 // Model-specific ways a config maps onto the RoPE model.

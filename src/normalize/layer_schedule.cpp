@@ -97,6 +97,16 @@ std::vector<int> read_layer_rope_theta(Normalizing& n, int num_layers) {
   return uses_rope;
 }
 
+// MuseGlimmerTextConfig.__post_init__: without layer_rope_theta, every 4th layer counted back from the last is NoPE.
+std::vector<int> muse_glimmer_nope(Normalizing& n, int num_layers) {
+  std::vector<int> uses_rope;
+  for (int i = 0; i < num_layers; ++i) uses_rope.push_back((num_layers - 1 - i) % 4 != 0 ? 1 : 0);
+  n.model.notes.push_back(
+      "layer_rope_theta derived: every 4th layer counted back from the last is NoPE (transformers "
+      "MuseGlimmerTextConfig default)");
+  return uses_rope;
+}
+
 std::vector<int> read_no_rope_layers(Normalizing& n, int num_layers) {
   if (n.view.find_value({"layer_rope_theta"})) return read_layer_rope_theta(n, num_layers);
   std::vector<int> uses_rope;
@@ -123,6 +133,7 @@ std::vector<int> read_no_rope_layers(Normalizing& n, int num_layers) {
     }
     if (!uses_rope.empty()) return uses_rope;
   }
+  if (n.family.pattern == LayerPattern::muse_glimmer_pattern) return muse_glimmer_nope(n, num_layers);
   if (n.family.dialect != Dialect::llama4) return {};
   int interval = 4;
   std::string from = "transformers Llama4TextConfig default no_rope_layer_interval 4";
@@ -219,6 +230,9 @@ std::vector<std::string> derive_layer_types(Normalizing& n, int num_layers, cons
         break;
       case LayerPattern::granite_swa_pattern:
         if (i % 4 != 0) type = kSliding;
+        break;
+      case LayerPattern::muse_glimmer_pattern:
+        if ((num_layers - 1 - i) % 4 != 0) type = kSliding;
         break;
     }
   }
