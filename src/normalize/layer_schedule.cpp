@@ -165,12 +165,29 @@ std::string deepseek_v4_type(std::int64_t ratio) {
   return "";
 }
 
+// The published compress_ratios carry one entry more than num_hidden_layers: the multi-token-prediction layer's.
+// transformers does not build it; vLLM's DeepseekV4Attention (vllm/models/deepseek_v4/nvidia/model.py @07beaed8,
+// "MTP layer is not included in the compress ratio list") gives a layer past num_hidden_layers compress ratio 1, so it
+// rotates on rope_theta like the sliding layers.
+void note_mtp_entry(Normalizing& n, const Hit& hit, int num_layers) {
+  const auto& entry = (*hit.value)[static_cast<std::size_t>(num_layers)];
+  n.model.notes.push_back(fmt::format(
+      "{} has {} entries for {} layers: entry {} ({}) is the MTP layer's, which transformers does not build; vLLM's "
+      "DeepseekV4Attention rotates a layer past num_hidden_layers on rope_theta as a compress ratio 1 (sliding) "
+      "layer{}",
+      hit.pointer, hit.value->size(), num_layers, num_layers, describe_json(entry),
+      entry.is_number_integer() && entry.get<std::int64_t>() != 0 ? ", not as the compressed layer the entry states"
+                                                                  : ", as the entry states"));
+}
+
 std::vector<std::string> deepseek_v4_types(Normalizing& n, int num_layers) {
   n.model.notes.push_back(
       "DeepSeek-V4: the compressed layers attend to the sliding window and to compressed entries of the whole "
       "context, shown as global attention; the sliding_attention layers see only the window");
   std::vector<std::string> types;
   auto hit = n.view.find_value({"compress_ratios"});
+  if (hit && hit->value->is_array() && static_cast<int>(hit->value->size()) > num_layers)
+    note_mtp_entry(n, *hit, num_layers);
   if (hit && hit->value->is_array() && static_cast<int>(hit->value->size()) >= num_layers) {
     for (int i = 0; i < num_layers; ++i) {
       const auto& item = (*hit->value)[static_cast<std::size_t>(i)];

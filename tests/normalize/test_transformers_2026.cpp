@@ -126,3 +126,11 @@ TEST_CASE("CFG010 reports MiMo's one factor once for its two layer-type dicts", 
   const Model model = load("testdata/hub/mimo/mimo-v2-flash-native.json");
   CHECK(messages(model, "CFG010").size() == 1);
 }
+
+TEST_CASE("DeepSeek-V4's compress_ratios carry the MTP layer's entry: a note, not a schedule mismatch",
+          "[transformers-2026]") {
+  const Model model = load("testdata/hub/deepseek/deepseek-v4-pro-nvfp4.json");
+  CHECK(model.num_layers.value == 61);
+  CHECK(any_note_contains(model, "/compress_ratios has 62 entries for 61 layers: entry 61 (number 0) is the MTP"));
+  CHECK(messages(model, "CFG006").empty());
+}
