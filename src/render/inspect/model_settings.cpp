@@ -28,9 +28,13 @@ class SettingRows {
   std::vector<SettingRow> rows_;
 };
 
-// What follows a value in its row: code beyond transformers, the pairs a rotary width makes, mrope's layout.
+// What follows a value in its row: the class a model_type beyond transformers was read as, the pairs a rotary width
+// makes, mrope's layout.
 std::string model_suffix(const Model& model, std::string_view field) {
-  return field == "model_type" && !model.transformers_native ? " (remote code)" : "";
+  if (field != "model_type" || model.transformers_native) return "";
+  if (model.read_as.empty()) return " (unknown class: read as Llama)";
+  if (model.read_as != model.model_type.value) return fmt::format(" (read as {})", model.read_as);
+  return " (remote code)";
 }
 
 std::string setup_suffix(const RopeSetup& s, std::string_view field) {
