@@ -104,6 +104,7 @@ void note_stray_keys(Normalizing& n, const RopeDict& dict, const std::vector<std
   for (const auto& [key, value] : dict.object->items())
     if (std::find(keys.begin(), keys.end(), key) == keys.end()) stray.push_back(key);
   if (stray.empty()) return;
+  n.model.rope_stray_keys = stray;
   n.model.notes.push_back(fmt::format(
       "{} {} beside the per-layer-type dicts: transformers reads only the entries keyed by layer type "
       "(nested_rope_parameter_keys), so {} not read",

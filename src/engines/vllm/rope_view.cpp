@@ -312,10 +312,24 @@ std::string vllm_follows(EngineVersion version) {
   }
 }
 
+// patch_legacy_rope_type (vllm/transformers_utils/config.py @9aaf83ef, lines 405-454; run by patch_rope_parameters in
+// both its transformers branches) treats rope_parameters as nested only when is_rope_parameters_nested's subset test
+// passes: a key beside the layer-type dicts makes it check the outer dict for a rope_type, and it has none.
+std::optional<std::string> stray_key_refusal(const Model& model) {
+  if (model.rope_stray_keys.empty()) return std::nullopt;
+  for (const auto& key : model.rope_stray_keys)
+    if (key == "rope_type" || key == "type") return std::nullopt;
+  return fmt::format(
+      "ValueError: rope_parameters should have a 'rope_type' key (patch_legacy_rope_type: {} beside the layer-type "
+      "dicts fails is_rope_parameters_nested's subset test, so the outer dict is read as flat)",
+      fmt::join(model.rope_stray_keys, ", "));
+}
+
 // chatglm.py @9aaf83ef reads config.original_rope without a default, and vLLM's own ChatGLMConfig
 // (transformers_utils/configs/chatglm.py), which fills ChatGLM2's other attributes, does not define it.
 std::optional<std::string> vllm_refusal(const Model& model) {
   if (auto mimo = mimo_v2_refusal(model)) return mimo;
+  if (auto stray = stray_key_refusal(model)) return stray;
   if (model.model_type.value != "chatglm" || model.states_key("original_rope")) return std::nullopt;
   return std::string(
       "AttributeError: 'ChatGLMConfig' object has no attribute 'original_rope' (chatglm.py reads it without a "
