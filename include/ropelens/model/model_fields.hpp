@@ -107,7 +107,8 @@ inline constexpr std::string_view kModelMembersElsewhere[] = {"source",
                                                               "notes",
                                                               "issues",
                                                               "config_keys",
-                                                              "read_as"};
+                                                              "read_as",
+                                                              "rope_stray_keys"};
 
 // One RoPE setup's settings, in the order inspect prints them; method parameters only for their method.
 inline constexpr auto kSetupFields = std::make_tuple(
