@@ -136,3 +136,25 @@ TEST_CASE("DeepSeek-V3.2 converts as deepseek2, like V3: no magnitude or GGUF fi
 TEST_CASE("Kimi-K2's equal betas (1 and 1) are a hard cut every engine computes alike: no ROPE106") {
   CHECK(findings("testdata/configs/kimi/kimi-k2-instruct.json", "ROPE106").empty());
 }
+
+TEST_CASE("Laguna-XS.2: vLLM refuses a stray key beside the layer-type dicts (patch_legacy_rope_type), S-2.1 loads") {
+  const Model xs = load("testdata/hub/laguna/laguna-xs.2-fp8.json");
+  for (const auto version :
+       {EngineVersion::vllm_legacy, EngineVersion::vllm_dynamic_41277, EngineVersion::vllm_current}) {
+    const auto view = engine_view(xs, version, 262144);
+    REQUIRE(view.refusal);
+    CHECK(contains(*view.refusal, "rope_parameters should have a 'rope_type' key"));
+    CHECK(contains(*view.refusal, "original_max_position_embeddings beside the layer-type dicts"));
+  }
+  // transformers and SGLang read only the layer-type entries (nested_rope_parameter_keys; SGLang's laguna.py).
+  CHECK_FALSE(engine_view(xs, EngineVersion::transformers_v5, 262144).refusal);
+  CHECK_FALSE(engine_view(xs, EngineVersion::sglang, 262144).refusal);
+  const auto eng306 = findings("testdata/hub/laguna/laguna-xs.2-fp8.json", "ENG306");
+  REQUIRE(eng306.size() == 1);
+  CHECK(contains(eng306[0].message, "vLLM main (unreleased), vLLM ≤ 0.21, vLLM 0.22–0.29 cannot load"));
+
+  const Model s21 = load("testdata/hub/laguna/laguna-s.2.1-fp8.json");
+  CHECK(s21.rope_stray_keys.empty());
+  CHECK_FALSE(engine_view(s21, EngineVersion::vllm_legacy, 262144).refusal);
+  CHECK(findings("testdata/hub/laguna/laguna-s.2.1-fp8.json", "ENG306").empty());
+}

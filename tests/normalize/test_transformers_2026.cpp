@@ -31,11 +31,14 @@ TEST_CASE("A stray scalar beside per-layer-type dicts keeps each type's scaling 
   REQUIRE(model.setups.size() == 2);
   CHECK(messages(model, "CTX201").empty());
   CHECK(messages(model, "CFG007").empty());
-  // Without the per-type dicts nothing would scale: the stray key alone is not read as a flat dict.
+  for (const auto& setup : model.setups)
+    if (setup.name == "full_attention") CHECK(setup.type == RopeType::yarn);
+  // The reading this replaces: the whole dict as one flat, unscaled RoPE, which the length check then flags.
   const Model flat = load("testdata/hub/laguna/laguna-xs.2-fp8.json",
                           {{"/rope_parameters", nlohmann::json{{"original_max_position_embeddings", 4096}}}});
-  REQUIRE(flat.setups.size() == 1);
-  CHECK(flat.setups[0].type == RopeType::default_rope);
+  REQUIRE_FALSE(flat.setups.empty());
+  for (const auto& setup : flat.setups) CHECK(setup.type == RopeType::default_rope);
+  CHECK_FALSE(messages(flat, "CTX201").empty());
 }
 
 TEST_CASE("A null per-layer-type entry is a NoPE layer type", "[transformers-2026]") {
