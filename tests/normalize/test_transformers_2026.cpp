@@ -116,7 +116,7 @@ TEST_CASE("minimax_m3_vl is in transformers: not labelled remote code, rotary_di
   CHECK(model.setups[0].rope_theta.value == 5e6);
 }
 
-TEST_CASE("axial is a known rope type read as default; an integer factor is accepted", "[transformers-2026]") {
+TEST_CASE("axial is a known rope type read as default, and an integer factor is accepted", "[transformers-2026]") {
   const Model model = load("testdata/hub/qwen/qwen3.5-27b.json", {{"/text_config/rope_parameters/rope_type", "axial"}});
   CHECK(messages(model, "CFG002").empty());
   CHECK(model.setups[0].type == RopeType::default_rope);
