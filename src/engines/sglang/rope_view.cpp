@@ -213,6 +213,13 @@ EngineView sglang_view(const Model& model, EngineVersion version, std::int64_t t
   view.length = sglang_length_limit(model, target_tokens);
   view.refusal = sglang_refusal(model);
   if (view.refusal) view.notes.push_back(Note("cannot load this config: {}", *view.refusal));
+  // HfModelConfigParser.parse (utils/hf_transformers/config.py @8905cbd4) calls AutoConfig.from_pretrained first;
+  // common.py registers only its own classes and the deepseek_v32/deepseek_v4/kimi_k2 aliases.
+  if (model_type_needs_registering(model))
+    view.notes.push_back(
+        Note("model_type '{}' has no config class in SGLang's registry and the config no auto_map: "
+             "unless transformers has one, loading stops in AutoConfig before {} is chosen",
+             model.model_type.value, model.read_as));
   for (std::size_t i = 0; i < model.setups.size(); ++i)
     view.setups.push_back(sglang_setup_view(model, model.setups[i], static_cast<int>(i), target_tokens));
   return view;

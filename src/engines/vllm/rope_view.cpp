@@ -344,6 +344,15 @@ EngineView vllm_view(const Model& model, EngineVersion version, std::int64_t tar
   view.length = vllm_length_limit(model, version, target_tokens);
   view.refusal = vllm_refusal(model);
   if (view.refusal) view.notes.push_back(Note("cannot load this config: {}", *view.refusal));
+  // HFConfigParser.parse (transformers_utils/config.py @9aaf83ef, lines 199-262): AutoConfig.from_pretrained raises
+  // for a model_type neither transformers nor vLLM's _CONFIG_REGISTRY has; an hf_overrides model_type registers
+  // vLLM's class under the on-disk name too.
+  if (model_type_needs_registering(model))
+    view.notes.push_back(
+        Note("model_type '{}' has no config class in vLLM's registry and the config no auto_map: "
+             "unless transformers has one, loading stops in AutoConfig before {} is chosen; "
+             "--hf-overrides '{{\"model_type\": \"{}\"}}' loads it",
+             model.model_type.value, model.read_as, model.read_as));
   for (std::size_t i = 0; i < model.setups.size(); ++i)
     view.setups.push_back(vllm_setup_view(model, model.setups[i], static_cast<int>(i), version, target_tokens));
   return view;
