@@ -208,8 +208,13 @@ std::optional<std::string> mimo_v2_refusal(const Model& model) {
       "in transformers' native layer_types layout)");
 }
 
+bool model_type_needs_registering(const Model& model) {
+  return !model.transformers_native && !model.read_as.empty() && model.read_as != model.model_type.value &&
+         !model.states_key("auto_map");
+}
+
 RopeSetup deepseek_v4_served(const Model& model, const RopeSetup& setup) {
-  if (model.model_type.value != "deepseek_v4") return setup;
+  if (model.read_as != "deepseek_v4") return setup;
   const RopeSetup* scaled = nullptr;
   for (const auto& candidate : model.setups)
     if (candidate.type == RopeType::yarn) scaled = &candidate;

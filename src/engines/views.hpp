@@ -42,6 +42,11 @@ EngineSetupView deepseek_yarn_view(const Model& model, const RopeSetup& setup, i
 // (layer_types) does not load. Why, when it does not.
 std::optional<std::string> mimo_v2_refusal(const Model& model);
 
+// A model_type read by the class its architectures names (normalize: not a type ropelens knows) with no auto_map: an
+// engine's config loader asks AutoConfig for that model_type before it dispatches on the class, and neither pinned
+// engine registers a config class under such a name (SGLang's deepseek_ref re-packaging of DeepSeek-V4).
+bool model_type_needs_registering(const Model& model);
+
 // DeepSeek-V4 as vLLM (deepseek_v4.py DeepseekV4Attention @f1b76c19) and SGLang (deepseek_v4.py MqaAttentionBase
 // @8905cbd4: precompute_freqs_cis with the config's YaRN on every layer) run each layer: the config's YaRN on the
 // layer's own base (compress_rope_theta or rope_theta), magnitude 1, the sliding layers included. Other models: as is.

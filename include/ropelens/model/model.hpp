@@ -226,6 +226,10 @@ struct Model {
   PositionScheme scheme = PositionScheme::rope;
   Provenance scheme_from;
   bool transformers_native = true;
+  // The model_type whose class semantics normalize read the config with: model_type itself, or the one the
+  // architectures or auto_map class names when model_type is not known ("" for a best-effort reading). Engines
+  // dispatch on the class, so their views key on this, not on model_type.
+  std::string read_as;
   Field<Pairing> pairing{Pairing::rotate_half, {}};
 
   Field<int> num_layers;
@@ -260,6 +264,9 @@ struct Model {
   // The keys the language-model config states (its own and the enclosing object's), sorted: engine model code
   // reads some attributes without a default, so whether a key is there decides whether the engine loads.
   std::vector<std::string> config_keys;
+  // Keys beside the per-layer-type dicts of a nested rope_parameters (Laguna-XS.2's original_max_position_embeddings):
+  // transformers never reads them; vLLM's subset test then calls the dict flat.
+  std::vector<std::string> rope_stray_keys;
 
   std::vector<int> nope_layers() const;       // layers that attend without RoPE
   std::vector<int> attention_layers() const;  // layers that attend (all of them when no schedule was read)
