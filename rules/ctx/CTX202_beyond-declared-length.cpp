@@ -17,9 +17,16 @@ static std::string what_it_is(const Model& model, const Field<std::int64_t>& dec
       model.max_position_embeddings.value);
 }
 
+// A launch is within what it declares when the engine, with the launch's overrides, derives a length that reaches
+// the target, or the launch sets the variable that lifts the derived length (CTX201 then judges the angles).
+static bool launch_declares(const Context& cx) {
+  if (!cx.launch) return false;
+  return cx.launch->allow_longer_set || (cx.launch->limit_tokens && cx.target_tokens <= *cx.launch->limit_tokens);
+}
+
 static void check(const Context& cx, Sink& out) {
   const Field<std::int64_t> declared = cx.model.declared_length();
-  if (declared.value <= 0 || cx.target_tokens <= declared.value) return;
+  if (declared.value <= 0 || cx.target_tokens <= declared.value || launch_declares(cx)) return;
   const std::string key = length_key_name(declared.from);
   const std::string source = what_it_is(cx.model, declared);
   const bool fixed_table =
