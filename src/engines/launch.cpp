@@ -378,6 +378,7 @@ void resolve_launch(Launch& launch, const Model& model, const Model& as_read,
   const std::int64_t total = launch.asked_tokens.value_or(
       view.length.default_tokens.value_or(view.length.limit_tokens.value_or(model.max_position_embeddings.value)));
   launch.served_tokens = launch.slots_split_length ? std::max<std::int64_t>(1, total / launch.slots) : total;
+  if (launch.slots_split_length && launch.slots > 1) launch.cache_tokens = total;  // the cache holds every slot
   if (launch.asked_tokens && view.length.limit_tokens && *launch.asked_tokens > *view.length.limit_tokens &&
       view.length.beyond == LimitAction::error && !launch.allow_longer_set) {
     launch.problems.push_back(
