@@ -3,6 +3,8 @@
 #include <array>
 #include <atomic>
 #include <condition_variable>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -127,9 +129,21 @@ FileResult check_launch_file(const ScannedFile& file, const CheckOptions& option
   return merged;
 }
 
+// A named file whose name says nothing of what it is (`start`, `override.conf`, `run.zsh`) and whose first line
+// says it is a script, a systemd unit or a Modelfile.
+bool launch_by_text(const std::string& path) {
+  const std::string name = std::filesystem::path(path).filename().string();
+  if (name.ends_with(".json") || name.ends_with(".gguf") || name.ends_with(".safetensors")) return false;
+  std::ifstream in(path, std::ios::binary);
+  std::string head(4096, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(std::max<std::streamsize>(0, in.gcount())));
+  return launch_text_kind(head) != LaunchText::none;
+}
+
 FileResult check_file(const ScannedFile& file, const CheckOptions& options, PhaseTimes* times) {
   try {
-    if (file.named && is_launch_file(file.path))
+    if (file.named && (is_launch_file(file.path) || launch_by_text(file.path)))
       return timed(times, PhaseTimes::check, [&] { return check_launch_file(file, options); });
     LoadedModel loaded = timed(times, PhaseTimes::load, [&] { return load_scanned(file, options); });
     log_loaded_model(loaded);

@@ -3,6 +3,7 @@
 #include "ropelens/engines/launch.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <stdexcept>
 
@@ -53,6 +54,15 @@ void take_image_release(Launch& launch, const std::string& image_release, const 
   if (resolved->note) launch.notes.push_back(*resolved->note);
 }
 
+// SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN defaulted to true from PR #4195 (d4017a6b6, 0.4.3.post4) until PR #9388
+// (eb19ccada, 0.5.1): those releases warn and serve a longer --context-length unless the variable says false.
+bool longer_allowed_by_default(const Launch& launch) {
+  return launch.engine == Engine::sglang && !launch.allow_longer.empty() &&
+         !release_before(Engine::sglang, launch.release, "0.4.4") &&
+         release_before(Engine::sglang, launch.release, "0.5.1") &&
+         launch.command.find(launch.allow_longer + "=") == std::string::npos;
+}
+
 bool starts_with_flag(const ShellCommand& command) {
   return !command.words.empty() && command.words.front().size() > 1 && command.words.front()[0] == '-';
 }
@@ -100,13 +110,16 @@ std::vector<ShellCommand> container_commands(const ManifestContainer& container,
   if (container.entrypoint) {
     words = *container.entrypoint;
   } else if (auto entrypoint = launch_forms::image_entrypoint(container.image)) {
-    if (std::search(container.arguments.begin(), container.arguments.end(), entrypoint->begin(), entrypoint->end()) ==
-        container.arguments.begin())
+    if (!container.arguments.empty() &&
+        std::search(container.arguments.begin(), container.arguments.end(), entrypoint->begin(), entrypoint->end()) ==
+            container.arguments.begin())
       throw InputError(path, fmt::format("line {}: {} repeats its image's entrypoint: {} runs '{} {} …', which the "
                                          "engine refuses; start the command at the model and its flags",
                                          container.line, container.name, container.image, fmt::join(*entrypoint, " "),
                                          fmt::join(*entrypoint, " ")));
     words = std::move(*entrypoint);
+    if (container.arguments.empty())
+      for (std::string& word : launch_forms::image_default_arguments(container.image)) words.push_back(word);
   }
   words.insert(words.end(), container.arguments.begin(), container.arguments.end());
   std::vector<ShellCommand> commands;
@@ -281,6 +294,26 @@ bool is_launch_file(const std::string& path) {
          name.starts_with("Modelfile.") || is_launch_manifest(path) || is_service_unit(path) || is_env_file(path);
 }
 
+LaunchText launch_text_kind(std::string_view text) {
+  if (text.starts_with("#!")) return LaunchText::script;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    std::string_view line = text.substr(at, end - at);
+    at = end + 1;
+    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.front()))) line.remove_prefix(1);
+    if (line.empty() || line.front() == '#' || line.front() == ';') continue;
+    if (line.starts_with("[Unit]") || line.starts_with("[Service]") || line.starts_with("[Install]") ||
+        line.starts_with("Environment=") || line.starts_with("EnvironmentFile=") || line.starts_with("ExecStart="))
+      return LaunchText::unit;
+    if (line.size() > 5 && (line.starts_with("FROM ") || line.starts_with("from ")) &&
+        line.find_first_of("{}\"") == std::string_view::npos)
+      return LaunchText::modelfile;
+    return LaunchText::none;
+  }
+  return LaunchText::none;
+}
+
 bool is_placeholder_model(std::string_view model) {
   if (model.empty()) return false;
   if (model == "..." || model == "…" || model == "MODEL" || model == "MODEL_NAME" || model == "MODEL_PATH" ||
@@ -295,7 +328,8 @@ bool is_placeholder_model(std::string_view model) {
 std::vector<Launch> read_launches(const std::string& path, std::string_view text, const VersionOf& version_of,
                                   std::optional<Engine> fragment_engine) {
   if (is_launch_manifest(path)) return launch_lines::launches_in_manifest(path, text, version_of);
-  if (is_service_unit(path)) return launch_lines::launches_in_unit(path, text, version_of, fragment_engine);
+  if (is_service_unit(path) || launch_text_kind(text) == LaunchText::unit)
+    return launch_lines::launches_in_unit(path, text, version_of, fragment_engine);
   if (is_env_file(path)) return launch_lines::launches_in_env_file(path, text, version_of);
   for (const EngineRow* row : engine_registry()) {
     if (!row->launch || !row->launch->file) continue;
@@ -380,7 +414,8 @@ void resolve_launch(Launch& launch, const Model& model, const Model& as_read,
   launch.served_tokens = launch.slots_split_length ? std::max<std::int64_t>(1, total / launch.slots) : total;
   if (launch.slots_split_length && launch.slots > 1) launch.cache_tokens = total;  // the cache holds every slot
   if (launch.asked_tokens && view.length.limit_tokens && *launch.asked_tokens > *view.length.limit_tokens &&
-      view.length.beyond == LimitAction::error && !launch.allow_longer_set) {
+      view.length.beyond == LimitAction::error && !launch.allow_longer_set &&
+      !launch_lines::longer_allowed_by_default(launch)) {
     launch.problems.push_back(
         {LaunchProblemKind::length_refused, launch.length_flag,
          fmt::format("{} {} is above the length {} derives, {} ({}): it refuses to start{} (\"{}\")",

@@ -164,12 +164,14 @@ Unwrapped run_container(ShellCommand command, std::size_t first_option, const st
   if (!entrypoint)
     if (const ImageEntrypoint* known = known_image(image)) {
       entrypoint = words_of(known->entrypoint);
-      if (std::search(arguments.begin(), arguments.end(), entrypoint->begin(), entrypoint->end()) == arguments.begin())
+      if (!arguments.empty() &&
+          std::search(arguments.begin(), arguments.end(), entrypoint->begin(), entrypoint->end()) == arguments.begin())
         throw std::invalid_argument(
             fmt::format("{} repeats its image's entrypoint: {} runs '{} {} …', which the "
                         "engine refuses; start the arguments at the model and its flags",
                         out.form, image, fmt::join(*entrypoint, " "), fmt::join(*entrypoint, " ")));
     }
+  if (arguments.empty()) arguments = image_default_arguments(image);
   command.words = entrypoint.value_or(std::vector<std::string>{});
   command.words.insert(command.words.end(), arguments.begin(), arguments.end());
   out.command = std::move(command);
@@ -212,7 +214,14 @@ bool strip_wrapper(ShellCommand& command) {
   if ((program == "uv" || program == "poetry" || program == "pipenv" || program == "pdm") && w.size() > 1 &&
       w[1] == "run") {
     drop(2);
-    while (!w.empty() && w[0].starts_with("-")) drop(w[0] == "--with" || w[0] == "--python" ? 2 : 1);
+    while (!w.empty() && w[0].starts_with("-")) {
+      if (w[0] == "-m" || w[0] == "--module") {  // `uv run -m sglang.launch_server` runs the module with python
+        w[0] = "-m";
+        w.insert(w.begin(), "python");
+        break;
+      }
+      drop(w[0] == "--with" || w[0] == "--python" ? 2 : 1);
+    }
     return true;
   }
   if (program == "conda" && w.size() > 1 && w[1] == "run") {
@@ -243,6 +252,11 @@ Unwrapped unwrapped(ShellCommand command, const std::string& base_folder) {
 std::optional<std::vector<std::string>> image_entrypoint(const std::string& image) {
   if (const ImageEntrypoint* known = known_image(image)) return words_of(known->entrypoint);
   return std::nullopt;
+}
+
+std::vector<std::string> image_default_arguments(const std::string& image) {
+  if (const ImageEntrypoint* known = known_image(image)) return words_of(known->default_arguments);
+  return {};
 }
 
 std::string known_images() {

@@ -28,6 +28,8 @@ Unwrapped unwrapped(ShellCommand command, const std::string& base_folder);
 
 // The entrypoint an engine's published image runs, when the image is one.
 std::optional<std::vector<std::string>> image_entrypoint(const std::string& image);
+// The arguments a known image runs its entrypoint with when given none (its CMD: `serve` for ollama/ollama).
+std::vector<std::string> image_default_arguments(const std::string& image);
 // "vllm/vllm-openai, ggml-org/llama.cpp:server…": the images whose entrypoints ropelens knows.
 std::string known_images();
 

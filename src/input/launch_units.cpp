@@ -137,8 +137,9 @@ ServiceUnit read_service_unit(const std::string& path, std::string_view text) {
     throw std::invalid_argument(
         fmt::format("larger than a unit can be ({} bytes, the limit is {})", text.size(), kMaxUnitBytes));
   ServiceUnit unit;
-  bool in_service = false;
-  bool seen_service = false;
+  // Lines quoted without their section (`Environment=…` alone, as issue threads show a drop-in) are [Service]'s.
+  bool in_service = text.find("\n[") == std::string_view::npos && !text.starts_with("[");
+  bool seen_service = in_service;
   for (const auto& [number, line] : logical_lines(text)) {
     if (line.front() == '[') {
       in_service = line == "[Service]";

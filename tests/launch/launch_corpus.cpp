@@ -49,6 +49,7 @@ CorpusCase case_from(const json& j) {
   c.expect.findings = strings(expect.value("findings", json::array()));
   if (expect.contains("served_tokens") && expect["served_tokens"].is_number_integer())
     c.expect.served_tokens = expect["served_tokens"].get<std::int64_t>();
+  c.known_gap = j.value("known_gap", "");
   if (c.launch.empty() == c.file.empty()) throw std::invalid_argument("give one of launch and file");
   return c;
 }
@@ -307,27 +308,35 @@ int report_corpus(const std::string& corpus_dir, std::ostream& out) {
   std::size_t width = 4;
   for (const CorpusCase& c : cases) width = std::max(width, c.id.size());
   int right = 0;
+  int known_gaps = 0;
+  int failures = 0;
   int recipes = 0;
   int recipes_clean = 0;
   out << fmt::format("{:<{}}  {:<40}  {}\n", "case", width, "expected", "got");
   for (const CorpusCase& c : cases) {
     const CorpusGot got = run_corpus_case(c, corpus_dir);
     const bool ok = verdict_matches(c, got);
+    const bool gap = !c.known_gap.empty();
     right += ok ? 1 : 0;
+    known_gaps += !ok && gap ? 1 : 0;
+    failures += ok == gap ? 1 : 0;
     if (c.recipe) {
       ++recipes;
       recipes_clean += recipe_clean(got) ? 1 : 0;
     }
-    out << fmt::format("{:<{}}  {:<40}  {}  {}\n", c.id, width, describe(c.expect), describe(got),
-                       ok ? "ok" : "MISMATCH");
+    const std::string status = ok ? (gap ? "FIXED (drop its known_gap)" : "ok")
+                                  : (gap ? fmt::format("known gap: {}", c.known_gap) : "MISMATCH");
+    out << fmt::format("{:<{}}  {:<40}  {}  {}\n", c.id, width, describe(c.expect), describe(got), status);
   }
   const auto share = [](int part, int whole) { return whole == 0 ? 0.0 : 100.0 * part / whole; };
+  const int total = static_cast<int>(cases.size());
   out << fmt::format(
-      "\n{} of {} verdicts right ({:.1f}%); {} of {} cases are correct recipes ({:.1f}%), {} of them "
-      "clean (nothing beyond ROPE103: {:.1f}%)\n",
-      right, cases.size(), share(right, static_cast<int>(cases.size())), recipes, cases.size(),
-      share(recipes, static_cast<int>(cases.size())), recipes_clean, share(recipes_clean, recipes));
-  return static_cast<int>(cases.size()) - right;
+      "\n{} of {} verdicts right ({:.1f}%), {} known gaps, {} failing; {} of {} cases are correct recipes "
+      "({:.1f}%), {} of them clean (nothing beyond ROPE103: {:.1f}%), {} clean recipes in all ({:.1f}% of the "
+      "lines)\n",
+      right, total, share(right, total), known_gaps, failures, recipes, total, share(recipes, total), recipes_clean,
+      share(recipes_clean, recipes), recipes_clean, share(recipes_clean, total));
+  return failures;
 }
 
 }  // namespace ropelens::test

@@ -30,6 +30,7 @@ struct CorpusCase {
   std::vector<std::string> ropelens_args;
   bool recipe = false;
   CorpusExpect expect;
+  std::string known_gap;  // why ropelens does not reach the expected verdict yet ("" = it must)
 };
 
 struct CorpusGot {
@@ -55,7 +56,9 @@ bool recipe_clean(const CorpusGot& got);
 std::string describe(const CorpusExpect& expect);
 std::string describe(const CorpusGot& got);
 
-// The verdict table (id, expected, got, ✓ or ✗) and the summary; returns the number of mismatches.
+// The verdict table (id, expected, got, ok / known gap / MISMATCH) and the summary: how many verdicts are right, how
+// many are known gaps (a case with a `known_gap` reason that ropelens still gets wrong). Returns the number of
+// failures: mismatches without a known_gap, and known gaps that have come right (their known_gap must go).
 int report_corpus(const std::string& corpus_dir, std::ostream& out);
 
 }  // namespace ropelens::test

@@ -29,7 +29,9 @@ VLLM_RELEASES = [("0.8.0", "2025-03-18"), ("0.8.5", "2025-04-28"), ("0.9.0", "20
                  ("0.14.0", "2026-01-20"), ("0.15.0", "2026-01-29")]
 VLLM_NEWEST = ("0.22.0", "9aaf83ef")   # the pinned upstream commit; releases 0.16-0.21 are not placed
 VLLM_FIRST_UNPLACED = "0.16.0"         # a flag first seen at the newest commit came in 0.16-0.22: taken from 0.16.0
-VLLM_OVERRIDES = {"--rope-scaling": ("", "0.11.1"), "--rope-theta": ("", "0.11.1")}  # PR #28006, in 0.11.1's notes
+VLLM_OVERRIDES = {"--rope-scaling": ("", "0.11.1"), "--rope-theta": ("", "0.11.1"),  # PR #28006, in 0.11.1's notes
+                  # PR #20979 (313ae8c16, 2025-07-15) made 0.10.0's branch: vllm#18538 shows 0.10.0 refusing it
+                  "--enable-reasoning": ("", "0.10.0")}
 SGLANG_RELEASES = [("0.4.0", "f8b032693"), ("0.4.3", "e0b9a423c"), ("0.4.6", "84022c0e5"), ("0.4.7", "4f723edd3"),
                    ("0.4.8", "7c3a12c00"), ("0.4.9", "ec5f9c626"), ("0.4.10", "023288645"), ("0.5.1", "97a38ee85"),
                    ("0.5.2", "b0d25e72c"), ("0.5.3", "a4a3d8239"), ("0.5.4", "1053e1be1"), ("0.5.5", "0c006b880"),

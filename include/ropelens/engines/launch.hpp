@@ -107,6 +107,7 @@ struct ImageEntrypoint {
   std::string_view repository;
   std::string_view tag_prefix;
   std::string_view entrypoint;
+  std::string_view default_arguments = "";  // the image's CMD, run when the container is given no arguments
 };
 
 // One flag of an engine's argument parser across its releases, read from the parser's source at each release
@@ -174,6 +175,10 @@ std::vector<Launch> read_serve_commands(std::string_view command, const VersionO
 // Whether a path is a launch file check reads as one (a *.sh script, a Modelfile, a Compose file or Kubernetes
 // manifest: *.yaml, *.yml, a systemd unit or drop-in: *.service, *.service.d/*.conf, an env file: *.env, .env).
 bool is_launch_file(const std::string& path);
+// What a launch file whose name says nothing is, from its first line: a script (`#!`), a systemd unit or drop-in
+// (`[Service]`, or its `Environment=`/`ExecStart=` lines quoted without the section), an Ollama Modelfile (`FROM`).
+enum class LaunchText { none, script, unit, modelfile };
+LaunchText launch_text_kind(std::string_view text);
 
 // Whether a command's model is a recipe's placeholder rather than a model ("...", "<model>", "$MODEL", "MODEL").
 bool is_placeholder_model(std::string_view model);

@@ -686,6 +686,8 @@ constexpr ImageEntrypoint kLlamaCppImages[] = {
     {"ggml-org/llama.cpp", "light", "/app/llama-cli"},
     {"ggerganov/llama.cpp", "server", "/app/llama-server"},  // the images' name before the organisation moved
     {"ggerganov/llama.cpp", "light", "/app/llama-cli"},
+    // ollama/ollama's Dockerfile: ENTRYPOINT ["/bin/ollama"], CMD ["serve"] (ollama/ollama at fb307609).
+    {"ollama/ollama", "", "/bin/ollama", "serve"},
 };
 
 const LaunchSyntax kLlamaCppLaunch = {.parse = llama_cpp_launch::parse_llama_cpp,

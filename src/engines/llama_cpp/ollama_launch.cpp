@@ -260,7 +260,7 @@ bool ollama_command(const ShellCommand& command, Launch& launch) {
 }
 
 std::optional<Launch> ollama_modelfile(const std::string& path, std::string_view text, const LaunchRelease& release) {
-  if (!is_modelfile(path)) return std::nullopt;
+  if (!is_modelfile(path) && launch_text_kind(text) != LaunchText::modelfile) return std::nullopt;
   Launch launch;
   launch.version = release.version;
   launch.release = release.release;

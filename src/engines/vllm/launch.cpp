@@ -226,6 +226,16 @@ bool parse_flag(Launch& launch, const std::vector<std::string>& words, const std
         launch.tensor_parallel = *n;
         launch.tensor_parallel_flag = flag;
       }
+  } else if (flag == "--limit-mm-per-prompt") {
+    // JSON only from PR #20969 (1e36c8687, 0.10.0): `image=4,audio=1` fails json.loads in argparse.
+    if (auto value = value_of(words, i, flag, launch); value && !release_before(launch, "0.10.0"))
+      if (!nlohmann::json::accept(*value))
+        launch.problems.push_back(
+            {LaunchProblemKind::unknown_flag, flag,
+             fmt::format("{} {} is not JSON: vLLM reads it with json.loads from 0.10.0 (PR #20969) and refuses to "
+                         "start",
+                         flag, *value),
+             R"(write it as JSON: '{"image": 4, "audio": 1}')"});
   } else if (flag == "--kv-cache-dtype") {
     if (auto value = value_of(words, i, flag, launch)) {
       if (value->starts_with("fp8")) launch.kv_dtype = KvDtype::fp8;
