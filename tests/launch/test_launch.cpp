@@ -608,6 +608,36 @@ TEST_CASE("a docker run of the vLLM image, a systemd unit and ollama serve are c
   CHECK(names(unread.diagnostics, "SRV507", "did you mean VLLM_ALLOW_LONG_MAX_MODEL_LEN?"));
 }
 
+TEST_CASE("the Ollama image, uv run -m, and launch files known by their first line are read as launches",
+          "[launch][cli][forms]") {
+  TempDir dir;
+  const std::string gguf = "--model " + source_path(kQwen3Gguf);
+  // ollama/ollama's ENTRYPOINT /bin/ollama with its CMD serve: a docker run without arguments serves.
+  ScopedEnv unset("OLLAMA_CONTEXT_LENGTH", "");
+  const auto image = serve("docker run -d -e OLLAMA_CONTEXT_LENGTH=8192 -p 11434:11434 ollama/ollama", gguf);
+  INFO(image.err);
+  CHECK(image.file["target"] == 8192);
+  // A drop-in quoted without its [Service] header and with a name that says nothing: still a unit.
+  write_file(dir.file("override.conf"), "Environment=\"OLLAMA_NUM_CTX=4096\"\n");
+  const auto drop_in = run_cli("check --format json " + dir.file("override.conf") + " " + gguf);
+  INFO(drop_in.out);
+  CHECK(names(json::parse(drop_in.out)["files"][0]["diagnostics"], "SRV507", "OLLAMA_NUM_CTX"));
+  // A zsh script is a script by its #! line.
+  write_file(dir.file("run.zsh"), "#!/usr/bin/env zsh\nllama-server -m x.gguf -c 4096\n");
+  const auto script = run_cli("check --format json " + dir.file("run.zsh") + " " + gguf);
+  INFO(script.out);
+  CHECK(json::parse(script.out)["files"][0]["target"] == 4096);
+  // SGLang 0.4.10 served a longer --context-length by default (SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN true).
+  const std::string qwen = "--model " + source_path("testdata/configs/qwen/qwen3-8b.json");
+  const auto sglang = serve("uv run -m sglang.launch_server --model-path Qwen/Qwen3-8B --context-length 131072",
+                            qwen + " --stack sglang@0.4.10 --exit-zero");
+  CHECK(with_code(sglang.diagnostics, "SRV502").empty());
+  CHECK(with_code(sglang.diagnostics, "CTX202").size() == 1);
+  const auto refused = serve("python -m sglang.launch_server --model-path Qwen/Qwen3-8B --context-length 131072",
+                             qwen + " --stack sglang@0.5.2 --exit-zero");
+  CHECK(with_code(refused.diagnostics, "SRV502").size() == 1);
+}
+
 TEST_CASE("llama-server's slots: -c 0 -np 4 names the per-slot share, -np left out shares one pool",
           "[launch][cli][llama.cpp]") {
   const std::string gguf = source_path(kQwen3Gguf);
