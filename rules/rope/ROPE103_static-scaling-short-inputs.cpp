@@ -41,10 +41,11 @@ static void check(const Context& cx, Sink& out) {
     if ((s.type != RopeType::yarn && s.type != RopeType::linear) || !s.factor || s.factor->value <= 1.0) continue;
     const double factor = s.factor->value;
     const std::int64_t original = cx.audit.setups[index].pretrain_tokens;
-    // A declared length that already includes the factor marks scaling the model was trained with: the length the
-    // file declares as written, not one a launch or --set raises with the scaling it switches on.
+    // A declared length that already includes the factor marks scaling the model was trained with: on a launch, the
+    // length the file declares as written, not one the launch raises with the scaling it switches on (an edit that
+    // declares the scaled length with its scaling, as suggest's does, is read as declared).
     const std::int64_t declared =
-        cx.unedited ? cx.unedited->max_position_embeddings.value : s.max_position_embeddings.value;
+        cx.unedited && cx.launch ? cx.unedited->max_position_embeddings.value : s.max_position_embeddings.value;
     if (static_cast<double>(declared) >= static_cast<double>(original) * factor) continue;
     const auto& bands = cx.tables[index].bands;
     const auto changed = std::count_if(bands.begin(), bands.end(), [](Band b) { return b != Band::kept; });
