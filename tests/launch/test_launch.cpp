@@ -154,7 +154,8 @@ TEST_CASE("YaRN x4 from 32768 in the form each engine honours serves 131072 with
     const auto short_length = serve(
         "vllm serve Qwen/Qwen3-8B --max-model-len 131072 --hf-overrides "
         "'{\"rope_parameters\":" +
-        yarn + R"(,"rope_theta":1000000}}')");
+            yarn + R"(,"rope_theta":1000000}}')",
+        "--stack vllm@main");
     REQUIRE(with_code(short_length.diagnostics, "SRV502").size() == 1);
     CHECK(with_code(short_length.diagnostics, "CTX201").empty());
   }
@@ -542,7 +543,7 @@ TEST_CASE("vLLM's --hf-overrides by release: rope_scaling read before transforme
   CHECK(dotted.file["target"] == 65536);
 }
 
-TEST_CASE("the default vLLM version is the newest release ropelens places; vllm@main is an explicit choice",
+TEST_CASE("the default vLLM version is the newest release ropelens places, and vllm@main is an explicit choice",
           "[launch][cli][release]") {
   // vLLM's own context-extension docs (9aaf83ef): YaRN through rope_parameters and no max_position_embeddings.
   const std::string docs =
@@ -715,7 +716,8 @@ TEST_CASE("every format is a valid document when a --serve command cannot be rea
   const auto override_file = run_cli("check " + dir.file("override.conf"));
   CHECK(override_file.exit_code == 2);
   CHECK(override_file.err.find("not valid JSON at byte") == std::string::npos);
-  CHECK_THAT(override_file.err, Contains("systemd"));
+  // Its first line says it is a unit's drop-in: read as one (ollama serve, whose model --model names).
+  CHECK_THAT(override_file.err, Contains("give check --model"));
 }
 
 TEST_CASE("check --serve on fit's printed vLLM line passes at the memory fit was given, --tp 2 in the line",

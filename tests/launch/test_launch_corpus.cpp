@@ -49,8 +49,8 @@ TEST_CASE("the corpus harness serves each case's models, runs its line and repor
   std::ostringstream table;
   CHECK(ropelens::test::report_corpus(corpus.path(), table) == 1);
   CHECK_THAT(table.str(), Contains("wrong") && Contains("MISMATCH") && Contains("exit 0 [] @32768"));
-  CHECK_THAT(table.str(), Contains("1 of 2 verdicts right (50.0%); 1 of 2 cases are correct recipes (50.0%), 1 of "
-                                   "them clean"));
+  CHECK_THAT(table.str(), Contains("1 of 2 verdicts right (50.0%), 0 known gaps, 1 failing; 1 of 2 cases are correct "
+                                   "recipes (50.0%), 1 of them clean"));
 
   ropelens::test::write_file(corpus.file("cases.jsonl"), "{\"id\": \"no-expect\"}\n");
   CHECK_THROWS_WITH(ropelens::test::read_corpus(corpus.path()), Contains("cases.jsonl:1:"));
