@@ -36,7 +36,7 @@ TEST_CASE("check --stack vllm on Qwen-VL-Chat has no ENG301, without a stack it 
   // Two engines of the stack that disagree (vLLM 2048, llama.cpp 8192) still fire, naming only them.
   const auto both = run_cli("check " + path + " --stack vllm,llama.cpp -q");
   CHECK_THAT(both.out, Contains("ENG301"));
-  CHECK_THAT(both.out, Contains("2048 in vLLM main (unreleased)"));
+  CHECK_THAT(both.out, Contains("2048 in vLLM ≤ 0.21"));
   CHECK(both.out.find("SGLang;") == std::string::npos);
   // The list option never swallows the path that follows it.
   CHECK(run_cli("check --stack vllm " + path + " -q").exit_code == 1);  // CFG011 remains

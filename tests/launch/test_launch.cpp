@@ -728,12 +728,12 @@ TEST_CASE("check --serve on fit's printed vLLM line passes at the memory fit was
   for (const char* name : {"config.json", "model.safetensors.index.json"})
     fs::copy_file(source_path(std::string("testdata/rules/SRV505/bad-vllm-131072-in-24gib/") + name),
                   fs::path(model) / name);
-  const auto fit = run_cli("fit " + model + " --memory 24GiB --tp 2 --engine vllm --format json");
+  const auto fit = run_cli("fit " + model + " --memory 10GiB --tp 2 --engine vllm --format json");
   REQUIRE(fit.exit_code == 0);
   const json bf16 = json::parse(fit.out)["engines"]["vllm"]["bf16"];
   const std::string line = bf16["serve"];
   CHECK_THAT(line, Contains("--tensor-parallel-size 2"));
-  const auto fits = serve(line, "--memory 24GiB --stack vllm");
+  const auto fits = serve(line, "--memory 10GiB --stack vllm");
   INFO(line);
   CHECK(with_code(fits.diagnostics, "CTX210").empty());
   CHECK(with_code(fits.diagnostics, "SRV505").empty());
@@ -742,7 +742,7 @@ TEST_CASE("check --serve on fit's printed vLLM line passes at the memory fit was
   const std::int64_t longest = bf16["max_tokens"];
   std::string over = line;
   over.replace(over.find(std::to_string(longest)), std::to_string(longest).size(), std::to_string(longest + 16));
-  const auto too_long = serve(over, "--memory 24GiB --stack vllm --exit-zero");
+  const auto too_long = serve(over, "--memory 10GiB --stack vllm --exit-zero");
   CHECK(with_code(too_long.diagnostics, "CTX210").size() == 1);
   CHECK(with_code(too_long.diagnostics, "SRV505").size() == 1);
 }
