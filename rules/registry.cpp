@@ -58,6 +58,7 @@
   RULE(SRV504) \
   RULE(SRV505) \
   RULE(SRV506) \
+  RULE(SRV507) \
   /* end of the catalog */
 // clang-format on
 

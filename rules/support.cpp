@@ -75,6 +75,20 @@ bool deployed(const Context& cx, const EngineView& view) {
   return cx.deployment.pins(view.version);
 }
 
+BudgetRequest budget_request(const Context& cx) {
+  BudgetRequest request;
+  request.gpu_bytes = cx.memory_budget ? static_cast<std::uint64_t>(*cx.memory_budget) : 0;
+  request.gpus = std::max(1, cx.tensor_parallel);
+  request.kv_dtype = cx.kv_dtype;
+  request.deployment = &cx.deployment;
+  if (cx.launch) request.share = cx.launch->memory_fraction;
+  return request;
+}
+
+std::int64_t cached_tokens(const Context& cx) {
+  return cx.launch && cx.launch->cache_tokens ? *cx.launch->cache_tokens : cx.target_tokens;
+}
+
 bool scales_softmax_by_mscale(const Model& model) {
   return model.qk_nope_head_dim.has_value() || model.model_type.value.rfind("deepseek", 0) == 0;
 }

@@ -66,10 +66,13 @@ bool Deployment::pins(EngineVersion version) const {
 std::vector<EngineVersion> Deployment::versions() const {
   std::vector<EngineVersion> out;
   for (Engine engine : served())
-    for (EngineVersion version : versions_of(engine))
-      if (!stated() ||
-          std::any_of(engines.begin(), engines.end(), [&](const DeployedEngine& e) { return wanted(e, version); }))
-        out.push_back(version);
+    for (EngineVersion version : versions_of(engine)) {
+      // Unpinned, an engine runs its releases: a change only on its main branch counts when pinned (vllm@main).
+      const bool runs = std::any_of(engines.begin(), engines.end(), [&](const DeployedEngine& e) {
+        return wanted(e, version) && (e.version || is_released(version));
+      });
+      if (stated() ? runs : is_released(version)) out.push_back(version);
+    }
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "ropelens/engines/registry.hpp"
+#include "ropelens/engines/versions.hpp"
 
 namespace ropelens {
 namespace {
@@ -75,9 +76,7 @@ std::string_view version_key(EngineVersion version) {
   return row != nullptr ? row->key : std::string_view();
 }
 
-bool is_current(EngineVersion version) {
-  return engine_row(engine_of(version)).versions.rows.front().version == version;
-}
+bool is_current(EngineVersion version) { return default_version(engine_of(version)) == version; }
 
 const std::vector<EngineVersion>& versions_of(Engine engine) {
   static const std::vector<std::vector<EngineVersion>> by_engine = [] {

@@ -144,6 +144,18 @@ bool release_before(Engine engine, std::string_view pinned, std::string_view rel
   return given && bound && compare(*given, *bound) < 0;
 }
 
+EngineVersion default_version(Engine engine) {
+  const VersionTable& table = engine_row(engine).versions;
+  if (table.newest_known.empty()) return table.rows.front().version;
+  return placed(table, known(table, table.newest_known)).version;
+}
+
+bool is_released(EngineVersion version) {
+  for (const VersionRow& row : engine_row(engine_of(version)).versions.rows)
+    if (row.version == version) return !unreleased(row);
+  return true;
+}
+
 std::string version_choices(Engine engine) {
   const VersionTable& table = engine_row(engine).versions;
   std::vector<std::string_view> keys;

@@ -104,10 +104,10 @@ TEST_CASE("the versions a deployment compares: its own, and the reference beside
   CHECK(deployment_of({"vllm@main"}).compared_versions() == std::vector<V>{V::transformers_v5, V::vllm_current});
   CHECK(deployment_of({"vllm@0.8.5"}).compared_versions() == std::vector<V>{V::transformers_v5, V::vllm_legacy});
   CHECK(deployment_of({"vllm"}).compared_versions() ==
-        std::vector<V>{V::transformers_v5, V::vllm_current, V::vllm_legacy, V::vllm_dynamic_41277});
+        std::vector<V>{V::transformers_v5, V::vllm_legacy, V::vllm_dynamic_41277});  // releases, not main
   CHECK(deployment_of({"sglang", "llama.cpp"}).compared_versions() == std::vector<V>{V::sglang, V::llama_cpp});
   CHECK(deployment_of({"transformers@4.4x"}).compared_versions() == std::vector<V>{V::transformers_4_4x});
-  CHECK(Deployment{}.compared_versions().size() == 8);
+  CHECK(Deployment{}.compared_versions().size() == 7);  // every released behaviour; vllm@main only when pinned
   CHECK(deployment_of({"llama.cpp"}).compared_engines() ==
         std::vector<Engine>{Engine::transformers, Engine::llama_cpp});
   CHECK(deployment_of({"transformers@4.50"}).pins(V::transformers_4_5x));

@@ -139,8 +139,10 @@ FileResult check_model(LoadedModel loaded, const CheckOptions& options);
 // engine version applies, audited at the length it serves, with that engine version as the deployment; every finding
 // points at the launch's line. Throws InputError when the model cannot be read.
 FileResult check_launch(Launch launch, const CheckOptions& options);
-// The engine version a launch of `engine` runs under the deployment: its pin, else the engine's main branch.
-EngineVersion launch_version(const Deployment& deployment, Engine engine);
+// What a launch of `engine` runs under the deployment: its pin, else the newest release ropelens places.
+LaunchRelease launch_release(const Deployment& deployment, Engine engine);
+// The engine a flag-only fragment is read for: the stack's only engine; none without a stack or with several.
+std::optional<Engine> fragment_engine(const Deployment& deployment);
 
 // The findings about the config itself (the CFG and GGUF rules): what inspect lists as its problems.
 std::vector<Diagnostic> config_findings(const LoadedModel& loaded);

@@ -42,7 +42,8 @@ Engine engine_of(EngineVersion version);
 std::string_view label_of(EngineVersion version);
 // How `--stack ENGINE@VERSION` names a modelled version: "v5", "4.5x", "main", "before-56446", …
 std::string_view version_key(EngineVersion version);
-// The version each engine ships on its main branch (transformers v5, vLLM ≥ PR #56446, SGLang, llama.cpp).
+// The version each engine runs by default: the newest release placed (transformers v5, vLLM 0.22–0.29, SGLang,
+// llama.cpp); an unreleased change on a main branch only when pinned.
 bool is_current(EngineVersion version);
 // An engine's versions in the order views list them, the current one first.
 const std::vector<EngineVersion>& versions_of(Engine engine);
