@@ -78,12 +78,20 @@ enum class OlderVersions {
   only_when_pinned,  // a library people upgrade with their code (transformers)
 };
 
+// A name that stands for one version of an engine (`--stack lmstudio` is `mlx-lm@lmstudio`): a product that runs the
+// engine's code with its own defaults.
+struct VersionAlias {
+  std::string_view name;  // "lmstudio"
+  std::string_view key;   // the version key it pins: "lmstudio"
+};
+
 struct EngineRow {
   // Who it is.
   Engine engine;
-  std::string_view name;                      // as --engine takes it and JSON prints it: "llama.cpp"
-  std::string_view display_name;              // as text prints it: "vLLM"
-  std::span<const std::string_view> aliases;  // other spellings --engine and --stack accept
+  std::string_view name;                          // as --engine takes it and JSON prints it: "llama.cpp"
+  std::string_view display_name;                  // as text prints it: "vLLM"
+  std::span<const std::string_view> aliases;      // other spellings --engine and --stack accept
+  std::span<const VersionAlias> version_aliases;  // names --stack takes for one of its versions (and --engine for it)
   // What it runs: its versions, the RoPE view of each, and where it maps `architectures` to model classes.
   const VersionTable& versions;
   EngineView (*view)(const Model& model, EngineVersion version, std::int64_t target_tokens);

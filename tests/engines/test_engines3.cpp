@@ -1,0 +1,141 @@
+// MLX-LM, TensorRT-LLM and ExLlamaV3 views against the figures their own code gives (tools/oracle-engines3, run on
+// CPU: docs/engines.md, "MLX-LM, TensorRT-LLM and ExLlamaV3"), and the version aliases that pin them.
+#include <cmath>
+
+#include <catch2/catch.hpp>
+
+#include "ropelens/engines/deployment.hpp"
+#include "ropelens/engines/registry.hpp"
+#include "model_support.hpp"
+#include "support.hpp"
+
+using namespace ropelens;
+using ropelens::test::load;
+using ropelens::test::qwen3_yarn4;
+
+namespace {
+
+const char* const kQwen3V5 = "testdata/rules/ENG306/bad-mlx-lm-qwen3-rope-parameters-only/config.json";
+const char* const kLlamaV5 = "testdata/rules/ENG307/bad-mlx-lm-rope-parameters-only/config.json";
+
+bool mentions(const std::vector<Note>& notes, const std::string& part) {
+  for (const auto& note : notes)
+    if (note.text().find(part) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("engines3: ExLlamaV3 runs Qwen3's YaRN x4 on 32768 as factor 1.25") {
+  const Model model = qwen3_yarn4();
+  const EngineView view = engine_view(model, EngineVersion::exllamav3, 40960);
+  REQUIRE(view.setups.size() == 1);
+  const EngineSetupView& setup = view.setups.front();
+  CHECK(setup.factor == Approx(1.25).epsilon(1e-12));
+  CHECK(setup.rope_magnitude == Approx(1.0223143551314211).epsilon(1e-12));  // 0.1·ln 1.25 + 1
+  // The oracle's last inverse frequency (float32 in exllamav3): 9.92750e-07.
+  CHECK(setup.inv_freq.back() == Approx(9.9275e-07).epsilon(2e-5));
+  CHECK(mentions(setup.notes, "runs factor 1.25"));
+  CHECK(view.length.default_tokens == 40960);  // TabbyAPI: the raw max_position_embeddings
+  CHECK_FALSE(view.length.limit_tokens);
+  // transformers v5 runs the stated factor.
+  CHECK(engine_view(model, EngineVersion::transformers_v5, 40960).setups.front().rope_magnitude ==
+        Approx(1.1386294361119891).epsilon(1e-12));
+}
+
+TEST_CASE("engines3: ExLlamaV3 has no dynamic NTK") {
+  const Model model = load("testdata/configs/qwen/qwen3-8b.json",
+                           {{"/rope_scaling", nlohmann::json{{"rope_type", "dynamic"}, {"factor", 2.0}}}});
+  const EngineView view = engine_view(model, EngineVersion::exllamav3, 40960);
+  REQUIRE(view.refusal);
+  CHECK(view.refusal->find("Unknown rope_type: dynamic") != std::string::npos);
+}
+
+TEST_CASE("engines3: MLX-LM cannot load a rope_parameters-only Qwen3, and loses a Llama's scaling") {
+  const Model qwen3 = load(kQwen3V5);
+  const EngineView mlx = engine_view(qwen3, EngineVersion::mlx_lm, 131072);
+  REQUIRE(mlx.refusal);
+  CHECK(mlx.refusal->find("'rope_theta'") != std::string::npos);
+  CHECK(mlx.refusal->find("qwen3.py reads rope_theta and rope_scaling") != std::string::npos);
+  CHECK_FALSE(mlx.length.limit_tokens);  // mlx_lm.server sets no limit
+
+  const Model llama = load(kLlamaV5);
+  const EngineView view = engine_view(llama, EngineVersion::mlx_lm, 131072);
+  CHECK_FALSE(view.refusal);
+  const EngineSetupView& setup = view.setups.front();
+  CHECK(setup.method == RopeType::default_rope);
+  CHECK(setup.factor == 1.0);
+  CHECK(setup.inv_freq.back() == Approx(std::pow(10000.0, -126.0 / 128.0)).epsilon(1e-12));  // θ 10000, unscaled
+  CHECK(mentions(setup.notes, "reads rope_scaling, not rope_parameters"));
+}
+
+TEST_CASE("engines3: LM Studio caps MLX-LM's context at max_position_embeddings") {
+  const Model model = qwen3_yarn4();
+  const EngineView view = engine_view(model, EngineVersion::mlx_lm_lmstudio, 131072);
+  CHECK(view.length.limit_tokens == 40960);
+  CHECK(view.length.beyond == LimitAction::warning);
+  CHECK_FALSE(view.length.message.empty());
+}
+
+TEST_CASE("engines3: TensorRT-LLM reads rope_parameters from PR #10636 (θ) and #12829 (scaling)") {
+  const Model qwen3 = load(kQwen3V5);
+  const Model llama = load(kLlamaV5);
+  // Before #10636: θ 10000, no scaling.
+  const EngineSetupView old = engine_view(llama, EngineVersion::trtllm_before_10636, 131072).setups.front();
+  CHECK(old.factor == 1.0);
+  CHECK(old.inv_freq.back() == Approx(std::pow(10000.0, -126.0 / 128.0)).epsilon(1e-12));
+  // Between: θ 500000, still no scaling.
+  const EngineSetupView between = engine_view(llama, EngineVersion::trtllm_before_12829, 131072).setups.front();
+  CHECK(between.factor == 1.0);
+  CHECK(between.inv_freq.back() == Approx(std::pow(500000.0, -126.0 / 128.0)).epsilon(1e-12));
+  // Main: llama3 ×8 as transformers computes it.
+  const EngineSetupView main = engine_view(llama, EngineVersion::trtllm_current, 131072).setups.front();
+  CHECK(main.factor == 8.0);
+  CHECK(main.inv_freq.back() ==
+        Approx(engine_view(llama, EngineVersion::transformers_v5, 131072).setups.front().inv_freq.back()));
+  // Qwen3's fused QK-norm+RoPE kernel finds no YaRN in a dict, in every version.
+  const EngineSetupView fused = engine_view(qwen3, EngineVersion::trtllm_current, 131072).setups.front();
+  CHECK(fused.factor == 1.0);
+  CHECK(fused.rope_magnitude == 1.0);
+  CHECK(mentions(fused.notes, "compute_yarn_parameters"));
+}
+
+TEST_CASE("engines3: TensorRT-LLM infers max_seq_len and lowers a longer one") {
+  // Linear ×4 multiplies, YaRN does not (model_engine.py _infer_max_seq_len_from_config).
+  const Model linear = load("testdata/hub/llama/llama-2-7b-hf.json",
+                            {{"/rope_scaling", nlohmann::json{{"type", "linear"}, {"factor", 4.0}}}});
+  const EngineView view = engine_view(linear, EngineVersion::trtllm_before_10636, 32768);
+  CHECK(view.length.limit_tokens == 16384);
+  CHECK(view.length.beyond == LimitAction::warning);
+  CHECK(view.length.message ==
+        "Specified self.max_seq_len=32768 is larger than what the model can support (16384). Setting max_seq_len "
+        "to 16384.");
+  CHECK(engine_view(qwen3_yarn4(), EngineVersion::trtllm_current, 40960).length.limit_tokens == 40960);
+}
+
+TEST_CASE("engines3: names, version aliases and release placement") {
+  CHECK(parse_engine("mlx-lm") == Engine::mlx_lm);
+  CHECK(parse_engine("tensorrt-llm") == Engine::trtllm);
+  CHECK(parse_engine("exl3") == Engine::exllamav3);
+  CHECK(parse_engine("lmstudio") == Engine::mlx_lm);
+  CHECK(parse_engine("ktransformers") == Engine::sglang);
+  CHECK(parse_stack_entry("lmstudio", "--stack").version == "lmstudio");
+  CHECK(parse_stack_entry("kt", "--stack").version == "ktransformers");
+  CHECK_THROWS_WITH(parse_stack_entry("lmstudio@0.3", "--stack"), Catch::Contains("names mlx-lm@lmstudio"));
+  CHECK(resolve_version(Engine::trtllm, "1.2.0")->version == EngineVersion::trtllm_before_10636);
+  CHECK(resolve_version(Engine::trtllm, "1.3.0rc1")->version == EngineVersion::trtllm_before_12829);
+  const auto newer = resolve_version(Engine::trtllm, "1.4.0");
+  CHECK(newer->version == EngineVersion::trtllm_current);
+  CHECK(newer->note);
+  CHECK(resolve_version(Engine::mlx_lm, "0.32.0")->version == EngineVersion::mlx_lm);
+  CHECK(resolve_version(Engine::exllamav3, "1.4.1")->version == EngineVersion::exllamav3);
+}
+
+TEST_CASE("engines3: KTransformers' memory share is kt run's 0.98") {
+  const Deployment kt = resolve_deployment(parse_stack({"ktransformers"}, "--stack"), "--stack");
+  const Model model = qwen3_yarn4();
+  const MemoryShare share = engine_row(Engine::sglang).memory_share({80ULL << 30, 1, &model, &kt});
+  CHECK(share.fraction == 0.98);
+  const Deployment plain = resolve_deployment(parse_stack({"sglang"}, "--stack"), "--stack");
+  CHECK(engine_row(Engine::sglang).memory_share({80ULL << 30, 1, &model, &plain}).fraction < 0.98);
+}
