@@ -35,7 +35,7 @@ TEST_CASE("engines3: ExLlamaV3 runs Qwen3's YaRN x4 on 32768 as factor 1.25") {
   CHECK(setup.rope_magnitude == Approx(1.0223143551314211).epsilon(1e-12));  // 0.1·ln 1.25 + 1
   // The oracle's last inverse frequency (float32 in exllamav3): 9.92750e-07.
   CHECK(setup.inv_freq.back() == Approx(9.9275e-07).epsilon(2e-5));
-  CHECK(mentions(setup.notes, "runs factor 1.25"));
+  CHECK(mentions(setup.notes, "max_position_embeddings 40960 / original_max_position_embeddings 32768 = 1.25"));
   CHECK(view.length.default_tokens == 40960);  // TabbyAPI: the raw max_position_embeddings
   CHECK_FALSE(view.length.limit_tokens);
   // transformers v5 runs the stated factor.

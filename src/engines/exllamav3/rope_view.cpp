@@ -5,6 +5,7 @@
 // (theroyallab/tabbyAPI @e632af41, backends/exllamav3/model.py): max_seq_len defaults to max_position_embeddings.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -65,6 +66,14 @@ bool exl3_mscale_ratio(const Model& model) {
   return model.model_type.value == "deepseek_v3" || model.model_type.value == "kimi_k2";
 }
 
+// rope_parameters.llama_4_scaling_beta as normalize read it (its note on Ministral 3's query scaling); 0 when absent.
+double llama4_scaling_beta(const Model& model) {
+  static constexpr std::string_view kPrefix = "llama_4_scaling_beta ";
+  for (const auto& note : model.notes)
+    if (note.rfind(kPrefix, 0) == 0) return std::strtod(note.c_str() + kPrefix.size(), nullptr);
+  return 0.0;
+}
+
 // _rope_params_yarn: factor = max_position_embeddings / original when the dict names an original length, else the
 // dict's factor; attention_factor when given, else gm(f, mscale)/gm(f, mscale_all_dim) for DeepSeek-V3, else gm(f).
 EngineSetupView exl3_yarn_view(const Model& model, const RopeSetup& setup, int index) {
@@ -81,9 +90,9 @@ EngineSetupView exl3_yarn_view(const Model& model, const RopeSetup& setup, int i
                                   setup.max_position_embeddings.value, setup.original_max_position_embeddings->value))};
     if (std::abs(factor - stated_factor(setup)) > 1e-12)
       notes.push_back(
-          Note("runs factor {} (max_position_embeddings {} / original_max_position_embeddings {}) where "
-               "the config says {}",
-               fmt_number(factor), setup.max_position_embeddings.value, setup.original_max_position_embeddings->value,
+          Note("the factor is max_position_embeddings {} / original_max_position_embeddings {} = {} "
+               "(util/rope.py _rope_params_yarn), not the stated {}",
+               setup.max_position_embeddings.value, setup.original_max_position_embeddings->value, fmt_number(factor),
                fmt_number(stated_factor(setup))));
   } else {
     served.original_max_position_embeddings = setup.max_position_embeddings;
@@ -98,6 +107,12 @@ EngineSetupView exl3_yarn_view(const Model& model, const RopeSetup& setup, int i
   } else if (exl3_mscale_ratio(model) && mscale_pair_truthy(setup.yarn)) {
     view.rope_magnitude =
         yarn_mscale(factor, setup.yarn.mscale->value) / yarn_mscale(factor, setup.yarn.mscale_all_dim->value);
+  } else if (llama4_scaling_beta(model) != 0.0) {
+    view.rope_magnitude = 1.0;  // position-dependent query scaling supersedes the static YaRN factor (Ministral 3)
+    notes.push_back(
+        Note("llama_4_scaling_beta {}: magnitude 1 (util/rope.py: its position-dependent scaling "
+             "supersedes the YaRN attention factor)",
+             fmt_number(llama4_scaling_beta(model))));
   } else {
     view.rope_magnitude = yarn_mscale(factor);
     if (mscale_pair_truthy(setup.yarn))

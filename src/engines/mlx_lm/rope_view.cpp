@@ -315,10 +315,12 @@ std::optional<std::string> mlx_refusal(const Model& model, const MlxReading& rea
 }
 
 // The setup as the model file hands it to initialize_rope: settings it does not read are gone.
-RopeSetup mlx_read_setup(const RopeSetup& setup, const MlxReading& reading, std::vector<Note>& notes) {
+RopeSetup mlx_read_setup(const Model& model, const RopeSetup& setup, const MlxReading& reading,
+                         std::vector<Note>& notes) {
   if (reading.reads_rope_parameters) return setup;
   RopeSetup read = setup;
-  const bool theta_lost = theta_in_rope_parameters(setup);
+  // A config that also states rope_theta beside rope_parameters (a v5 save of a v4 config) is read.
+  const bool theta_lost = theta_in_rope_parameters(setup) && !model.states_key("rope_theta");
   const bool scaling_lost =
       setup.type != RopeType::default_rope && (stated_in_rope_parameters(setup) || !reading.reads_scaling);
   if (theta_lost) {
@@ -446,7 +448,7 @@ EngineView mlx_lm_view(const Model& model, EngineVersion version, std::int64_t t
   if (view.refusal) view.notes.push_back(Note("cannot load this config: {}", *view.refusal));
   for (std::size_t i = 0; i < model.setups.size(); ++i) {
     std::vector<Note> notes;
-    const RopeSetup read = mlx_read_setup(model.setups[i], reading, notes);
+    const RopeSetup read = mlx_read_setup(model, model.setups[i], reading, notes);
     EngineSetupView setup = mlx_setup_view(read, static_cast<int>(i), target_tokens);
     setup.notes.insert(setup.notes.begin(), notes.begin(), notes.end());
     view.setups.push_back(std::move(setup));

@@ -58,9 +58,10 @@ std::optional<std::string> trt_refusal(const Model& model, EngineVersion version
 
 // The setup as RopeParams.from_config sees it in this version: a rope_theta or a scaling dict stated only in
 // rope_parameters is not read before PR #10636 (θ) and PR #12829 (scaling).
-RopeSetup trt_read_setup(const RopeSetup& setup, EngineVersion version, std::vector<Note>& notes) {
+RopeSetup trt_read_setup(const Model& model, const RopeSetup& setup, EngineVersion version, std::vector<Note>& notes) {
   RopeSetup read = setup;
-  if (trt_in_rope_parameters(setup.rope_theta.from.pointer) && !trt_reads_parameters_theta(version)) {
+  if (trt_in_rope_parameters(setup.rope_theta.from.pointer) && !model.states_key("rope_theta") &&
+      !trt_reads_parameters_theta(version)) {
     read.rope_theta = {10000.0, Provenance::by_default("RopeParams.from_config: getattr(config, 'rope_theta', 10000)")};
     notes.push_back(Note("reads rope_theta, not rope_parameters: θ 10000 (the default) instead of {}",
                          fmt_number(setup.rope_theta.value)));
@@ -242,7 +243,7 @@ EngineView trtllm_view(const Model& model, EngineVersion version, std::int64_t t
   if (view.refusal) view.notes.push_back(Note("cannot load this config: {}", *view.refusal));
   for (std::size_t i = 0; i < model.setups.size(); ++i) {
     std::vector<Note> notes;
-    const RopeSetup read = trt_read_setup(model.setups[i], version, notes);
+    const RopeSetup read = trt_read_setup(model, model.setups[i], version, notes);
     const int index = static_cast<int>(i);
     EngineSetupView setup =
         trt_fused_qk_norm_rope(model, read) ? trt_fused_view(read, index) : trt_method_view(model, read, index);
