@@ -134,8 +134,8 @@ TEST_CASE("engines3: names, version aliases and release placement") {
 TEST_CASE("engines3: KTransformers' memory share is kt run's 0.98") {
   const Deployment kt = resolve_deployment(parse_stack({"ktransformers"}, "--stack"), "--stack");
   const Model model = qwen3_yarn4();
-  const MemoryShare share = engine_row(Engine::sglang).memory_share({80ULL << 30, 1, &model, &kt});
+  const MemoryShare share = engine_row(Engine::sglang).memory_share({80ULL << 30, 1, &model, &kt, std::nullopt});
   CHECK(share.fraction == 0.98);
   const Deployment plain = resolve_deployment(parse_stack({"sglang"}, "--stack"), "--stack");
-  CHECK(engine_row(Engine::sglang).memory_share({80ULL << 30, 1, &model, &plain}).fraction < 0.98);
+  CHECK(engine_row(Engine::sglang).memory_share({80ULL << 30, 1, &model, &plain, std::nullopt}).fraction < 0.98);
 }

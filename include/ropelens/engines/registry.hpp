@@ -60,10 +60,11 @@ enum class TpSharding { heads, layers };
 
 // What an engine's default share of each GPU's memory is computed from.
 struct MemoryRequest {
-  std::uint64_t gpu_bytes = 0;             // one GPU's memory (--memory)
-  int tp = 1;                              // GPUs the model is split over
-  const Model* model = nullptr;            // the model served
-  const Deployment* deployment = nullptr;  // a pinned release can have another default
+  std::uint64_t gpu_bytes = 0;                 // one GPU's memory (--memory)
+  int tp = 1;                                  // GPUs the model is split over
+  const Model* model = nullptr;                // the model served
+  const Deployment* deployment = nullptr;      // a pinned release can have another default
+  std::optional<std::uint64_t> weights_bytes;  // the whole model's weights (--weights, else the checkpoint's), if known
 };
 
 // The share of each GPU's memory an engine takes for weights and KV cache by default, and how it is derived.

@@ -2,6 +2,8 @@
 // keeping every token of the sequence (a window is applied to the pool only with max_attention_window), MLA its
 // latent; cached in the model's dtype unless kv_cache_config.dtype (YAML) says fp8. The pool takes
 // kv_cache_free_gpu_memory_fraction (0.9) of the memory free after the weights (docs/engines.md, "KV cache").
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "trtllm.hpp"
@@ -43,13 +45,14 @@ CacheDtypeFlag trtllm_cache_dtype(KvDtype dtype, KvDtype model_dtype) {
 // 0.9 + 0.1 × weights / GPU.
 MemoryShare trtllm_memory_share(const MemoryRequest& request) {
   double weights = 0.0;
-  if (request.model && request.model->weights_bytes && request.gpu_bytes > 0)
-    weights = static_cast<double>(request.model->weights_bytes->value) / std::max(1, request.tp) /
-              static_cast<double>(request.gpu_bytes);
+  if (request.weights_bytes && request.gpu_bytes > 0)
+    weights =
+        static_cast<double>(*request.weights_bytes) / std::max(1, request.tp) / static_cast<double>(request.gpu_bytes);
   const double fraction = std::min(1.0, kTrtllmFreeFraction + (1.0 - kTrtllmFreeFraction) * weights);
   return {fraction, fmt::format("TensorRT-LLM's kv_cache_free_gpu_memory_fraction {} of the memory left after the "
                                 "weights: {} + {} × weights/GPU = {:.4g} of the GPU",
-                                kTrtllmFreeFraction, kTrtllmFreeFraction, 1.0 - kTrtllmFreeFraction, fraction)};
+                                fmt_number(kTrtllmFreeFraction), fmt_number(kTrtllmFreeFraction),
+                                fmt_number(1.0 - kTrtllmFreeFraction), fraction)};
 }
 
 }  // namespace ropelens::engine_detail
