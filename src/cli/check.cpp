@@ -61,6 +61,7 @@ void run_check(const CheckCommandOptions& options, Outcome& outcome) {
   for (const std::string& command : options.serve)
     check.serve_commands.push_back(command == "-" ? read_stdin().text : command);
   check.launch_model = options.model;
+  check.deployment = with_engine_option(std::move(check.deployment), options.engine);
   if (!options.engine.empty()) check.engines = check.deployment.viewed(options.engine);
   if (!options.baseline.empty()) check.baseline = std::make_shared<const Baseline>(Baseline::read(options.baseline));
   check.keep_findings = !options.write_baseline.empty();

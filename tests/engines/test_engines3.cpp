@@ -139,3 +139,65 @@ TEST_CASE("engines3: KTransformers' memory share is kt run's 0.98") {
   const Deployment plain = resolve_deployment(parse_stack({"sglang"}, "--stack"), "--stack");
   CHECK(engine_row(Engine::sglang).memory_share({80ULL << 30, 1, &model, &plain, std::nullopt}).fraction < 0.98);
 }
+
+TEST_CASE("engines3: without a stack the default stack is served, and --engine naming a new engine deploys it alone") {
+  const Deployment none = resolve_deployment(Stack{}, "--stack");
+  CHECK(none.served() == std::vector<Engine>{Engine::transformers, Engine::vllm, Engine::sglang, Engine::llama_cpp});
+  CHECK_FALSE(none.serves(Engine::exllamav3));
+  CHECK(with_engine_option(none, "all").served() == none.served());
+  CHECK(with_engine_option(none, "vllm").served() == none.served());
+  const Deployment exl3 = with_engine_option(none, "exllamav3");
+  CHECK(exl3.served() == std::vector<Engine>{Engine::exllamav3});
+  CHECK(exl3.viewed("exllamav3") == std::vector<Engine>{Engine::exllamav3});
+  // A stated stack is kept: the engine outside it stays an error.
+  const Deployment vllm = resolve_deployment(parse_stack({"vllm"}, "--stack"), "--stack");
+  CHECK_THROWS_WITH(with_engine_option(vllm, "mlx-lm").viewed("mlx-lm"), Catch::Contains("not in the stack"));
+}
+
+namespace {
+
+const char* const kQwen3Yarn4 = "testdata/rules/ENG307/bad-exllamav3-qwen3-yarn/config.json";
+
+}  // namespace
+
+TEST_CASE("engines3 cli: table --engine exllamav3 shows factor 1.25, check --stack exllamav3 reports it") {
+  const auto table =
+      ropelens::test::run_cli("table " + ropelens::test::source_path(kQwen3Yarn4) + " --engine exllamav3");
+  CHECK(table.exit_code == 0);
+  CHECK_THAT(table.out, Catch::Contains("factor              1.2500"));
+  CHECK_THAT(table.out, Catch::Contains("magnitude           1.0223"));
+  const auto check =
+      ropelens::test::run_cli("check " + ropelens::test::source_path(kQwen3Yarn4) + " --stack exllamav3");
+  CHECK_THAT(check.out, Catch::Contains("ENG307 warning [engine-runs-other-scaling] ExLlamaV3 runs factor 1.25 where "
+                                        "the config says 4"));
+  // Without a stack ExLlamaV3 is not deployed, so ENG307 does not fire.
+  const auto plain = ropelens::test::run_cli("check " + ropelens::test::source_path(kQwen3Yarn4));
+  CHECK(plain.out.find("[engine-runs-other-scaling]") == std::string::npos);
+}
+
+TEST_CASE("engines3 cli: a rope_parameters-only Qwen3 under --stack mlx-lm and trtllm@1.2.0") {
+  const std::string path = ropelens::test::source_path(kQwen3V5);
+  const auto mlx = ropelens::test::run_cli("check " + path + " --stack mlx-lm");
+  CHECK_THAT(mlx.out, Catch::Contains("ENG306 warning [engine-cannot-load] MLX-LM cannot load this config"));
+  CHECK_THAT(mlx.out, Catch::Contains("mlx_lm/models/qwen3.py reads rope_theta and rope_scaling"));
+  const auto old = ropelens::test::run_cli("check " + path + " --stack trtllm@1.2.0");
+  CHECK_THAT(old.out, Catch::Contains("ENG307 warning [engine-runs-other-scaling] TensorRT-LLM ≤ 1.2 loads this "
+                                      "config without its yarn scaling (factor 4)"));
+  CHECK_THAT(old.out, Catch::Contains("reads rope_scaling, not rope_parameters"));
+  // TensorRT-LLM main reads rope_parameters: no ENG307 for a model without the fused QK-norm kernel.
+  const auto llama = ropelens::test::run_cli("check " + ropelens::test::source_path(kLlamaV5) + " --stack trtllm@main");
+  CHECK(llama.out.find("[engine-runs-other-scaling]") == std::string::npos);
+}
+
+TEST_CASE("engines3 cli: fit --stack trtllm,exllamav3,mlx-lm gives a figure and a command for each") {
+  const auto fit = ropelens::test::run_cli("fit " + ropelens::test::source_path(kQwen3Yarn4) +
+                                           " --memory 80GiB --weights 16.4GB --stack trtllm,exllamav3,mlx-lm");
+  CHECK(fit.exit_code == 0);
+  CHECK_THAT(fit.out, Catch::Contains("MLX-LM        bf16             40960  declared"));
+  CHECK_THAT(fit.out, Catch::Contains("TensorRT-LLM  bf16             40960  declared"));
+  CHECK_THAT(fit.out, Catch::Contains("ExLlamaV3     f16              40960  declared"));
+  CHECK_THAT(fit.out, Catch::Contains("0.9 + 0.1 × weights/GPU = 0.9191 of the GPU"));
+  CHECK_THAT(fit.out, Catch::Contains("mlx_lm.server --model "));
+  CHECK_THAT(fit.out, Catch::Contains("bad-exllamav3-qwen3-yarn --max_seq_len 40960"));
+  CHECK_THAT(fit.out, Catch::Contains("bad-exllamav3-qwen3-yarn --max-seq-len 40960 --cache-mode FP16"));
+}

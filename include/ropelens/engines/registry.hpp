@@ -93,6 +93,8 @@ struct EngineRow {
   std::string_view display_name;                  // as text prints it: "vLLM"
   std::span<const std::string_view> aliases;      // other spellings --engine and --stack accept
   std::span<const VersionAlias> version_aliases;  // names --stack takes for one of its versions (and --engine for it)
+  // Covered when no stack is given; an engine outside the default stack counts only when --stack or --engine names it.
+  bool in_default_stack;
   // What it runs: its versions, the RoPE view of each, and where it maps `architectures` to model classes.
   const VersionTable& versions;
   EngineView (*view)(const Model& model, EngineVersion version, std::int64_t target_tokens);
