@@ -78,7 +78,7 @@ void setup_fit(CLI::App* cmd, Outcome& outcome) {
     if (!options->weights.empty()) request.weights_bytes = byte_size("--weights", options->weights);
     request.dtypes = parse_kv_dtypes(options->kv_dtypes);
     const ProjectSettings settings = load_project_settings(std::filesystem::current_path().string());
-    const Deployment deployment = deployment_option(options->stack, settings);
+    const Deployment deployment = with_engine_option(deployment_option(options->stack, settings), options->engine);
     request.engines = deployment.served(options->engine);
     request.deployment = deployment;
     const FitRender render = find_format(fit_formats(), options->format, "fit");

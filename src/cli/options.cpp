@@ -264,6 +264,7 @@ ResolvedRuleOptions resolve_check_request(const CheckRequest& request, const Pro
   for (const std::string& command : request.serve)
     check.serve_commands.push_back(command == "-" ? read_stdin().text : command);
   check.launch_model = request.model;
+  check.deployment = with_engine_option(std::move(check.deployment), request.engine);
   if (!request.engine.empty())
     check.engines = check.deployment.viewed(chosen(engine_choice_list(), request.engine, "--engine"));
   if (!request.baseline.empty()) check.baseline = std::make_shared<const Baseline>(Baseline::read(request.baseline));

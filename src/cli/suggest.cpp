@@ -46,7 +46,7 @@ void setup_suggest(CLI::App* cmd, Outcome& outcome) {
     const TrainingOverrides training = training_for(stated, settings.trained_lengths, shown_path(options->path));
     request.original_tokens = training.trained_length;
     request.original_from = training.trained_length_from;
-    request.deployment = deployment_option(options->stack, settings);
+    request.deployment = with_engine_option(deployment_option(options->stack, settings), options->engine);
     request.engines = request.deployment.served(options->engine);
     const SuggestReport report = suggest_changes(options->path, request);
     Output output(options->output.path);

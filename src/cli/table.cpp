@@ -85,8 +85,8 @@ void setup_table(CLI::App* cmd, Outcome& outcome) {
     std::ostream& out = output.stream();
     if (!options->engine.empty()) {
       auto target = resolve_target(options->target, loaded.model);
-      const Deployment deployment =
-          deployment_option(options->stack, load_project_settings(fs::current_path().string()));
+      const Deployment deployment = with_engine_option(
+          deployment_option(options->stack, load_project_settings(fs::current_path().string())), options->engine);
       auto report = select_engine_report(deployment_views(loaded.model, deployment, target),
                                          deployment.viewed(options->engine), target);
       find_format(engine_formats(), options->format, "table --engine")(loaded.model, report, out,

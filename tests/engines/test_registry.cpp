@@ -60,7 +60,8 @@ TEST_CASE("the vLLM labels name the releases of each key (they were swapped)") {
 }
 
 TEST_CASE("engine names, display names and aliases parse back to their engine") {
-  CHECK(engine_choices() == std::vector<std::string_view>{"transformers", "vllm", "sglang", "llama.cpp", "all"});
+  CHECK(engine_choices() == std::vector<std::string_view>{"transformers", "vllm", "sglang", "llama.cpp", "mlx-lm",
+                                                          "trtllm", "exllamav3", "all"});
   CHECK(display_name(Engine::vllm) == "vLLM");
   CHECK(display_name(Engine::sglang) == "SGLang");
   for (const EngineRow* row : engine_registry()) {
@@ -71,7 +72,7 @@ TEST_CASE("engine names, display names and aliases parse back to their engine") 
   CHECK_FALSE(parse_engine("vllm2"));
   CHECK(parse_engine_selection("all") == all_engines());
   CHECK_THROWS_WITH(parse_engine_selection("tgi"),
-                    "--engine 'tgi': expected transformers, vllm, sglang, llama.cpp or all");
+                    "--engine 'tgi': expected transformers, vllm, sglang, llama.cpp, mlx-lm, trtllm, exllamav3 or all");
 }
 
 TEST_CASE("the KV-cache report has one layout per engine, named by its registry row") {

@@ -123,6 +123,8 @@ EngineSetupView sglang_setup_view(const Model& model, const RopeSetup& setup, in
   return view;
 }
 
+constexpr std::int64_t kKtransformersTotalTokens = 40000;  // kt run's --max-total-tokens
+
 // CONTEXT_LENGTH_KEYS (python/sglang/srt/utils/hf_transformers/common.py @00828e56): "The ordering here is
 // important"; the first key present wins.
 constexpr std::string_view kSglangLengthKeys[] = {"max_sequence_length", "seq_length", "max_seq_len",
@@ -211,6 +213,11 @@ EngineView sglang_view(const Model& model, EngineVersion version, std::int64_t t
       "SGLang rotary_embedding/factory.py, yarn.py @0b1fd02d, hf_transformers/common.py get_context_length "
       "@00828e56";
   view.length = sglang_length_limit(model, target_tokens);
+  if (version == EngineVersion::sglang_ktransformers)
+    view.notes.push_back(
+        Note("kt run passes --max-total-tokens {}: the token pool, so a request's input stops at "
+             "min(context length, {}) − 1 tokens",
+             kKtransformersTotalTokens, kKtransformersTotalTokens));
   view.refusal = sglang_refusal(model);
   if (view.refusal) view.notes.push_back(Note("cannot load this config: {}", *view.refusal));
   // HfModelConfigParser.parse (utils/hf_transformers/config.py @8905cbd4) calls AutoConfig.from_pretrained first;
