@@ -153,7 +153,7 @@ bool release_before(Engine engine, std::string_view pinned, std::string_view rel
 EngineVersion default_version(Engine engine) {
   const VersionTable& table = engine_row(engine).versions;
   if (table.newest_known.empty()) return table.rows.front().version;
-  return placed(table, known(table, table.newest_known)).version;
+  return placed(engine, table, known(table, table.newest_known)).version;
 }
 
 bool is_released(EngineVersion version) {

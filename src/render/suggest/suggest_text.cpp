@@ -27,12 +27,12 @@ constexpr int kNarrowest = 20;  // the fragment's pieces never get narrower than
 
 // Splits the config fragment (JSON, no command) where JSON allows whitespace, after a ',', ':', '{' or '[' outside
 // strings, so that each piece fits `room` columns where it can.
-std::vector<std::string> json_pieces(const std::string& json, int room) {
+std::vector<std::string> json_pieces(const std::string& fragment, int room) {
   std::vector<std::string> pieces(1);
   bool in_string = false;
   bool escaped = false;
   std::size_t last_break = std::string::npos;  // in the current piece
-  for (const char c : json) {
+  for (const char c : fragment) {
     pieces.back() += c;
     bool breakable = false;
     if (in_string) {
@@ -54,10 +54,10 @@ std::vector<std::string> json_pieces(const std::string& json, int room) {
 }
 
 // The fragment's pieces, each further one indented four columns more.
-std::string fragment_text(const std::string& json, int width) {
+std::string fragment_text(const std::string& fragment, int width) {
   const std::string margin(static_cast<std::size_t>(kCommandIndent), ' ');
   std::string out;
-  for (const std::string& piece : json_pieces(json, std::max(kNarrowest, width - kCommandIndent - 6)))
+  for (const std::string& piece : json_pieces(fragment, std::max(kNarrowest, width - kCommandIndent - 6)))
     out += (out.empty() ? margin : margin + "    ") + piece + "\n";
   return out;
 }
