@@ -41,7 +41,11 @@ static void check(const Context& cx, Sink& out) {
     if ((s.type != RopeType::linear && s.type != RopeType::dynamic) || !s.factor || s.factor->value <= 1.0) continue;
     const double factor = s.factor->value;
     const auto declared = s.max_position_embeddings.value;
-    const auto engine_tokens = static_cast<std::int64_t>(std::llround(static_cast<double>(declared) * factor));
+    const double multiplied = static_cast<double>(declared) * factor;
+    // No engine serves a length past 2^53 tokens (the engines' lengths saturate there or at int64), and the rounding
+    // below would overflow; what such a factor does is other rules' finding.
+    if (!(multiplied < 0x1p53)) continue;
+    const auto engine_tokens = static_cast<std::int64_t>(std::llround(multiplied));
     auto original = stated_original(cx.model, s);
     std::string why;
     if (original) {
