@@ -163,15 +163,19 @@ double mla_softmax(const Model& model, const RopeSetup& setup) {
   return mscale * mscale;
 }
 
+double deepseek_yarn_magnitude(const RopeSetup& setup) {
+  const double factor = stated_factor(setup);
+  const double mscale = setup.yarn.mscale ? setup.yarn.mscale->value : 1.0;
+  const double all_dim = setup.yarn.mscale_all_dim ? setup.yarn.mscale_all_dim->value : 0.0;
+  return yarn_mscale(factor, mscale) / yarn_mscale(factor, all_dim);
+}
+
 EngineSetupView deepseek_yarn_view(const Model& model, const RopeSetup& setup, int index, Note note) {
   RopeSetup deepseek = setup;
   deepseek.yarn.truncate = {true, Provenance::by_default("DeepseekScalingRotaryEmbedding always truncates")};
   EngineSetupView view = from_table(index, compute_rope_table(deepseek));
   view.method = RopeType::yarn;
-  const double factor = stated_factor(setup);
-  const double mscale = setup.yarn.mscale ? setup.yarn.mscale->value : 1.0;
-  const double all_dim = setup.yarn.mscale_all_dim ? setup.yarn.mscale_all_dim->value : 0.0;
-  view.rope_magnitude = yarn_mscale(factor, mscale) / yarn_mscale(factor, all_dim);
+  view.rope_magnitude = deepseek_yarn_magnitude(setup);
   view.softmax_multiplier = mla_softmax(model, setup);
   view.notes.push_back(std::move(note));
   return view;

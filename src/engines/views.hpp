@@ -36,6 +36,8 @@ double mla_softmax(const Model& model, const RopeSetup& setup);
 // YaRN as vLLM and SGLang run it for MLA models (DeepseekScalingRotaryEmbedding): the ramp always truncated,
 // magnitude gm(f, mscale)/gm(f, mscale_all_dim) on cos/sin, softmax scale × gm(f, mscale_all_dim)²; `note` says whose.
 EngineSetupView deepseek_yarn_view(const Model& model, const RopeSetup& setup, int index, Note note);
+// The cos/sin magnitude gm(f, mscale)/gm(f, mscale_all_dim) that DeepSeek-style YaRN applies (attention_factor unread).
+double deepseek_yarn_magnitude(const RopeSetup& setup);
 
 // MiMo-V2's decoder layers in vLLM (mimo_v2.py @9aaf83ef is_compressed_softmax_layer) and SGLang (mimo_v2.py
 // @8905cbd4, line 770) read config.hybrid_layer_pattern without a default: a config in transformers' native layout

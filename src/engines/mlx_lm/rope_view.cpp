@@ -359,10 +359,7 @@ EngineSetupView mlx_yarn_view(const RopeSetup& setup, int index) {
   served.yarn.attention_factor.reset();
   EngineSetupView view = from_table(index, compute_rope_table(served));
   view.method = RopeType::yarn;
-  const double factor = stated_factor(setup);
-  const double mscale = setup.yarn.mscale ? setup.yarn.mscale->value : 1.0;
-  const double all_dim = setup.yarn.mscale_all_dim ? setup.yarn.mscale_all_dim->value : 0.0;
-  view.rope_magnitude = yarn_mscale(factor, mscale) / yarn_mscale(factor, all_dim);
+  view.rope_magnitude = deepseek_yarn_magnitude(setup);
   if (setup.yarn.attention_factor && std::abs(view.rope_magnitude - setup.yarn.attention_factor->value) > 1e-12)
     notes.push_back(Note("attention_factor {} is not read: magnitude gm(f, mscale)/gm(f, mscale_all_dim) = {:.6g}",
                          fmt_number(setup.yarn.attention_factor->value), view.rope_magnitude));
