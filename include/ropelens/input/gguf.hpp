@@ -149,5 +149,8 @@ bool looks_like_gguf_bytes(std::string_view bytes);
 // Throws InputError (input.hpp) naming what is wrong and its byte offset.
 GgufFile read_gguf(const std::string& path);
 GgufFile read_gguf_bytes(std::string display_path, std::string_view bytes);
+// The same from a file held in parts (the header a browser read): BytesNotRead names the bytes it lacks.
+struct FileBytes;
+GgufFile read_gguf_bytes(const FileBytes& file);
 
 }  // namespace ropelens
