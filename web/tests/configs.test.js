@@ -5,7 +5,7 @@ const test = require("node:test");
 const assert = require("node:assert/strict");
 const fs = require("node:fs");
 const path = require("node:path");
-const { sourceDir, module, read, runCli } = require("./support.js");
+const { sourceDir, loadModule, read, runCli } = require("./support.js");
 
 function configs(folder) {
   const found = [];
@@ -20,7 +20,7 @@ function configs(folder) {
 test("every config in testdata/configs: check JSON equal to the command line's", async () => {
   const all = configs("testdata/configs");
   assert.ok(all.length >= 50, `${all.length} configs`);
-  const ropelens = await module();
+  const ropelens = await loadModule();
   const differing = [];
   for (const config of all) {
     ropelens.setModelText(config, read(config));

@@ -16,7 +16,7 @@ const { Ropelens } = require(path.join(sourceDir, "web/page/ropelens-api.js"));
 let loaded = null;
 
 // One module instance for a test file: the module keeps no state between commands but the model it is given.
-async function module() {
+async function loadModule() {
   if (!loaded) {
     const createRopelens = require(path.join(webBuild, "ropelens.js"));
     loaded = await Ropelens.load(createRopelens, fs.readFileSync(path.join(webBuild, "ropelens.wasm")));
@@ -59,7 +59,7 @@ function read(relative) {
 
 // Runs a command on a config given by its path relative to the source folder (shown as the CLI shows it).
 async function runOnConfig(relative, command, options = {}) {
-  const ropelens = await module();
+  const ropelens = await loadModule();
   ropelens.setModelText(relative, read(relative));
   return ropelens.run(command, options);
 }
@@ -69,4 +69,4 @@ function documentOf(result) {
   return result.document;
 }
 
-module.exports = { sourceDir, webBuild, cli, module, fileSource, runCli, cliVersion, read, runOnConfig, documentOf };
+module.exports = { sourceDir, webBuild, cli, loadModule, fileSource, runCli, cliVersion, read, runOnConfig, documentOf };
