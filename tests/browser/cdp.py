@@ -14,7 +14,7 @@ import time
 
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--no-default-browser-check",
          "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-extensions",
-         "--disable-default-apps", "--hide-scrollbars", "--mute-audio", "--host-resolver-rules=MAP * ~NOTFOUND"]
+         "--disable-default-apps", "--hide-scrollbars", "--mute-audio", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
 
 
 class CdpError(Exception):
@@ -36,14 +36,21 @@ class Browser:
         from_chromium_read, from_chromium_write = os.pipe()
 
         def descriptors():
-            os.dup2(to_chromium_read, 3)
-            os.dup2(from_chromium_write, 4)
+            # Moved out of the way first: a pipe end may itself be 3 or 4, which dup2 onto itself would leave
+            # close-on-exec (and the other dup2 could overwrite it).
+            reading, writing = os.dup(to_chromium_read), os.dup(from_chromium_write)
+            os.dup2(reading, 3)
+            os.dup2(writing, 4)
+            os.set_inheritable(3, True)
+            os.set_inheritable(4, True)
 
         self.process = subprocess.Popen(
             [chromium or find_chromium()] + FLAGS + ["--remote-debugging-pipe", "--user-data-dir=" + self.profile,
                                                      f"--window-size={width},{height}", "about:blank"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            preexec_fn=descriptors, pass_fds=(to_chromium_read, from_chromium_write))
+            # close_fds would close 3 and 4 after preexec_fn placed them; every other descriptor Python opened is
+            # close-on-exec, so nothing else leaks into Chromium.
+            preexec_fn=descriptors, close_fds=False)
         os.close(to_chromium_read)
         os.close(from_chromium_write)
         self.writer = os.fdopen(to_chromium_write, "wb", buffering=0)
@@ -133,12 +140,17 @@ class Page:
 
     def wait_for(self, expression, timeout=60, what=None):
         deadline = time.monotonic() + timeout
+        last_error = None
         while time.monotonic() < deadline:
-            value = self.evaluate(expression)
+            try:  # while a navigation runs, the document may not be there yet
+                # An element comes back by value as {}, which is falsy here: waiting for one is waiting for true.
+                value = self.evaluate(f"(v => v instanceof Node ? true : v)({expression})")
+            except CdpError as e:
+                value, last_error = None, e
             if value:
                 return value
             time.sleep(0.02)
-        raise CdpError(f"waited {timeout} s for {what or expression}")
+        raise CdpError(f"waited {timeout} s for {what or expression}" + (f" (last: {last_error})" if last_error else ""))
 
     def focus(self, selector):
         self.evaluate(f"document.querySelector({json.dumps(selector)}).focus()")

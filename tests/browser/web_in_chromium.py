@@ -135,13 +135,14 @@ def test_config_and_launch(browser, url, cli, scratch, artefacts):
     doc = page.evaluate("document.querySelector('.finding[data-code=CTX201] .rule-doc').textContent")
     check("CTX201" in doc, f"the rule doc of CTX201 reads {doc[:80]!r}")
 
-    # Memory: fit's figures.
+    # Memory and the weights' size (a config.json alone does not state it): fit's figures.
     before = runs(page)
     page.type_text("#memory", "24GiB")
+    page.type_text("#weights", "16GB")
     wait_for_run(page, before, "fit")
     page.wait_for("document.querySelector('pre[data-document=fit]')", 30, "fit's document")
     expect_equal(documents(page).get("fit"),
-                 cli(["fit", "config.json", "--memory", "24GiB", "--format", "json"], scratch), "fit")
+                 cli(["fit", "config.json", "--memory", "24GiB", "--weights", "16GB", "--format", "json"], scratch), "fit")
 
     # A launch line beside the config.
     before = runs(page)
@@ -164,13 +165,14 @@ def test_link_in_fresh_browser(link, shown, artefacts):
         for name in ("check", "table", "table --engine all", "fit", "suggest", "check (launch)"):
             expect_equal(again.get(name), shown[name], f"the link's {name}")
         state = page.evaluate("[document.getElementById('target').value, document.getElementById('memory').value,"
-                              " document.getElementById('launch').value]")
-        check(state == ["131072", "24GiB", LAUNCH], f"the link restored {state}")
+                              " document.getElementById('weights').value, document.getElementById('launch').value]")
+        check(state == ["131072", "24GiB", "16GB", LAUNCH], f"the link restored {state}")
         no_network(page, link.split("#")[0], "the link")
         page.screenshot(os.path.join(artefacts, "web-link.png"))
 
 
 def test_gguf(browser, url, cli, scratch):
+    scratch = os.path.join(scratch, "gguf")
     page = open_page(browser, url)
     gguf = os.path.join(scratch, "llama-3.1-rope-freqs.gguf")
     before = runs(page)
@@ -235,11 +237,15 @@ def test_keyboard_and_narrow(browser, url, scratch, artefacts):
     page = open_page(browser, url)
     paste_config(page, (pathlib.Path(scratch) / "config.json").read_text(), "131072")
     page.evaluate("document.activeElement.blur(); window.scrollTo(0, 0)")
+    # A click at the page's top left corner (on no control) makes Tab start from the top, as on a fresh page.
+    for kind in ("mousePressed", "mouseReleased"):
+        page.send("Input.dispatchMouseEvent", {"type": kind, "x": 1, "y": 1, "button": "left", "clickCount": 1})
     order = []
     for _ in range(16):
         page.press("Tab", key_code=9)
         order.append(page.evaluate("document.activeElement.id || document.activeElement.tagName"))
-    expected = ["config", "file", "example", "clear", "launch", "target", "stack", "memory", "tp", "kv-dtype", "copy-link"]
+    expected = ["config", "file", "example", "clear", "launch", "target", "stack", "memory", "weights", "tp", "kv-dtype",
+                "copy-link"]
     reached = [name for name in order if name in expected]
     check(reached[:len(expected)] == expected, f"Tab reaches {order}")
     page.send("Emulation.setDeviceMetricsOverride", {"width": 320, "height": 1200, "deviceScaleFactor": 1, "mobile": True})
@@ -272,7 +278,9 @@ def main():
     cli = Cli(os.path.abspath(args.ropelens))
     scratch = tempfile.mkdtemp(prefix="ropelens-web-input-")
     shutil.copyfile(source / QWEN3, os.path.join(scratch, "config.json"))
-    shutil.copyfile(source / GGUF, os.path.join(scratch, "llama-3.1-rope-freqs.gguf"))
+    # The GGUF files in a folder of their own: beside a config.json, check would audit the conversion against it.
+    os.makedirs(os.path.join(scratch, "gguf"))
+    shutil.copyfile(source / GGUF, os.path.join(scratch, "gguf", "llama-3.1-rope-freqs.gguf"))
     url = page_path.as_uri()
     failures = 0
     try:

@@ -15,7 +15,7 @@
 
   const inputs = {
     config: $("config"), file: $("file"), launch: $("launch"), target: $("target"), stack: $("stack"),
-    memory: $("memory"), tp: $("tp"), kvDtype: $("kv-dtype"),
+    memory: $("memory"), weights: $("weights"), tp: $("tp"), kvDtype: $("kv-dtype"),
   };
   let ropelens = null;
   let model = null; // {kind: "text", name, text} or {kind: "file", name, file}
@@ -75,6 +75,7 @@
       target: inputs.target.value.trim(),
       stack: inputs.stack.value.trim(),
       memory: inputs.memory.value.trim(),
+      weights: inputs.weights.value.trim(),
       tp: Number(inputs.tp.value || "1"),
       kvDtype: inputs.kvDtype.value,
       launch: inputs.launch.value.trim(),
@@ -211,8 +212,9 @@
     if (!o.memory) {
       return fill("fit-body", el("p", { class: "muted", text: "Give the GPU memory (e.g. 80GiB) to see the longest context each engine fits." }));
     }
-    const cmd = command("fit", clean({ memory: o.memory, tp: o.tp, stack: o.stack, kv_dtype: o.kvDtype ? [o.kvDtype] : [] }),
-      [["--memory", o.memory], ["--tp", o.tp === 1 ? "" : o.tp], stackFlag(o), ["--kv-dtype", o.kvDtype]]);
+    const cmd = command("fit", clean({ memory: o.memory, weights: o.weights, tp: o.tp, stack: o.stack,
+      kv_dtype: o.kvDtype ? [o.kvDtype] : [] }),
+      [["--memory", o.memory], ["--weights", o.weights], ["--tp", o.tp === 1 ? "" : o.tp], stackFlag(o), ["--kv-dtype", o.kvDtype]]);
     if (cmd.moduleOptions.kv_dtype && cmd.moduleOptions.kv_dtype.length === 0) delete cmd.moduleOptions.kv_dtype;
     const json = await exec("fit", "fit", cmd, "json");
     if (!json.ok) return fill("fit-body", el("p", { class: "error-text", text: json.error }));
@@ -441,7 +443,7 @@
     const state = { v: 1 };
     if (model && model.kind === "text") Object.assign(state, { config: model.text, name: model.name });
     if (model && model.kind === "file") state.file = { name: model.name, size: model.file.size };
-    for (const key of ["launch", "target", "stack", "memory", "kvDtype"]) if (o[key]) state[key] = o[key];
+    for (const key of ["launch", "target", "stack", "memory", "weights", "kvDtype"]) if (o[key]) state[key] = o[key];
     if (o.tp !== 1) state.tp = o.tp;
     return state;
   }
@@ -467,6 +469,7 @@
     inputs.target.value = state.target || "";
     inputs.stack.value = state.stack || "";
     inputs.memory.value = state.memory || "";
+    inputs.weights.value = state.weights || "";
     inputs.tp.value = String(state.tp || 1);
     inputs.kvDtype.value = state.kvDtype || "";
     setTextModel(inputs.config.value);
@@ -523,7 +526,7 @@
       setTextModel(inputs.config.value);
       changed();
     });
-    for (const input of [inputs.launch, inputs.target, inputs.stack, inputs.memory, inputs.tp, inputs.kvDtype])
+    for (const input of [inputs.launch, inputs.target, inputs.stack, inputs.memory, inputs.weights, inputs.tp, inputs.kvDtype])
       input.addEventListener("input", () => changed());
     inputs.file.addEventListener("change", () => {
       if (inputs.file.files.length > 0) openFile(inputs.file.files[0]);
