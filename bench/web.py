@@ -96,7 +96,7 @@ def command_times(page_url, calls):
             ("table --target 131072", "table", "{target: '131072'}"),
             ("table --engine all", "table", "{target: '131072', engine: 'all'}"),
             ("suggest --target 131072", "suggest", "{target: '131072'}"),
-            ("fit --memory 24GiB", "fit", "{memory: '24GiB'}"),
+            ("fit --memory 24GiB --weights 16GB", "fit", "{memory: '24GiB', weights: '16GB'}"),
         ]]
         print(f"check   in the page (Chromium), Qwen3-8B, median of {calls}: " +
               "; ".join(f"{name} {ms:.2f} ms" for name, ms in figures))
