@@ -8,14 +8,15 @@ JOBS       ?= $(shell nproc)
 EXAMPLE    ?= testdata/configs/qwen/qwen3-8b.json
 FUZZ_SECONDS ?= 60
 PREFIX     ?= /usr/local
-# The Python package: built for Debian's interpreter (python3-pybind11 and python3-dev go with it), installed by
-# `make python` into the venv VENV (made with --system-site-packages, so torch and pytest from Debian stay visible).
-PYTHON     ?= /usr/bin/python3
+# The Python package: `make python` installs it into the venv VENV, made from PYTHON (any python3: the first on PATH by
+# default, Debian's, pyenv's or conda's) with --system-site-packages. The install needs no build tools in that
+# interpreter: pyproject.toml's backend builds with CMake, reusing $(BUILD).
+PYTHON     ?= python3
 VENV       ?= .venv
 # format-check looks at every tracked C++ file, or with FORMAT_BASE=<revision> at those changed since then.
 FORMAT_BASE ?=
 
-.PHONY: deps deps-browser deps-web build binary python run test web test-web bench-web coverage test-sanitize golden fuzz bench docs install deb format format-check clean
+.PHONY: deps deps-browser deps-web build binary python python-test run test web test-web bench-web coverage test-sanitize golden fuzz bench docs install deb format format-check clean
 
 deps:
 	@bash cmake/install-deps.sh build
@@ -24,9 +25,9 @@ deps:
 deps-browser:
 	@bash cmake/install-deps.sh browser
 
+# Configured as pip's build backend configures it (CMakePresets.json), so `pip install .` reuses it.
 $(BUILD)/CMakeCache.txt: | deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" -DROPELENS_WERROR=ON \
-	  -DPython3_EXECUTABLE=$(PYTHON)
+	cmake --preset default -S . -B $(BUILD)
 
 # Emscripten (clang 14, binaryen, node) for `make web`; `make run` does not need it.
 deps-web:
@@ -59,10 +60,20 @@ build: deps $(BUILD)/CMakeCache.txt
 binary: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) --target ropelens -j $(JOBS)
 
-# `pip install .` offline into $(VENV): then $(VENV)/bin/python -c 'import ropelens'.
+# `pip install .` offline into $(VENV), reusing $(BUILD) (after `make run`, only the module is compiled): then
+# $(VENV)/bin/python -c 'import ropelens'. A venv made earlier is reused whatever python3 made it, unless its
+# interpreter no longer runs. pytest for the package's tests: the venv's, else Debian's linked in (python/backend/venv_pytest.py).
 python: deps
-	test -x $(VENV)/bin/pip || $(PYTHON) -m venv --system-site-packages $(VENV)
-	CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) $(VENV)/bin/pip install --no-build-isolation --no-index .
+	@if [ -e $(VENV) ] && ! $(VENV)/bin/python -c '' 2>/dev/null; then \
+	  echo "ropelens: $(VENV) is a venv whose interpreter no longer runs ($$(readlink $(VENV)/bin/python)): remove it, or give VENV=..." >&2; exit 2; fi
+	@[ -e $(VENV) ] || $(PYTHON) -m venv --system-site-packages $(VENV)
+	@echo "ropelens: installing into $(VENV), whose python is $$($(VENV)/bin/python -c 'import sys; print(sys.executable, sys.version.split()[0])') ($$(readlink -f $(VENV)/bin/python))"
+	CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) ROPELENS_BUILD=$(abspath $(BUILD)) $(VENV)/bin/python -m pip install --no-build-isolation --no-index .
+	$(VENV)/bin/python python/backend/venv_pytest.py
+
+# The package's tests in $(VENV), against the command in $(BUILD).
+python-test: python
+	ROPELENS_BIN=$(abspath $(BUILD))/ropelens $(VENV)/bin/python -m pytest -q python/tests
 
 run: binary
 	./$(BUILD)/ropelens check $(EXAMPLE) --target 131072 --exit-zero

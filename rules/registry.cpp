@@ -37,6 +37,7 @@
   RULE(ENG304) \
   RULE(ENG305) \
   RULE(ENG306) \
+  RULE(ENG307) \
   RULE(GGUF001) \
   RULE(GGUF002) \
   RULE(GGUF003) \
@@ -58,6 +59,7 @@
   RULE(SRV504) \
   RULE(SRV505) \
   RULE(SRV506) \
+  RULE(SRV507) \
   /* end of the catalog */
 // clang-format on
 

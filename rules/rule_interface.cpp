@@ -28,6 +28,11 @@ Finding& Finding::help(std::string text) {
   return *this;
 }
 
+Finding& Finding::help_command(std::string command_line) {
+  d_.help_command = std::move(command_line);
+  return *this;
+}
+
 Finding& Finding::at_flag(std::string flag) {
   d_.where.flag = std::move(flag);
   return *this;

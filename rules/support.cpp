@@ -44,6 +44,7 @@ void report_launch_problems(const Context& cx, LaunchProblemKind kind, Sink& out
       out.report("", problem.message)
           .at_flag(problem.flag)
           .help(problem.help)
+          .help_command(problem.command)
           .fact("flag", problem.flag)
           .fact("line", cx.launch->line);
 }
@@ -74,11 +75,25 @@ bool deployed(const Context& cx, const EngineView& view) {
   return cx.deployment.pins(view.version);
 }
 
+BudgetRequest budget_request(const Context& cx) {
+  BudgetRequest request;
+  request.gpu_bytes = cx.memory_budget ? static_cast<std::uint64_t>(*cx.memory_budget) : 0;
+  request.gpus = std::max(1, cx.tensor_parallel);
+  request.kv_dtype = cx.kv_dtype;
+  request.deployment = &cx.deployment;
+  if (cx.launch) request.share = cx.launch->memory_fraction;
+  return request;
+}
+
+std::int64_t cached_tokens(const Context& cx) {
+  return cx.launch && cx.launch->cache_tokens ? *cx.launch->cache_tokens : cx.target_tokens;
+}
+
 bool scales_softmax_by_mscale(const Model& model) {
   return model.qk_nope_head_dim.has_value() || model.model_type.value.rfind("deepseek", 0) == 0;
 }
 
-void report_conversion(const Context& cx, ConversionAspect aspect, Sink& out, const std::string& help) {
+void report_conversion(const Context& cx, ConversionAspect aspect, Sink& out) {
   const ConversionAudit* audit = cx.conversion_audit();
   if (audit == nullptr) return;
   for (const auto& d : audit->differences) {
@@ -87,7 +102,7 @@ void report_conversion(const Context& cx, ConversionAspect aspect, Sink& out, co
     Finding finding =
         out.report(d.gguf_pointer, fmt::format("{} is {}; convert_hf_to_gguf.py writes {} for {} of {}: {}", d.gguf_key,
                                                d.found, d.written, config_key, cx.source->source, d.consequence));
-    finding.help(help)
+    finding.help(d.remedy)
         .fact("gguf_key", d.gguf_key)
         .fact("config_key", d.config_pointer)
         .fact("config_file", cx.source->source);

@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "ropelens/engines/kv_cache.hpp"
 #include "ropelens/rules/rule.hpp"
 #include "ropelens/model/text.hpp"
 
@@ -55,12 +56,21 @@ bool deployed(const Context& cx, const EngineView& view);
 std::string past_trained(const Context& cx, std::int64_t limit_tokens);
 
 // Reports each difference of one aspect between a GGUF file and what the converter writes for its source config
-// (Context::conversion_audit), at the GGUF key, naming the config key: the GGUF conversion rules.
-void report_conversion(const Context& cx, ConversionAspect aspect, Sink& out, const std::string& help);
+// (Context::conversion_audit), at the GGUF key, naming the config key, with the remedy the audit found for it as
+// help: the GGUF conversion rules.
+void report_conversion(const Context& cx, ConversionAspect aspect, Sink& out);
 
 // Reports each launch-line problem of one kind (Context::launch, as the engine's parser found it) at its flag,
 // with the flag and the whole line as facts.
 void report_launch_problems(const Context& cx, LaunchProblemKind kind, Sink& out);
+
+// What one engine's budget is asked for, the same in CTX210 and SRV505 (and fit's): --memory per GPU, the
+// deployment's tensor parallelism (a launch line's own --tensor-parallel-size/--tp-size when it sets one: check
+// puts it in Context::tensor_parallel), the cache dtype, and the launch line's memory fraction.
+BudgetRequest budget_request(const Context& cx);
+// The tokens the engine's KV cache holds at the target: a launch's cache for every sequence together when it
+// states one (Ollama's num_ctx × OLLAMA_NUM_PARALLEL), else the target.
+std::int64_t cached_tokens(const Context& cx);
 
 // A value as people write it: up to 7 significant digits, no trailing zeros ("4", "1.25", "1000000").
 std::string number(double value);

@@ -287,4 +287,29 @@ inline GgufWriter qwen3_yarn4_fixture(bool scaling_keys = true, float freq_base 
   return w;
 }
 
+// What convert_hf_to_gguf.py writes for testdata/configs/qwen/qwen3-8b.json (Qwen3-8B's shape and vocabulary, so
+// the known base matches it), with `context` and `freq_base` as given.
+inline GgufWriter qwen3_8b_fixture(std::uint32_t context = 40960, float freq_base = 1000000.0f) {
+  GgufWriter w = llama_like("qwen3", context, 36, 4096, 32);
+  w.u32("qwen3.attention.head_count_kv", 8)
+      .u32("qwen3.attention.key_length", 128)
+      .u32("qwen3.attention.value_length", 128)
+      .u32("qwen3.vocab_size", 151936)
+      .f32("qwen3.rope.freq_base", freq_base);
+  return w;
+}
+
+// What convert_hf_to_gguf.py writes for testdata/configs/llama/llama-3.1-8b-instruct-bnb8bit-finetune.json: base
+// 500000 and the llama3 divisors in rope_freqs.weight; `freq_base` overrides the base alone, and `rope_freqs` false
+// drops the tensor.
+inline GgufWriter llama31_8b_fixture(float freq_base = 500000.0f, bool rope_freqs = true) {
+  GgufWriter w = llama_like("llama", 131072, 32, 4096, 32);
+  w.u32("llama.attention.head_count_kv", 8)
+      .u32("llama.rope.dimension_count", 128)
+      .u32("llama.vocab_size", 128256)
+      .f32("llama.rope.freq_base", freq_base);
+  if (rope_freqs) w.f32_tensor("rope_freqs.weight", llama3_rope_freqs(500000.0, 128, 8.0, 1.0, 4.0, 8192.0));
+  return w;
+}
+
 }  // namespace ropelens::test

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <stdexcept>
 
 extern char** environ;
 
@@ -170,6 +171,26 @@ TempDir::TempDir() {
 TempDir::~TempDir() {
   std::error_code ignored;
   std::filesystem::remove_all(path_, ignored);
+}
+
+ScratchGit::ScratchGit() { git({"init", "-q"}); }
+
+void ScratchGit::write(const std::string& relative, const std::string& text) const {
+  std::filesystem::create_directories(std::filesystem::path(file(relative)).parent_path());
+  write_file(file(relative), text);
+}
+
+std::string ScratchGit::git(const std::vector<std::string>& args, const std::string& in) const {
+  std::vector<std::string> argv = {"git", "-C", in.empty() ? path() : file(in)};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const RunResult run = run_program(argv);
+  if (run.exit_code != 0) throw std::runtime_error("git " + args.front() + " failed: " + run.err);
+  return run.out;
+}
+
+void ScratchGit::commit(const std::string& message) const {
+  git({"add", "-A"});
+  git({"-c", "user.name=ropelens tests", "-c", "user.email=tests@ropelens.invalid", "commit", "-q", "-m", message});
 }
 
 }  // namespace ropelens::test

@@ -59,6 +59,23 @@ class TempDir {
   std::filesystem::path path_;
 };
 
+// A git repository in a fresh folder, removed at the end of the scope; git runs from an argument vector.
+class ScratchGit {
+ public:
+  ScratchGit();
+  std::string path() const { return dir_.path(); }
+  std::string file(const std::string& relative) const { return dir_.file(relative); }
+  // Writes `text` to `relative`, creating its folders.
+  void write(const std::string& relative, const std::string& text) const;
+  // Runs git in the repository (or in its folder `in`) and returns what it printed; throws when git fails.
+  std::string git(const std::vector<std::string>& args, const std::string& in = "") const;
+  // Commits everything (git add -A) as a test author.
+  void commit(const std::string& message) const;
+
+ private:
+  TempDir dir_;
+};
+
 // A file in a fake Hugging Face hub cache, laid out as huggingface_hub stores it: the bytes in <repo>/blobs/, a
 // relative symlink <repo>/snapshots/<commit>/<name> to them. Returns the blob's path, for the caller to fill.
 std::filesystem::path cache_blob(const std::filesystem::path& repo, const std::string& commit, const std::string& name);

@@ -76,7 +76,7 @@ TEST_CASE("conversion: a GGUF that lost its rope.scaling keys gets GGUF005 namin
   CHECK(found[0].where.pointer == "gguf:qwen3.rope.scaling.type");
   CHECK(found[0].message ==
         "qwen3.rope.scaling.type is absent (none); convert_hf_to_gguf.py writes yarn for /rope_scaling/rope_type of " +
-            path + "/config.json: llama.cpp runs plain RoPE instead of the config's yarn ×4");
+            path + "/config.json: llama.cpp runs plain RoPE with base 1000000 instead of the config's yarn ×4");
   CHECK(found[0].facts["config_key"] == "/rope_scaling/rope_type");
   REQUIRE(found[0].related.size() == 1);
   CHECK(found[0].related[0].pointer == "/rope_scaling/rope_type");

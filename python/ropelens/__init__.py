@@ -46,6 +46,7 @@ __all__ = [
     "suggest",
     "diff",
     "verify_rotary",
+    "CHECK_OPTIONS",
     "__version__",
 ]
 
@@ -254,8 +255,9 @@ class Report(_Document):
     files: List[FileReport]
     findings: List[Finding]
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, fail_on: str = "warning") -> None:
         super().__init__(text)
+        self._fail_on = fail_on
         self.files = [FileReport(f) for f in self._data.get("files", [])]
         self.findings = [finding for f in self.files for finding in f.findings]
 
@@ -272,17 +274,21 @@ class Report(_Document):
         return int(self._data["summary"]["infos"])
 
     @property
+    def unreadable(self) -> int:
+        """Files that could not be read (each in ``files`` with its ``error``), as the command's summary counts them."""
+        return int(self._data["summary"].get("unreadable_files", 0))
+
+    @property
     def codes(self) -> List[str]:
         """The codes found, in order, each once."""
         return list(dict.fromkeys(f.code for f in self.findings))
 
-    def failed(self, fail_on: str = "warning") -> bool:
-        """Whether the command would exit 1: findings at ``fail_on`` or above (error, warning, info), or a file
-        that could not be read."""
+    def failed(self, fail_on: Optional[str] = None) -> bool:
+        """Whether the command would exit non-zero: findings at ``fail_on`` or above (error, warning, info; default:
+        the ``fail_on`` :func:`check` was given, else warning), or a file that could not be read."""
         order = {"error": 0, "warning": 1, "info": 2}
-        if fail_on not in order:
-            raise Error(f"fail_on '{fail_on}': expected error, warning or info")
-        if self._data["summary"].get("unreadable_files", 0):
+        fail_on = _ropelens.check_severity(fail_on or self._fail_on, "fail_on")
+        if self.unreadable:
             return True
         return any(order.get(f.severity, 2) <= order[fail_on] for f in self.findings)
 
@@ -293,7 +299,9 @@ class Report(_Document):
         return len(self.findings)
 
     def _summary(self) -> str:
-        return f"{len(self.files)} file(s), {self.errors} error(s), {self.warnings} warning(s), {self.infos} info(s)"
+        unreadable = f", {self.unreadable} unreadable" if self.unreadable else ""
+        return (f"{len(self.files)} file(s){unreadable}, {self.errors} error(s), {self.warnings} warning(s), "
+                f"{self.infos} info(s)")
 
 
 class Setup(_Part):
@@ -469,6 +477,35 @@ class _AsPath:
 # Commands.
 
 
+#: The keywords of :func:`check` and the ``ropelens check`` option each one is: the command's in-process options
+#: (cli::CheckRequest), listed once. A test compares it with ``ropelens help check``; the options left out are those of
+#: a terminal run (--format, -o, --color, -q, --exit-zero, --write-baseline).
+CHECK_OPTIONS: Dict[str, str] = {
+    "target": "--target",
+    "trained_length": "--trained-length",
+    "extended_length": "--extended-length",
+    "fail_on": "--fail-on",
+    "select": "--select",
+    "extend_select": "--extend-select",
+    "ignore": "--ignore",
+    "severity": "--severity",
+    "exclude": "--exclude",
+    "memory": "--memory",
+    "tp": "--tp",
+    "kv_dtype": "--kv-dtype",
+    "stack": "--stack",
+    "force_exclude": "--force-exclude",
+    "baseline": "--baseline",
+    "engine": "--engine",
+    "revision": "--revision",
+    "jobs": "--jobs",
+    "gguf_source": "--source",
+    "serve": "--serve",
+    "model": "--model",
+    "edits": "--set",
+}
+
+
 def _rule_options(
     target: Union[int, str, None],
     trained_length: Union[int, str, None],
@@ -481,21 +518,33 @@ def _rule_options(
     memory: Union[int, str, None],
     kv_dtype: Optional[str],
     stack: Union[str, Iterable[str], None],
+    tp: int = 1,
+    fail_on: Optional[str] = None,
 ) -> Any:
     rules = _ropelens.RuleOptions()
     rules.target = _tokens(target, "target")
     rules.trained_length = _tokens(trained_length, "trained_length")
     rules.extended_length = _tokens(extended_length, "extended_length", 0)
+    rules.fail_on = fail_on or ""
     rules.select = _list(select)
     rules.extend_select = _list(extend_select)
     rules.ignore = _list(ignore)
     rules.severity = [f"{code}={level}" for code, level in (severity or {}).items()]
     rules.exclude = [exclude] if isinstance(exclude, str) else list(exclude or [])
     if memory is not None:
-        rules.memory = str(_size(memory, "memory")) if isinstance(memory, int) else memory
+        rules.memory = str(_size(memory, "memory")) + "B" if isinstance(memory, int) else memory
+    rules.tp = _tp(tp)
     rules.kv_dtype = kv_dtype or ""
     rules.stack = _list(stack)
     return rules
+
+
+def _jobs(value: Optional[int]) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1024:
+        raise Error(f"jobs: expected a number of threads from 1 to 1024, got {value!r}")
+    return value
 
 
 def check(
@@ -506,14 +555,20 @@ def check(
     extend_select: Union[str, Iterable[str], None] = None,
     ignore: Union[str, Iterable[str], None] = None,
     severity: Optional[Mapping[str, str]] = None,
+    fail_on: Optional[str] = None,
     stack: Union[str, Iterable[str], None] = None,
     memory: Union[int, str, None] = None,
+    tp: int = 1,
     kv_dtype: Optional[str] = None,
     trained_length: Union[int, str, None] = None,
     extended_length: Union[int, str, None] = None,
     engine: Optional[str] = None,
     gguf_source: Optional[str] = None,
+    serve: Union[str, Iterable[str], None] = None,
+    model: Optional[str] = None,
+    baseline: Optional[str] = None,
     exclude: Union[str, Iterable[str], None] = None,
+    force_exclude: bool = False,
     edits: Optional[Mapping[str, Any]] = None,
     revision: Optional[str] = None,
     project: Optional[str] = None,
@@ -521,32 +576,48 @@ def check(
 ) -> Report:
     """Run the rules, as ``ropelens check``: a :class:`Report` with ``findings``.
 
-    ``source`` may also be a list of paths (files, folders searched for configs and GGUF files), as the command
-    takes several. ``target``: the context length to check at (default: each model's declared length).
-    ``select``/``extend_select``/``ignore``: codes, names or prefixes (``"CTX"``, ``["CTX201", "unseen-angles"]``);
-    ``severity``: ``{"CTX202": "error"}``. ``stack``: the engines you serve with (``"vllm@0.8.5,llama.cpp"``).
-    ``memory``: the budget for weights plus KV cache (``"80GiB"``); ``kv_dtype``: its dtype. ``trained_length``
-    and ``extended_length`` override L_P and L_E. ``engine``: add the engine views. ``gguf_source``: the config a
-    GGUF file was converted from (``--source``). ``edits``: ``{pointer: value}`` (``--set``).
+    ``source`` is a path, a model id, a dict or a :class:`Model`; one that cannot be read raises :class:`Error` with
+    the command's one-line message. A list of paths (files, folders searched for configs and GGUF files) is checked
+    as the command checks several: a file that cannot be read is reported in the report (``Report.unreadable``,
+    its entry in ``files`` with its ``error``), and the others are checked. Every keyword is the ``check`` option
+    :data:`CHECK_OPTIONS` names: ``target``: the context length to check at (default: each model's declared
+    length). ``select``/``extend_select``/``ignore``: codes, names or prefixes (``"CTX"``,
+    ``["CTX201", "unseen-angles"]``); ``severity``: ``{"CTX202": "error"}``; ``fail_on``: what
+    :meth:`Report.failed` fails on. ``stack``: the engines you serve with (``"vllm@0.8.5,llama.cpp"``).
+    ``memory``: one GPU's memory for weights plus KV cache (``"80GiB"``), ``tp``: the GPUs the model is split over,
+    ``kv_dtype``: the cache's dtype. ``trained_length`` and ``extended_length`` override L_P and L_E. ``engine``:
+    add the engine views. ``gguf_source``: the config a GGUF file was converted from (``--source``). ``serve``:
+    launch lines to check (``--serve``), ``model``: the model they run. ``baseline``: a baseline file whose
+    findings are left out. ``edits``: ``{pointer: value}`` (``--set``).
     """
     call = _ropelens.CheckCall()
-    call.rules = _rule_options(
+    request = _ropelens.CheckRequest()
+    request.rules = _rule_options(
         target, trained_length, extended_length, select, extend_select, ignore, severity, exclude, memory,
-        kv_dtype, stack,
+        kv_dtype, stack, tp, fail_on,
     )
+    request.revision = revision
+    request.source = gguf_source
+    request.engine = engine or ""
+    request.serve = [serve] if isinstance(serve, str) else list(serve or [])
+    request.model = model
+    request.baseline = os.fspath(baseline) if baseline is not None else ""
+    request.force_exclude = bool(force_exclude)
+    request.jobs = _jobs(jobs)
     call.project = project
-    call.revision = revision
-    call.source = gguf_source
-    call.engine = engine or ""
-    call.jobs = int(jobs or 0)
+    fail = fail_on or "warning"
     if isinstance(source, (list, tuple)):
-        call.edits = _edits(edits)
-        return Report(_ropelens.check_paths_json([os.fspath(p) for p in source], call))
+        request.edits = _edits(edits)
+        call.request = request
+        return Report(_ropelens.check_paths_json([os.fspath(p) for p in source], call, False), fail)
     if isinstance(source, (str, os.PathLike)):
-        call.edits = _edits(edits)
-        return Report(_ropelens.check_paths_json([os.fspath(source)], call))
-    model = load(source, edits=edits, revision=revision)
-    return Report(_ropelens.check_loaded_json(model._loaded, call))
+        request.edits = _edits(edits)
+        call.request = request
+        path = os.fspath(source)
+        return Report(_ropelens.check_paths_json([path], call, not os.path.isdir(path)), fail)
+    loaded = load(source, edits=edits, revision=revision)
+    call.request = request
+    return Report(_ropelens.check_loaded_json(loaded._loaded, call), fail)
 
 
 def table(
@@ -582,7 +653,7 @@ def fit(
     *,
     memory: Union[int, str],
     weights: Union[int, str, None] = None,
-    reserve: Union[int, str] = "0",
+    reserve: Union[int, str, None] = None,
     kv_dtype: Union[str, Iterable[str], None] = None,
     tp: int = 1,
     engine: str = "all",
@@ -601,7 +672,7 @@ def fit(
     call = _ropelens.FitCall()
     call.memory_bytes = _size(memory, "memory")
     call.weights_bytes = _size(weights, "weights")
-    call.reserve = _reserve(reserve)
+    call.reserve = "" if reserve is None else _reserve(reserve)
     call.kv_dtypes = _list(kv_dtype)
     call.gpus = _tp(tp)
     call.engine = engine
@@ -652,10 +723,12 @@ def diff(
     """What changes between two configs, as ``ropelens diff OLD NEW``: the findings the change introduces and
     those it fixes. Dicts are written to temporary files for the comparison."""
     call = _ropelens.CheckCall()
-    call.rules = _rule_options(
+    request = _ropelens.CheckRequest()
+    request.rules = _rule_options(
         target, trained_length, extended_length, select, extend_select, ignore, severity, None, memory, kv_dtype,
         stack,
     )
+    call.request = request
     call.project = project
     with _AsPath(old) as old_path, _AsPath(new) as new_path:
         return Diff(_ropelens.diff_json(old_path, new_path, call))
@@ -676,8 +749,11 @@ def verify_rotary(module: Any, config: Optional[Source] = None, *, name: Optiona
     ``model.layers.3.self_attn.rotary_emb.inv_freq``) is compared, at float32 precision, with the frequencies of
     its layer's setup (a buffer outside a layer: the first setup), computed by the table code. This is the rule
     CKPT404 run on the module instead of a checkpoint: a buffer that differs is a finding naming its module path,
-    the base its values imply and the first pair that differs. ``config``: any source (default: ``module.config``,
-    a transformers config). Returns a :class:`Report` (empty ``findings`` when every buffer agrees).
+    the base its values imply and the first pair that differs, and its help says to fix the buffer (or the way the
+    checkpoint was loaded), not the config: the module runs its buffer. ``config``: any source (default:
+    ``module.config``, a transformers config). Returns a :class:`Report` (empty ``findings`` when every buffer
+    agrees). A module without any such buffer raises :class:`Error`: there is nothing to verify, and an empty
+    report would read as a pass.
 
     torch is needed only here, and only the module's own tensors are read.
     """
@@ -703,6 +779,12 @@ def verify_rotary(module: Any, config: Optional[Source] = None, *, name: Optiona
                 ]
             values = _as_config_values(tensor, values, frequencies)
         buffers.append(_ropelens.Buffer(path, [int(n) for n in tensor.shape], dtype, values))
+    if not buffers:
+        raise Error(
+            f"verify_rotary: {type(module).__name__} holds no rotary buffer: looked for buffers whose name ends in "
+            "'inv_freq' among its named_buffers() (persistent or not), as transformers' rotary embeddings register "
+            "them; a module that computes its frequencies without a buffer cannot be verified this way"
+        )
     return Report(_ropelens.verify_buffers_json(model._loaded, buffers))
 
 

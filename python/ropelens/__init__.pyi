@@ -47,8 +47,10 @@ class Report(_Document):
     @property
     def infos(self) -> int: ...
     @property
+    def unreadable(self) -> int: ...
+    @property
     def codes(self) -> List[str]: ...
-    def failed(self, fail_on: str = ...) -> bool: ...
+    def failed(self, fail_on: Optional[str] = ...) -> bool: ...
     def __iter__(self) -> Iterator[Finding]: ...
     def __len__(self) -> int: ...
 
@@ -96,6 +98,8 @@ def load(
     revision: Optional[str] = ...,
     name: Optional[str] = ...,
 ) -> Model: ...
+CHECK_OPTIONS: Dict[str, str]
+
 def check(
     source: Union[Source, Sequence[Union[str, os.PathLike[str]]]],
     *,
@@ -104,14 +108,20 @@ def check(
     extend_select: Optional[Codes] = ...,
     ignore: Optional[Codes] = ...,
     severity: Optional[Mapping[str, str]] = ...,
+    fail_on: Optional[str] = ...,
     stack: Optional[Codes] = ...,
     memory: Optional[Size] = ...,
+    tp: int = ...,
     kv_dtype: Optional[str] = ...,
     trained_length: Optional[Length] = ...,
     extended_length: Optional[Length] = ...,
     engine: Optional[str] = ...,
     gguf_source: Optional[str] = ...,
+    serve: Optional[Union[str, Iterable[str]]] = ...,
+    model: Optional[str] = ...,
+    baseline: Optional[str] = ...,
     exclude: Optional[Union[str, Iterable[str]]] = ...,
+    force_exclude: bool = ...,
     edits: Optional[Mapping[str, Any]] = ...,
     revision: Optional[str] = ...,
     project: Optional[str] = ...,
@@ -134,7 +144,7 @@ def fit(
     *,
     memory: Size,
     weights: Optional[Size] = ...,
-    reserve: Size = ...,
+    reserve: Optional[Union[Size, str]] = ...,
     kv_dtype: Optional[Union[str, Iterable[str]]] = ...,
     tp: int = ...,
     engine: str = ...,

@@ -52,13 +52,7 @@ ProjectSettings project_settings(const std::optional<std::string>& project) {
   return project ? load_project_settings(*project) : ProjectSettings{};
 }
 
-std::optional<KvDtype> kv_dtype_option(const std::string& name) {
-  if (name.empty()) return std::nullopt;
-  auto dtype = parse_kv_dtype(name);
-  if (!dtype)
-    throw std::invalid_argument(fmt::format("kv_dtype '{}': not one of bf16, f16, f32, fp8, q8_0, q4_0", name));
-  return dtype;
-}
+std::optional<KvDtype> kv_dtype_option(const std::string& name) { return cli::parse_kv_dtype_option(name, "kv_dtype"); }
 
 std::string kv_dtype_name(const std::optional<KvDtype>& dtype) {
   return dtype ? std::string(to_string(*dtype)) : std::string();
@@ -92,32 +86,25 @@ std::string inspect_json(const Loaded& model, std::optional<std::int64_t> target
   return out.str();
 }
 
-// `ropelens check` options, resolved as the command line resolves them (cli::resolve_rule_options).
+// `ropelens check` options: the command's own request (cli::CheckRequest, every in-process option of check), resolved
+// by its own code (cli::resolve_check_command) against the settings `project` names.
 struct CheckCall {
-  cli::RuleOptions rules;
+  cli::CheckRequest request;
   std::optional<std::string> project;
-  std::optional<std::string> revision;
-  std::optional<std::string> source;  // --source
-  std::string engine;                 // --engine
-  std::vector<std::string> edits;     // --set POINTER=JSON
-  unsigned jobs = 0;
 
-  CheckOptions resolve() const {
-    cli::ResolvedRuleOptions resolved = cli::resolve_rule_options(rules, project_settings(project));
-    CheckOptions check = std::move(resolved.check);
-    check.edits = cli::parse_edits(edits);
-    check.revision = revision;
-    check.source = source;
-    check.jobs = jobs;
-    if (!engine.empty()) check.engines = check.deployment.viewed(engine);
-    return check;
-  }
+  CheckOptions resolve() const { return cli::resolve_check_command(request, project_settings(project)).check; }
 };
 
-// check PATH...: the command's pipeline (check_paths_streaming with the renderer on the workers).
-std::string check_paths_json(const std::vector<std::string>& paths, const CheckCall& call) {
+// check PATH...: the command's pipeline (check_paths_streaming with the renderer on the workers). A file that cannot
+// be read is reported in the document, as the command reports it in a scan; with `raise_unreadable` (a single path
+// that names a file) it raises the command's one-line error instead, as `inspect` and `table` do.
+std::string check_paths_json(const std::vector<std::string>& paths, const CheckCall& call, bool raise_unreadable) {
   std::ostringstream out;
-  write_check_document(paths, call.resolve(), "json", out, {});
+  std::optional<std::string> first_error;
+  write_check_document(paths, call.resolve(), "json", out, {}, [&](const RenderedFile& file) {
+    if (file.error && !first_error) first_error = *file.error;
+  });
+  if (raise_unreadable && first_error) throw std::invalid_argument(*first_error);
   return out.str();
 }
 
@@ -158,7 +145,8 @@ std::string fit_document(const Loaded& model, const FitCall& call) {
   FitRequest request = call.request;
   request.reserve = parse_fit_reserve("reserve", call.reserve, request.memory_bytes);
   request.dtypes.clear();
-  for (const auto& name : call.kv_dtypes) request.dtypes.push_back(*kv_dtype_option(name));
+  for (const auto& name : call.kv_dtypes)
+    request.dtypes.push_back(*parse_kv_dtype(cli::chosen(cli::kv_dtype_choices(), name, "kv_dtype")));
   request.deployment = cli::deployment_option(call.stack, project_settings(call.project));
   request.engines = request.deployment.served(call.engine);
   std::ostringstream out;
@@ -202,10 +190,11 @@ struct Buffer {
 // module paths and read as they do for a checkpoint.
 std::string verify_buffers_json(const Loaded& model, const std::vector<Buffer>& buffers) {
   CheckCall call;
-  call.rules.select = {"CKPT404"};
+  call.request.rules.select = {"CKPT404"};
   LoadedModel loaded = model.loaded;
   Checkpoint checkpoint = loaded.model.checkpoint ? *loaded.model.checkpoint : Checkpoint{};
   checkpoint.tensors.clear();
+  checkpoint.in_memory = true;  // CKPT404's help then says what to fix in a live module
   for (const auto& buffer : buffers)
     checkpoint.tensors.push_back({buffer.name, buffer.dtype, buffer.shape, "<module>", buffer.values});
   std::sort(checkpoint.tensors.begin(), checkpoint.tensors.end(),
@@ -256,7 +245,8 @@ PYBIND11_MODULE(_ropelens, m) {
   m.def("load_text", &load_text, py::arg("shown"), py::arg("text"), py::arg("edits"));
   m.def("inspect_json", &inspect_json, py::arg("model"), py::arg("target") = std::nullopt, py::arg("kv_dtype") = "");
 
-  // `check` and `diff`: the command line's RuleOptions (--target ... --stack), resolved by its own code.
+  // `check` and `diff`: the command line's RuleOptions (--target ... --stack) and CheckRequest, resolved by its own
+  // code. Each field is a keyword of ropelens.check.
   py::class_<cli::RuleOptions>(m, "RuleOptions")
       .def(py::init<>())
       .def_readwrite("target", &cli::RuleOptions::target)
@@ -270,17 +260,29 @@ PYBIND11_MODULE(_ropelens, m) {
       .def_readwrite("exclude", &cli::RuleOptions::exclude)
       .def_readwrite("memory", &cli::RuleOptions::memory)
       .def_readwrite("kv_dtype", &cli::RuleOptions::kv_dtype)
+      .def_readwrite("tp", &cli::RuleOptions::tp)
       .def_readwrite("stack", &cli::RuleOptions::stack);
+  py::class_<cli::CheckRequest>(m, "CheckRequest")
+      .def(py::init<>())
+      .def_readwrite("rules", &cli::CheckRequest::rules)
+      .def_readwrite("edits", &cli::CheckRequest::edits)
+      .def_readwrite("engine", &cli::CheckRequest::engine)
+      .def_readwrite("revision", &cli::CheckRequest::revision)
+      .def_readwrite("source", &cli::CheckRequest::source)
+      .def_readwrite("serve", &cli::CheckRequest::serve)
+      .def_readwrite("model", &cli::CheckRequest::model)
+      .def_readwrite("baseline", &cli::CheckRequest::baseline)
+      .def_readwrite("force_exclude", &cli::CheckRequest::force_exclude)
+      .def_readwrite("jobs", &cli::CheckRequest::jobs);
   py::class_<CheckCall>(m, "CheckCall")
       .def(py::init<>())
-      .def_readwrite("rules", &CheckCall::rules)
-      .def_readwrite("project", &CheckCall::project)
-      .def_readwrite("revision", &CheckCall::revision)
-      .def_readwrite("source", &CheckCall::source)
-      .def_readwrite("engine", &CheckCall::engine)
-      .def_readwrite("edits", &CheckCall::edits)
-      .def_readwrite("jobs", &CheckCall::jobs);
-  m.def("check_paths_json", &check_paths_json, py::arg("paths"), py::arg("call"),
+      .def_readwrite("request", &CheckCall::request)
+      .def_readwrite("project", &CheckCall::project);
+  m.def("severity_choices", [] { return cli::severity_choices().values; });
+  m.def("check_severity", [](const std::string& level, const std::string& label) {
+    return cli::chosen(cli::severity_choices(), level, label);
+  });
+  m.def("check_paths_json", &check_paths_json, py::arg("paths"), py::arg("call"), py::arg("raise_unreadable"),
         py::call_guard<py::gil_scoped_release>());
   m.def("check_loaded_json", &check_loaded_json, py::arg("model"), py::arg("call"),
         py::call_guard<py::gil_scoped_release>());

@@ -1,7 +1,10 @@
-"""Fixtures: the built CLI (ROPELENS_BIN, set by the CTest test python/pytest) to compare against, and the source
-tree's test data. Each CLI run happens in a fresh directory, so no .ropelens.json applies to either side."""
+"""Fixtures: the built CLI to compare against, and the source tree's test data. The CLI is ROPELENS_BIN (the CTest
+test python/pytest and `make python-test` set it), else build/ropelens in the source tree (which `make run` and
+`pip install .` build), else a `ropelens` on PATH. Each CLI run happens in a fresh directory, so no .ropelens.json
+applies to either side."""
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 from typing import List, Optional
@@ -13,10 +16,16 @@ SOURCE_DIR = Path(os.environ.get("ROPELENS_SOURCE_DIR", Path(__file__).resolve()
 
 def _cli_binary() -> Path:
     given = os.environ.get("ROPELENS_BIN")
-    binary = Path(given) if given else SOURCE_DIR / "build" / "ropelens"
-    if not binary.is_file():
-        pytest.fail(f"no ropelens binary at {binary} (set ROPELENS_BIN): the tests compare with the CLI's output")
-    return binary
+    if given:
+        candidates = [Path(given)]
+    else:
+        on_path = shutil.which("ropelens")
+        candidates = [SOURCE_DIR / "build" / "ropelens"] + ([Path(on_path)] if on_path else [])
+    for binary in candidates:
+        if binary.is_file():
+            return binary
+    pytest.fail(f"no ropelens command at {candidates[0]}: the tests compare with the command's output; "
+                "`make run` or `pip install .` builds it there, or set ROPELENS_BIN")
 
 
 class Cli:

@@ -1,6 +1,8 @@
 """The package against the command line: the same JSON byte for byte, the same codes, the same errors."""
 
+import inspect
 import json
+import re
 import struct
 import subprocess
 import sys
@@ -105,9 +107,21 @@ def test_a_truncated_config_raises_the_cli_one_line_error(cli, tmp_path):
     assert done.stderr == f"ropelens: error: {message}\n"
     with pytest.raises(ropelens.Error, match="^<dict>: "):
         ropelens.table({"model_type": "llama", "rope_theta": 10000, "hidden_size": 4096})
-    # check, as the CLI, reports an unreadable file in the report rather than stopping.
-    report = ropelens.check(str(truncated))
-    assert report.summary["unreadable_files"] == 1 and report.failed()
+    # check of that one file raises what `ropelens check` prints for it.
+    with pytest.raises(ropelens.Error) as raised:
+        ropelens.check(str(truncated))
+    checked = cli.run(["check", str(truncated)])
+    assert checked.returncode == 2
+    assert checked.stderr.splitlines()[0] == f"ropelens: error: {raised.value}"
+    assert str(raised.value) == message
+    with pytest.raises(ropelens.Error, match="^<dict>: not a model config"):
+        ropelens.check({"tokenizer_class": "LlamaTokenizer"})
+    # A list, as the CLI's several paths: the unreadable file is reported in the report, the others are checked.
+    report = ropelens.check([str(truncated), QWEN3], target=131072)
+    assert report.unreadable == 1 and report.summary["unreadable_files"] == 1 and report.failed()
+    assert "CTX201" in report.codes
+    assert "2 file(s), 1 unreadable" in repr(report)
+    assert [f.path for f in report.files if "error" in f.to_dict()] == [str(truncated)]
 
 
 def test_an_invalid_value_is_a_finding_not_an_error(cli, tmp_path):
@@ -133,6 +147,38 @@ def test_bad_options_raise_the_cli_messages(cli):
         ropelens.load(42)
 
 
+def test_check_takes_every_in_process_option_of_the_cli_check(cli):
+    options = cli.run(["help", "check"]).stdout.split("Examples:")[0]
+    flags = set(re.findall(r"^ +(?:-\w,\s*)?(--[a-z][a-z-]+)", options, flags=re.MULTILINE))
+    terminal_only = {"--format", "--output", "--color", "--quiet", "--exit-zero", "--write-baseline", "--help"}
+    assert flags - terminal_only == set(ropelens.CHECK_OPTIONS.values())
+    keywords = set(inspect.signature(ropelens.check).parameters) - {"source", "project"}
+    assert keywords == set(ropelens.CHECK_OPTIONS)
+    report = ropelens.check(QWEN3, target="128k", memory="24GiB", tp=2, kv_dtype="fp8", select="CTX,memory-over-budget",
+                            trained_length=32768, fail_on="error")
+    assert report.to_json() == cli.json(["check", QWEN3, "--target", "128k", "--memory", "24GiB", "--tp", "2",
+                                         "--kv-dtype", "fp8", "--select", "CTX,memory-over-budget", "--trained-length", "32768",
+                                         "--fail-on", "error"])
+    launch = "vllm serve Qwen/Qwen3-8B --max-model-len 131072"
+    served = ropelens.check([], serve=launch, model=QWEN3, stack="vllm@0.8.5")
+    assert served.to_json() == cli.json(["check", "--serve", launch, "--model", QWEN3, "--stack", "vllm@0.8.5"])
+    assert served.codes
+
+
+def test_a_mistyped_value_names_the_nearest_one_as_the_cli_does(cli):
+    for keywords, flags in (({"fail_on": "warn"}, ["--fail-on", "warn"]),
+                            ({"kv_dtype": "fp9"}, ["--kv-dtype", "fp9"]),
+                            ({"severity": {"CTX201": "eror"}}, ["--severity", "CTX201=eror"])):
+        with pytest.raises(ropelens.Error) as raised:
+            ropelens.check(QWEN3, **keywords)
+        assert "did you mean" in str(raised.value)
+        assert cli.run(["check", QWEN3, *flags]).stderr == f"ropelens: error: {raised.value}\n"
+    with pytest.raises(ropelens.Error, match="did you mean 'fp8'"):
+        ropelens.fit(LLAMA_FIT, memory="24GiB", weights="16GiB", kv_dtype="fp9")
+    with pytest.raises(ropelens.Error, match="did you mean 'warning'"):
+        ropelens.check(QWEN3).failed("warn")
+
+
 def test_fit_gives_the_cli_max_tokens(cli):
     fit = ropelens.fit(LLAMA_FIT, memory="24GiB", weights="16GiB", kv_dtype="bf16", reserve="0")
     expected = cli.json(["fit", LLAMA_FIT, "--memory", "24GiB", "--weights", "16GiB", "--kv-dtype", "bf16",
@@ -144,6 +190,13 @@ def test_fit_gives_the_cli_max_tokens(cli):
     share = ropelens.fit(ropelens.load(LLAMA_FIT), memory=24 * 2**30, weights="16GiB", reserve="10%", engine="vllm")
     assert share.to_json() == cli.json(["fit", LLAMA_FIT, "--memory", "24GiB", "--weights", "16GiB", "--reserve",
                                         "10%", "--engine", "vllm"])
+
+
+def test_fit_without_a_reserve_is_the_cli_without_one(cli):
+    fit = ropelens.fit(LLAMA_FIT, memory="24GiB", weights="16GiB")
+    expected = cli.json(["fit", LLAMA_FIT, "--memory", "24GiB", "--weights", "16GiB"])
+    assert fit.to_json() == expected
+    assert json.loads(expected)["reserve"] is None
 
 
 def test_fit_splits_over_gpus_as_the_cli_does(cli):

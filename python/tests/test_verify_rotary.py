@@ -1,10 +1,13 @@
 """verify_rotary on small torch modules built here, as transformers builds its rotary embeddings."""
 
+import sys
+
 import pytest
 
 import ropelens
 
-torch = pytest.importorskip("torch", reason="torch is not installed (Debian: python3-torch): verify_rotary untested")
+torch = pytest.importorskip("torch", reason=f"no torch for {sys.executable} (Debian's python3-torch serves only "
+                                            "/usr/bin/python3): verify_rotary untested")
 
 CONFIG = {
     "model_type": "llama",
@@ -89,3 +92,23 @@ def test_a_bf16_module_matches_at_its_precision():
 def test_a_module_without_config_is_an_error():
     with pytest.raises(ropelens.Error, match="no .config"):
         ropelens.verify_rotary(Model(1e6))
+
+
+def test_a_wrong_live_buffer_is_the_buffer_to_fix_not_the_config():
+    finding = ropelens.verify_rotary(Model(10000.0), CONFIG).findings[0]
+    assert finding.help.startswith("the module runs its buffer model.rotary_emb.inv_freq, not the config: rebuild "
+                                   "that rotary embedding from the config")
+    assert "transformers 4.x reads rope_theta only at the top level" in finding.help
+    assert "do not change the config's rope_theta" in finding.help
+
+
+def test_a_module_without_a_rotary_buffer_is_an_error_saying_what_was_looked_for():
+    class NoRotary(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = torch.nn.Embedding(10, 8)
+            self.register_buffer("position_ids", torch.arange(8), persistent=False)
+
+    with pytest.raises(ropelens.Error, match="NoRotary holds no rotary buffer: looked for buffers whose name ends in "
+                                             "'inv_freq'"):
+        ropelens.verify_rotary(NoRotary(), CONFIG)

@@ -56,6 +56,23 @@ static void report_count(const RopeSetup& setup, const Model& model, const Check
       .fact("config_key", "head_dim");
 }
 
+// Which side to fix depends on what holds the buffer. A file: either the config states the wrong base or the file
+// holds a stale buffer, and only the person who trained it knows which. A module in memory (verify_rotary): the
+// config is what the checkpoint was saved with, and the buffer is what runs, so the buffer (or how it was loaded)
+// is wrong; the usual cause is the version rule transformers 4.x follows.
+static std::string values_help(const Model& model, const CheckpointTensor& buffer) {
+  if (model.checkpoint && model.checkpoint->in_memory)
+    return fmt::format(
+        "the module runs its buffer {}, not the config: rebuild that rotary embedding from the config, or load the "
+        "checkpoint with the transformers version that saved it (transformers 4.x reads rope_theta only at the top "
+        "level of config.json, so a checkpoint saved by transformers 5, which writes it inside rope_parameters, gets "
+        "4.x's default base); do not change the config's rope_theta to match the buffer",
+        buffer.name);
+  return "either the config's rope_theta is wrong (set it to the base the buffer holds, if the weights were trained "
+         "with it) or the file's buffer is stale (a conversion stored another base's frequencies: drop the buffer or "
+         "write it again from the config)";
+}
+
 static void report_values(const RopeSetup& setup, const Model& model, const Buffers& buffers,
                           const std::vector<double>& computed, std::size_t pair, Sink& out) {
   const CheckpointTensor& t = *buffers.first;
@@ -65,7 +82,7 @@ static void report_values(const RopeSetup& setup, const Model& model, const Buff
                          "gives {} there",
                          t.name, shape_text(t.shape), alike, stored_base(t.values, setup.rotary_dim), pair,
                          number(t.values[pair]), number(setup.rope_theta.value), number(computed[pair])))
-      .help("the checkpoint was trained or converted under another base: set rope_theta to the base its buffer holds")
+      .help(values_help(model, t))
       .fact("tensor", t.name)
       .fact("shape", t.shape)
       .fact("config_key", "rope_theta")

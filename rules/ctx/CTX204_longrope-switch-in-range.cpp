@@ -5,6 +5,18 @@
 namespace ropelens::rules {
 namespace ctx204 {
 
+// The views of the stack that switch factor sets inside one deployment (per forward call or per batch), where keys
+// rotated with one set meet queries rotated with the other; engines that fix one set per deployment or context do not.
+static std::vector<std::string> mixing(const Context& cx, int setup) {
+  std::vector<std::string> labels;
+  for (const EngineView& view : cx.engine_views())
+    for (const EngineSetupView& s : view.setups)
+      if (cx.deployment.serves(engine_of(view.version)) && s.setup == setup &&
+          (s.factor_switch == FactorSwitch::per_sequence || s.factor_switch == FactorSwitch::per_batch))
+        labels.push_back(view.label);
+  return labels;
+}
+
 static void check(const Context& cx, Sink& out) {
   for (int i : distinct_dict_setups(cx.model)) {
     const RopeSetup& s = cx.model.setups[static_cast<std::size_t>(i)];
@@ -12,6 +24,7 @@ static void check(const Context& cx, Sink& out) {
     if (s.longrope.short_factor.value == s.longrope.long_factor.value) continue;  // nothing changes at the switch
     const auto& original = *s.original_max_position_embeddings;
     if (cx.target_tokens <= original.value) continue;
+    if (mixing(cx, i).empty()) continue;  // every engine of the stack runs one set per deployment or context
     out.report(s.longrope.long_factor.from.pointer,
                fmt::format("at {} tokens longrope switches from short to long factors after {} tokens, and attention "
                            "then scores keys rotated with one set against queries rotated with the other: transformers "

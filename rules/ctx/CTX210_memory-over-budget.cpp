@@ -93,10 +93,9 @@ static void check(const Context& cx, Sink& out) {
   std::vector<EngineNeed> over;
   for (Engine engine : cx.deployment.served()) {
     EngineNeed need;
-    need.budget = engine_budget(
-        cx.model, engine, {budget, 0, cx.tensor_parallel, std::nullopt, cx.kv_dtype, &cx.deployment, std::nullopt});
+    need.budget = engine_budget(cx.model, engine, budget_request(cx));
     if (need.budget.cache_flag.unsupported || !need.budget.weights_bytes) continue;
-    need.kv_bytes = engine_kv_bytes(cx.model, engine, need.budget.kv_dtype, cx.target_tokens, cx.tensor_parallel);
+    need.kv_bytes = engine_kv_bytes(cx.model, engine, need.budget.kv_dtype, cached_tokens(cx), cx.tensor_parallel);
     if (need.needed() > need.budget.split.usable) over.push_back(std::move(need));
   }
   if (over.empty()) return;

@@ -5,6 +5,7 @@
 
 #include "../support.hpp"
 #include "ropelens/analysis/analysis.hpp"
+#include "ropelens/model/text.hpp"
 
 namespace ropelens::rules {
 namespace ctx211 {
@@ -36,6 +37,31 @@ static bool rope_edited(const Context& cx) {
   return false;
 }
 
+// The key that declares the length: max_position_embeddings, or a GGUF file's {arch}.context_length.
+static std::string declared_key(const Model& model) {
+  return model.gguf ? model.model_type.value + ".context_length" : "max_position_embeddings";
+}
+
+// What brings the declared length back within training, or trains for it: config keys, or for a GGUF file the
+// metadata edit and llama.cpp's YaRN flags.
+static std::string remedy(const Context& cx, const TrainedLength& bound) {
+  const std::string key = declared_key(cx.model);
+  const std::int64_t factor = smallest_covering_factor(bound.declared, bound.tokens);
+  if (cx.model.gguf)
+    return fmt::format("set {} to {} again (gguf-set-metadata {} {} {}), or {} and evaluate at that length", key,
+                       bound.tokens, shell_word(cx.model.file_to_edit()), key, bound.tokens,
+                       unscaled(cx.model)
+                           ? fmt::format("serve it with YaRN for {} tokens (llama.cpp --rope-scaling yarn --rope-scale "
+                                         "{} --yarn-orig-ctx {})",
+                                         bound.declared, factor, bound.tokens)
+                           : fmt::format("raise the RoPE scaling to cover {} tokens", bound.declared));
+  return fmt::format("declare {} again, or {} and evaluate at that length", bound.tokens,
+                     unscaled(cx.model) ? fmt::format("extend RoPE for {} tokens (e.g. yarn factor {} with "
+                                                      "original_max_position_embeddings {})",
+                                                      bound.declared, factor, bound.tokens)
+                                        : fmt::format("raise the RoPE scaling to cover {} tokens", bound.declared));
+}
+
 static void check(const Context& cx, Sink& out) {
   if (rope_edited(cx)) return;
   const TrainedLengthBound& trained = cx.audit.trained;
@@ -46,22 +72,17 @@ static void check(const Context& cx, Sink& out) {
         bound.source == TrainedFrom::known_base
             ? fmt::format("the base model {} was trained at {} tokens ({})", bound.base, bound.tokens, bound.card)
             : fmt::format("{} was trained at {} tokens", bound.evidence, bound.tokens);
-    out.report(declared.from.pointer,
-               fmt::format("max_position_embeddings {} is raised {} over the trained length with RoPE unchanged: {}; "
-                           "raising the declared length adds no trained positions, so the audit uses {}",
-                           bound.declared, times(bound.declared, bound.tokens), what, bound.tokens))
-        .help(fmt::format(
-            "declare {} again, or {} and evaluate at that length; if the weights really were trained "
-            "further, say so with --trained-length or \"trained_length\" in .ropelens.json",
-            bound.tokens,
-            unscaled(cx.model)
-                ? fmt::format("extend RoPE for {} tokens (e.g. yarn factor {} with "
-                              "original_max_position_embeddings {})",
-                              bound.declared, smallest_covering_factor(bound.declared, bound.tokens), bound.tokens)
-                : fmt::format("raise the RoPE scaling to cover {} tokens", bound.declared)))
+    out.report(
+           declared.from.pointer,
+           fmt::format("{} {} is raised {} over the trained length with RoPE unchanged: {}; "
+                       "raising the declared length adds no trained positions, so the audit uses {}",
+                       declared_key(cx.model), bound.declared, times(bound.declared, bound.tokens), what, bound.tokens))
+        .help(fmt::format("{}; if the weights really were trained further, say so with --trained-length or "
+                          "\"trained_length\" in .ropelens.json",
+                          remedy(cx, bound)))
         .fact("declared", bound.declared)
         .fact("trained_tokens", bound.tokens)
-        .fact("source", std::string(bound.source == TrainedFrom::known_base ? "known_base" : "earlier_version"))
+        .fact("source", std::string(to_string(bound.source)))
         .fact("base", bound.base)
         .fact("card", bound.card);
     return;

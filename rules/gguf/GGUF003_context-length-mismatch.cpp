@@ -8,9 +8,11 @@ namespace ropelens::rules {
 namespace gguf003 {
 
 // With both lengths present and a factor f > 1, the context must be the original length (converters copy the
-// unscaled max_position_embeddings, as for Qwen) or f × original within 0.1%.
+// unscaled max_position_embeddings, as for Qwen) or f × original within 0.1%. The file as written is checked: keys a
+// launch's flags or --set replace (llama-server --rope-scaling yarn on a file without scaling keys) are not the
+// file's, and what the launch makes of them is the SRV and CTX rules' to say.
 static void check(const Context& cx, Sink& out) {
-  const Model& model = cx.model;
+  const Model& model = cx.unedited ? *cx.unedited : cx.model;
   const auto& original = model.original_max_position_embeddings;
   if (!model.gguf || !original) return;
   const std::string help =

@@ -3,11 +3,7 @@
 namespace ropelens::rules {
 namespace gguf005 {
 
-static void check(const Context& cx, Sink& out) {
-  report_conversion(cx, ConversionAspect::scaling, out,
-                    "reconvert from the config with a current convert_hf_to_gguf.py, or restore the keys with "
-                    "gguf_set_metadata.py / llama.cpp --rope-scaling, --rope-scale and --yarn-orig-ctx");
-}
+static void check(const Context& cx, Sink& out) { report_conversion(cx, ConversionAspect::scaling, out); }
 
 }  // namespace gguf005
 

@@ -3,10 +3,7 @@
 namespace ropelens::rules {
 namespace gguf006 {
 
-static void check(const Context& cx, Sink& out) {
-  report_conversion(cx, ConversionAspect::theta, out,
-                    "reconvert, or set the config's base with gguf_set_metadata.py (or llama.cpp --rope-freq-base)");
-}
+static void check(const Context& cx, Sink& out) { report_conversion(cx, ConversionAspect::theta, out); }
 
 }  // namespace gguf006
 

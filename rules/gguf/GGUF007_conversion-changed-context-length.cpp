@@ -3,10 +3,7 @@
 namespace ropelens::rules {
 namespace gguf007 {
 
-static void check(const Context& cx, Sink& out) {
-  report_conversion(cx, ConversionAspect::context_length, out,
-                    "reconvert, or serve with llama.cpp -c set to the config's length");
-}
+static void check(const Context& cx, Sink& out) { report_conversion(cx, ConversionAspect::context_length, out); }
 
 }  // namespace gguf007
 

@@ -3,11 +3,7 @@
 namespace ropelens::rules {
 namespace gguf008 {
 
-static void check(const Context& cx, Sink& out) {
-  report_conversion(cx, ConversionAspect::layout, out,
-                    "serve the model with an engine that reads the config (vLLM, SGLang, transformers), or check that "
-                    "llama.cpp's architecture for it hard-codes the same layout");
-}
+static void check(const Context& cx, Sink& out) { report_conversion(cx, ConversionAspect::layout, out); }
 
 }  // namespace gguf008
 

@@ -1,6 +1,6 @@
 // SRV505: the launch's weights and KV cache at the length it serves, per GPU under its tensor parallelism, against
-// what its memory fraction leaves of --memory (per GPU). The budget is fit's and CTX210's (engine_budget), with the
-// launch's fraction, cache dtype and tensor parallelism in place of the defaults.
+// what its memory fraction leaves of --memory (per GPU). The budget is fit's and CTX210's (engine_budget through
+// budget_request): the launch's fraction, cache dtype and tensor parallelism in place of the defaults.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -17,22 +17,18 @@ static std::string bytes(std::uint64_t value) { return format_bytes(static_cast<
 static void check(const Context& cx, Sink& out) {
   if (!cx.launch || !cx.memory_budget) return;
   const Launch& launch = *cx.launch;
-  const int gpus = static_cast<int>(std::clamp<std::int64_t>(launch.tensor_parallel, 1, 1 << 16));
-  const auto memory = static_cast<std::uint64_t>(*cx.memory_budget);
-  BudgetRequest request;
-  request.gpu_bytes = memory;
-  request.gpus = gpus;
-  request.kv_dtype = launch.kv_dtype ? launch.kv_dtype : cx.kv_dtype;
-  request.deployment = &cx.deployment;
-  request.share = launch.memory_fraction;
+  const BudgetRequest request = budget_request(cx);
+  const int gpus = request.gpus;
+  const auto memory = request.gpu_bytes;
   const EngineBudget budget = engine_budget(cx.model, launch.engine, request);
   if (budget.cache_flag.unsupported || !budget.weights_bytes) return;  // CTX210 says what it can without the weights
-  const std::uint64_t cache = engine_kv_bytes(cx.model, launch.engine, budget.kv_dtype, launch.served_tokens, gpus);
+  const std::int64_t tokens = cached_tokens(cx);
+  const std::uint64_t cache = engine_kv_bytes(cx.model, launch.engine, budget.kv_dtype, tokens, gpus);
   const std::uint64_t needed = budget.split.weights_per_gpu + cache;
   if (needed <= budget.split.usable) return;
   out.report("", fmt::format("per GPU (tensor parallel {}): weights {} + KV cache {} at {} tokens ({}) = {} exceeds "
                              "{} × {} = {} of --memory {}",
-                             gpus, bytes(budget.split.weights_per_gpu), bytes(cache), launch.served_tokens,
+                             gpus, bytes(budget.split.weights_per_gpu), bytes(cache), tokens,
                              to_string(budget.kv_dtype), bytes(needed), fmt::format("{:g}", budget.share.fraction),
                              bytes(memory), bytes(budget.split.usable), bytes(memory)))
       .at_flag(launch.length_flag.empty() ? launch.memory_flag : launch.length_flag)

@@ -66,7 +66,7 @@ TrainedLengthBound bound_trained_length(const Model& model, const TrainingOverri
   TrainedLengthBound out;
   if (overrides.trained_length || model.setups.empty()) return out;
   const std::int64_t declared = model.max_position_embeddings.value;
-  const BaseMatch match = match_known_base(model);
+  const BaseMatch match = overrides.known_bases ? match_known_base(model) : BaseMatch{};
   const bool above_a_candidate = std::any_of(match.candidates.begin(), match.candidates.end(),
                                              [&](const KnownBase* b) { return declared > b->declared; });
   if (match.ambiguous()) {
@@ -86,15 +86,19 @@ TrainedLengthBound bound_trained_length(const Model& model, const TrainingOverri
                                      model.max_position_embeddings.from.pointer);
     out.bound = std::move(bound);
   }
-  if (overrides.earlier && rope_unchanged(*overrides.earlier, model) && overrides.earlier->declared < declared) {
+  // An earlier version bounds a raise; the config a GGUF file was converted from bounds whatever the file declares.
+  if (overrides.earlier && rope_unchanged(*overrides.earlier, model) &&
+      (overrides.earlier->source_config || overrides.earlier->declared < declared)) {
     const std::int64_t earlier = overrides.earlier->trained;
     if (earlier < declared && (!out.bound || earlier < out.bound->tokens)) {  // the base names its card
       TrainedLength bound;
       bound.tokens = earlier;
       bound.declared = declared;
-      bound.source = TrainedFrom::earlier_version;
-      bound.evidence = fmt::format("the earlier version {} (max_position_embeddings {})", overrides.earlier->source,
-                                   overrides.earlier->declared);
+      bound.source = overrides.earlier->source_config ? TrainedFrom::source_config : TrainedFrom::earlier_version;
+      bound.evidence =
+          fmt::format("{} {} (max_position_embeddings {})",
+                      overrides.earlier->source_config ? "the config it was converted from," : "the earlier version",
+                      overrides.earlier->source, overrides.earlier->declared);
       bound.from = Provenance::derived(bound.evidence, model.max_position_embeddings.from.pointer);
       out.bound = std::move(bound);
     }
@@ -243,6 +247,15 @@ SetupAudit audit_setup(const Model& model, int index, std::int64_t target_tokens
 }
 
 }  // namespace
+
+std::string_view to_string(TrainedFrom from) {
+  switch (from) {
+    case TrainedFrom::known_base: return "known_base";
+    case TrainedFrom::earlier_version: return "earlier_version";
+    case TrainedFrom::source_config: return "source_config";
+  }
+  return "known_base";
+}
 
 std::optional<std::string> Audit::pair_figures_missing() const {
   for (const SetupAudit& setup : setups)

@@ -3,6 +3,8 @@
 #include <array>
 #include <atomic>
 #include <condition_variable>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -11,12 +13,15 @@
 
 #include "ropelens/check/check.hpp"
 #include "ropelens/engines/engine_report.hpp"
+#include "ropelens/engines/gguf_conversion_audit.hpp"
 #include "ropelens/log/log.hpp"
 #include "ropelens/engines/method_override.hpp"
 #include "ropelens/check/model_log.hpp"
 #include "ropelens/input/cores.hpp"
 #include "ropelens/normalize/normalize.hpp"
 #include "ropelens/engines/registry.hpp"
+#include "ropelens/engines/versions.hpp"
+#include "ropelens/model/text.hpp"
 
 namespace ropelens {
 namespace {
@@ -112,9 +117,21 @@ FileResult check_launch_file(const ScannedFile& file, const CheckOptions& option
   return ropelens::check_launch_file(file.path, input.text, options);
 }
 
+// A named file whose name says nothing of what it is (`start`, `override.conf`, `run.zsh`) and whose first line
+// says it is a script, a systemd unit or a Modelfile.
+bool launch_by_text(const std::string& path) {
+  const std::string name = std::filesystem::path(path).filename().string();
+  if (name.ends_with(".json") || name.ends_with(".gguf") || name.ends_with(".safetensors")) return false;
+  std::ifstream in(path, std::ios::binary);
+  std::string head(4096, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(std::max<std::streamsize>(0, in.gcount())));
+  return launch_text_kind(head) != LaunchText::none;
+}
+
 FileResult check_file(const ScannedFile& file, const CheckOptions& options, PhaseTimes* times) {
   try {
-    if (file.named && is_launch_file(file.path))
+    if (file.named && (is_launch_file(file.path) || launch_by_text(file.path)))
       return timed(times, PhaseTimes::check, [&] { return check_launch_file(file, options); });
     LoadedModel loaded = timed(times, PhaseTimes::load, [&] { return load_scanned(file, options); });
     log_loaded_model(loaded);
@@ -268,15 +285,43 @@ void CheckCounts::add(const FileResult& file) {
   }
 }
 
+std::optional<EarlierVersion> conversion_source_evidence(const LoadedModel& loaded,
+                                                         const std::vector<TrainedLengthRule>& rules) {
+  if (!loaded.gguf || !loaded.source) return std::nullopt;
+  const ConversionAudit conversion = audit_conversion(*loaded.source, loaded.model);
+  const bool same_rope =
+      std::all_of(conversion.differences.begin(), conversion.differences.end(),
+                  [](const ConversionDifference& d) { return d.aspect == ConversionAspect::context_length; });
+  if (!same_rope) return std::nullopt;
+  const Model& source = *loaded.source;
+  return EarlierVersion{source.source, source.max_position_embeddings.value,
+                        longest_trained_length(source, training_for({}, rules, source.source)),
+                        rope_signature(loaded.model), true};
+}
+
+TrainingOverrides training_evidence(const LoadedModel& loaded, const TrainingOverrides& stated,
+                                    const std::vector<TrainedLengthRule>& rules, const Baseline* baseline) {
+  TrainingOverrides overrides = training_for(stated, rules, loaded.model.source);
+  if (overrides.trained_length) return overrides;
+  if (loaded.gguf && loaded.source) {
+    auto from_source = conversion_source_evidence(loaded, rules);
+    // The file runs another RoPE than its config: the conversion findings say so, and no known base its own RoPE
+    // resembles (a Llama 3.1 file without rope_freqs looks like Llama 3) adds a second finding for the same cause.
+    // This holds for `diff CONFIG GGUF` too, where the earlier version is that config.
+    overrides.known_bases = from_source.has_value();
+    if (!overrides.earlier) overrides.earlier = std::move(from_source);
+  }
+  if (!overrides.earlier && baseline) overrides.earlier = baseline->earlier_version_of(loaded.model.source);
+  return overrides;
+}
+
 FileResult check_model(LoadedModel loaded, const CheckOptions& options) {
   Model& model = loaded.model;
   FileResult result;
   result.path = model.source;
   if (model.reference) result.resolved_file = shown_path(model.reference->path);
   TrainingHistory history{loaded.as_trained ? &*loaded.as_trained : nullptr,
-                          training_for(options.training, options.trained_lengths, model.source)};
-  if (options.baseline && !history.overrides.earlier && !history.overrides.trained_length)
-    history.overrides.earlier = options.baseline->earlier_version_of(model.source);
+                          training_evidence(loaded, options.training, options.trained_lengths, options.baseline.get())};
   result.audit = audit_model(model, resolve_target(options.target_tokens, model), history);
   std::vector<RopeTable> tables;
   for (const auto& setup : model.setups) tables.push_back(compute_rope_table(setup));
@@ -311,19 +356,40 @@ FileResult check_file_bytes(const FileBytes& file, const CheckOptions& options) 
   }
 }
 
-EngineVersion launch_version(const Deployment& deployment, Engine engine) {
+LaunchRelease launch_release(const Deployment& deployment, Engine engine) {
   for (const DeployedEngine& deployed : deployment.engines)
-    if (deployed.engine == engine && deployed.version) return *deployed.version;
-  return engine_row(engine).versions.rows[0].version;
+    if (deployed.engine == engine && deployed.version) return {*deployed.version, deployed.pinned};
+  return {default_version(engine), ""};
 }
 
+std::optional<Engine> fragment_engine(const Deployment& deployment) {
+  const std::vector<Engine> engines = deployment.served();
+  if (!deployment.stated() || engines.size() != 1) return std::nullopt;
+  return engines.front();
+}
+
+namespace {
+
+// Why a launch's model cannot be read from the command, when --model does not give it.
+std::string missing_model(const Launch& launch) {
+  if (launch.placeholder_model)
+    return fmt::format(
+        "line {}: the command's model, '{}', is a recipe's placeholder: give check --model PATH|ID "
+        "(a config.json, a model folder, a GGUF file, a Hugging Face id or ollama:NAME)",
+        launch.line, terminal_safe(launch.model));
+  if (!launch.runner.empty())
+    return fmt::format(
+        "line {}: {} loads the model each request names: give check --model ollama:NAME (or a GGUF "
+        "file) for the model it serves",
+        launch.line, launch.runner);
+  return fmt::format("line {}: the command names no model (give check --model PATH|ID)", launch.line);
+}
+
+}  // namespace
+
 FileResult check_launch(Launch launch, const CheckOptions& options) {
-  for (const DeployedEngine& deployed : options.deployment.engines)
-    if (deployed.engine == launch.engine) launch.release = deployed.pinned;
-  const std::string spec = options.launch_model.value_or(launch.model);
-  if (spec.empty() && !options.launch_input)
-    throw InputError(launch.file,
-                     fmt::format("line {}: the command names no model (give check --model PATH|ID)", launch.line));
+  const std::string spec = options.launch_model.value_or(launch.placeholder_model ? "" : launch.model);
+  if (spec.empty() && !options.launch_input) throw InputError(launch.file, missing_model(launch));
   std::vector<Edit> edits = launch.config_edits;
   edits.insert(edits.end(), options.edits.begin(), options.edits.end());
   const auto load = [&] {
@@ -332,20 +398,24 @@ FileResult check_launch(Launch launch, const CheckOptions& options) {
   };
   LoadedModel loaded = load();
   if (add_load_time_keys(launch, loaded.model, loaded.trained())) loaded = load();
+  CheckOptions for_launch = options;
+  // The line's own parallelism is the deployment's (fit's printed line carries --tensor-parallel-size).
+  if (!launch.tensor_parallel_flag.empty())
+    for_launch.tensor_parallel = static_cast<int>(std::clamp<std::int64_t>(launch.tensor_parallel, 1, 1 << 16));
   const auto gpu_memory = options.memory_budget
-                              ? std::optional<std::int64_t>(*options.memory_budget * options.tensor_parallel)
+                              ? std::optional<std::int64_t>(*options.memory_budget * for_launch.tensor_parallel)
                               : std::nullopt;
   resolve_launch(launch, loaded.model, loaded.trained(), gpu_memory);
   for (const std::string& note : launch.notes) logging::info("{}:{}: note: {}", launch.file, launch.line, note);
   loaded.model.notes.insert(loaded.model.notes.end(), launch.notes.begin(), launch.notes.end());
-  CheckOptions for_launch = options;
   for_launch.target_tokens = launch.served_tokens;
   if (launch.kv_dtype) for_launch.kv_dtype = launch.kv_dtype;
   const VersionRow* row = nullptr;
   for (const VersionRow& candidate : engine_row(launch.engine).versions.rows)
     if (candidate.version == launch.version) row = &candidate;
   Deployment deployment;
-  deployment.engines.push_back({launch.engine, row ? std::string(row->key) : "", launch.version});
+  deployment.engines.push_back(
+      {launch.engine, launch.release.empty() && row ? std::string(row->key) : launch.release, launch.version});
   deployment.notes = options.deployment.notes;
   for_launch.deployment = std::move(deployment);
   if (!for_launch.engines.empty()) for_launch.engines = {launch.engine};
@@ -371,8 +441,9 @@ FileResult check_launch(Launch launch, const CheckOptions& options) {
 }
 
 FileResult check_launch_file(const std::string& file, std::string_view text, const CheckOptions& options) {
-  std::vector<Launch> launches =
-      read_launches(file, text, [&](Engine engine) { return launch_version(options.deployment, engine); });
+  std::vector<Launch> launches = read_launches(
+      file, text, [&](Engine engine) { return launch_release(options.deployment, engine); },
+      fragment_engine(options.deployment));
   FileResult merged;
   for (Launch& launch : launches) {
     FileResult one = check_launch(std::move(launch), options);
@@ -387,8 +458,14 @@ FileResult check_launch_file(const std::string& file, std::string_view text, con
 }
 
 std::vector<FileResult> check_serve_command(std::string_view command, const CheckOptions& options) {
-  std::vector<Launch> launches =
-      read_serve_commands(command, [&](Engine engine) { return launch_version(options.deployment, engine); });
+  std::vector<Launch> launches;
+  try {
+    launches = read_serve_commands(
+        command, [&](Engine engine) { return launch_release(options.deployment, engine); },
+        fragment_engine(options.deployment));
+  } catch (const std::invalid_argument& e) {  // an entry of the document, as an unreadable file is
+    return {unreadable(InputError("--serve", e.what()))};
+  }
   std::vector<FileResult> results;
   for (Launch& launch : launches) {
     try {

@@ -27,11 +27,20 @@ void setup_diff(CLI::App* cmd, Outcome& outcome);
 void setup_report(CLI::App* cmd, Outcome& outcome);
 void setup_fit(CLI::App* cmd, Outcome& outcome);
 
-// One subcommand: its name, its one-line summary, and the function that binds its options and callback.
+// An example `help COMMAND` shows: what it does, and the command as one POSIX shell line (laid out by the command
+// printer). Each runs as printed from the source tree (a test runs them and pastes them at three widths).
+struct Example {
+  const char* what;
+  const char* command;
+};
+
+// One subcommand: its name, its one-line summary, the function that binds its options and callback, and its
+// examples.
 struct Command {
   const char* name;
   const char* summary;
   void (*setup)(CLI::App* cmd, Outcome& outcome);
+  std::span<const Example> examples;
 };
 // Every subcommand, in the order `--help` and the man page list them. A new subcommand is one line here.
 std::span<const Command> commands();

@@ -6,6 +6,7 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "output.hpp"
+#include "ropelens/check/check.hpp"
 #include "ropelens/check/model_log.hpp"
 #include "ropelens/check/project_settings.hpp"
 #include "ropelens/documents/documents.hpp"
@@ -36,7 +37,8 @@ void setup_fit(CLI::App* cmd, Outcome& outcome) {
                   "SIZE of the weights, when no safetensors headers or GGUF tensors state it (or to override them)");
   add_list_option(*cmd, "--kv-dtype", options->fit.kv_dtypes,
                   "KV-cache dtypes to fit: bf16, f16, f32, fp8, q8_0, q4_0 (default: the config's torch_dtype, else "
-                  "bf16)");
+                  "bf16)")
+      ->check(one_of(kv_dtype_choices()));  // checked as it is read, before a missing --memory is reported
   add_engine_option(*cmd, options->fit.engine, fmt::format("fit for: {} or all", engine_names()));
   add_stack_option(*cmd, options->stack);
   add_format_option(*cmd, options->format, format_names(fit_formats()));
@@ -50,6 +52,7 @@ void setup_fit(CLI::App* cmd, Outcome& outcome) {
     for (const std::string& note : deployment.notes) print_warning(note);
     find_format(fit_formats(), options->format, "fit");
     LoadedModel loaded = load_model(options->path, {}, options->revision);
+    attach_conversion_source(loaded, std::nullopt);
     log_loaded_model(loaded);
     Output output(options->output.path);
     const FitReport report =

@@ -20,7 +20,7 @@ void add_generate_option(CLI::App& app, Subcommands& subcommands) {
            throw CLI::Success();
          },
          "print the man page or a shell completion script")
-      ->check(one_of({"man", "bash", "zsh", "fish"}))
+      ->check(one_of(generate_choices()))
       ->trigger_on_parse()
       ->group("");  // hidden: for the build and packagers
 }

@@ -33,8 +33,8 @@ void setup_inspect(CLI::App* cmd, Outcome& outcome) {
     LoadedModel loaded = load_model(options->path, parse_edits(options->edits), options->revision);
     log_loaded_model(loaded);
     Output output(options->output.path);
-    write_inspect_document(loaded, {options->target, parse_kv_dtype_option(options->kv_dtype)}, options->format,
-                           output.stream(), text_options(options->output, output));
+    write_inspect_document(loaded, {options->target, parse_kv_dtype_option(options->kv_dtype, "--kv-dtype")},
+                           options->format, output.stream(), text_options(options->output, output));
     output.close();
     outcome.exit_code = 0;
   });

@@ -43,7 +43,7 @@ void add_logging_options(CLI::App& app) {
            start();
          },
          "log at this level and above (default off; wins over -v)")
-      ->check(one_of(std::vector<std::string>(logging::kLevelNames.begin(), logging::kLevelNames.end())));
+      ->check(one_of(log_level_choices()));
 }
 
 }  // namespace ropelens::cli

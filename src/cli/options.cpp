@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "choices.hpp"
 #include "exit_codes.hpp"
 #include "commands.hpp"
 #include "ropelens/engines/deployment.hpp"
@@ -22,19 +23,9 @@ std::string rule_code(std::string_view name) {
   return std::string(rule->meta.code);
 }
 
-CLI::Validator one_of(std::vector<std::string> choices) {
-  std::string description = fmt::format("{{{}}}", fmt::join(choices, ","));  // CLI11's IsMember spelling
-  return CLI::Validator(
-      [choices = std::move(choices)](std::string& value) {
-        if (std::find(choices.begin(), choices.end(), value) != choices.end()) return std::string();
-        return fmt::format("'{}' is not one of {}{}", value, fmt::join(choices, ", "), did_you_mean(value, choices));
-      },
-      std::move(description));
-}
-
 void add_format_option(CLI::App& cmd, std::string& format, std::vector<std::string> choices) {
   std::string help = "output format: " + fmt::format("{}", fmt::join(choices, ", "));
-  cmd.add_option("--format", format, help)->check(one_of(std::move(choices)));
+  cmd.add_option("--format", format, help)->check(one_of(format_choices(std::move(choices))));
 }
 
 void add_set_option(CLI::App& cmd, std::vector<std::string>& edits) {
@@ -46,9 +37,7 @@ void add_set_option(CLI::App& cmd, std::vector<std::string>& edits) {
 }
 
 CLI::Option* add_engine_option(CLI::App& cmd, std::string& engine, const std::string& help) {
-  const auto choices = engine_choices();
-  return cmd.add_option("--engine", engine, help)
-      ->check(one_of(std::vector<std::string>(choices.begin(), choices.end())));
+  return cmd.add_option("--engine", engine, help)->check(one_of(engine_choice_list()));
 }
 
 void add_engine_option(CLI::App& cmd, std::string& engine) {
@@ -85,7 +74,7 @@ void add_kv_dtype_option(CLI::App& cmd, std::string& dtype) {
   cmd.add_option("--kv-dtype", dtype,
                  "KV-cache dtype for the memory figures: bf16, f16, f32, fp8, q8_0 or q4_0 (default: the config's "
                  "torch_dtype, else bf16)")
-      ->check(one_of({"bf16", "f16", "f32", "fp8", "q8_0", "q4_0"}));
+      ->check(one_of(kv_dtype_choices()));
 }
 
 CLI::Validator tokens_validator(std::int64_t min) {
@@ -146,7 +135,7 @@ void add_rule_options(CLI::App& cmd, RuleOptions& options) {
                     "target context length in tokens (default: each model's declared length)", 1);
   add_training_options(cmd, options.trained_length, options.extended_length);
   cmd.add_option("--fail-on", options.fail_on, "lowest severity that fails the run (default warning)")
-      ->check(one_of({"error", "warning", "info"}));
+      ->check(one_of(severity_choices()));
   add_list_option(cmd, "--select", options.select,
                   "only these codes, names or prefixes (e.g. CTX, ROPE1, unseen-angles; ALL: every rule; default: the "
                   "default set)");
@@ -165,6 +154,37 @@ void add_rule_options(CLI::App& cmd, RuleOptions& options) {
   add_tp_option(cmd, options.tp);
   add_kv_dtype_option(cmd, options.kv_dtype);
   add_stack_option(cmd, options.stack);
+}
+
+void add_check_request_options(CLI::App& cmd, CheckRequest& request) {
+  add_rule_options(cmd, request.rules);
+  cmd.add_flag("--force-exclude", request.force_exclude,
+               "treat files named on the command line as a directory scan would: leave out excluded paths and "
+               "skip config.json files that are not model configs (for pre-commit, which names every changed file)");
+  cmd.add_option("--baseline", request.baseline,
+                 "FILE: leave out the findings recorded in FILE (by --write-baseline) and report the rest; entries "
+                 "that match nothing any more are reported as fixed");
+  add_engine_option(cmd, request.engine);
+  add_revision_option(cmd, request.revision);
+  add_jobs_option(cmd, request.jobs);
+  cmd.add_option("--source", request.source,
+                 "CONFIG: the config.json (path or Hugging Face id) the GGUF files were converted from; their "
+                 "RoPE keys are checked against what convert_hf_to_gguf.py writes for it (default: a config.json "
+                 "beside the GGUF file)");
+  cmd.add_option("--serve", request.serve,
+                 "COMMAND: check a launch line (vllm serve …, python -m vllm.entrypoints.openai.api_server …, "
+                 "python -m sglang.launch_server …, llama-server …, llama-cli …; - reads it from stdin): its model "
+                 "as that engine version runs it, at the length it serves (repeatable)")
+      ->allow_extra_args(false);
+  cmd.add_option("--model", request.model,
+                 "PATH|ID: the model the launch lines run (--serve, launch files), instead of the one they name");
+  add_set_option(cmd, request.edits);
+}
+
+ResolvedRuleOptions resolve_check_command(const CheckRequest& request, const ProjectSettings& settings) {
+  ResolvedRuleOptions resolved = resolve_check_request(request, settings);
+  for (const std::string& note : resolved.check.deployment.notes) print_warning(note);
+  return resolved;
 }
 
 ResolvedRuleOptions resolve_check_options(const RuleOptions& options) {

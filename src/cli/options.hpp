@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "choices.hpp"
 #include "ropelens/documents/options.hpp"
 #include "ropelens/memory/kv_cache.hpp"
 #include "ropelens/check/check.hpp"
@@ -20,9 +21,6 @@ namespace ropelens::cli {
 // A rule's code by its name, for examples in help text: codes are spelled only in the catalog.
 std::string rule_code(std::string_view name);
 
-// A choice among `choices`; an unknown value names them and the nearest one. Shown in help as CLI11's IsMember
-// is ({a,b,c}), which the man page and the completions read.
-CLI::Validator one_of(std::vector<std::string> choices);
 // -j/--jobs N: threads for a scan, a whole number from 1 to 1024 (anything else is a usage error).
 void add_jobs_option(CLI::App& cmd, unsigned& jobs);
 // A list option: one value per occurrence (a following path stays a path), commas separating several
@@ -65,10 +63,12 @@ void add_training_options(CLI::App& cmd, std::optional<std::int64_t>& trained_le
 
 // The option structs and parsers of the core (documents/options.hpp), under the names the commands and the Python
 // module use.
+using ropelens::CheckRequest;
 using ropelens::parse_edits;
 using ropelens::parse_kv_dtype_option;
 using ropelens::parse_memory_option;
 using ropelens::parse_pair_list;
+using ropelens::resolve_check_request;
 using ropelens::resolve_rule_options;
 using ropelens::ResolvedRuleOptions;
 using ropelens::RuleOptions;
@@ -79,6 +79,12 @@ void add_rule_options(CLI::App& cmd, RuleOptions& options);
 // (resolve_rule_options): what check, report and diff each run, so that they select, count and fail alike. What
 // resolving the stack noted is printed as a warning.
 ResolvedRuleOptions resolve_check_options(const RuleOptions& options);
+
+// check's flags bound to the request (documents/options.hpp), which resolve_check_request resolves.
+void add_check_request_options(CLI::App& cmd, CheckRequest& request);
+// resolve_check_request, with what resolving the stack noted printed as warnings: what check and the Python module's
+// check run.
+ResolvedRuleOptions resolve_check_command(const CheckRequest& request, const ProjectSettings& settings);
 
 // The exit code of a run: 2 when a file could not be read, else 1 when findings at these counts reach
 // `fail_on` (unless --exit-zero), else 0.

@@ -61,7 +61,7 @@ void add_color_option(CLI::App& cmd, OutputOptions& options) {
   cmd.add_option("--color", options.color,
                  "colour text output: auto (on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it), always, "
                  "never")
-      ->check(one_of({"auto", "always", "never"}));
+      ->check(one_of(color_choices()));
 }
 
 void add_wide_option(CLI::App& cmd, OutputOptions& options) {
@@ -87,6 +87,8 @@ void Output::close() {
   file_.close();
   if (file_.fail()) throw InputError(path_, "could not be written whole");
 }
+
+int help_width() { return stdout_is_terminal() ? terminal_columns() : kDefaultColumns; }
 
 TextOptions text_options(const OutputOptions& options, const Output& output) {
   TextOptions text;

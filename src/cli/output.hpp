@@ -50,4 +50,7 @@ class Output {
 // window's columns (TIOCGWINSZ), else COLUMNS, else 80; piped or to a file, none.
 TextOptions text_options(const OutputOptions& options, const Output& output);
 
+// The width help and the rule catalog are written at: the window's columns on a terminal (else COLUMNS), 80 piped.
+int help_width();
+
 }  // namespace ropelens::cli

@@ -33,6 +33,7 @@ void run_report(const ReportCommandOptions& options, Outcome& outcome) {
   CheckOptions& check = resolved.check;
   check.edits = parse_edits(options.edits);
   check.revision = options.revision;
+  check.deployment = with_engine_option(std::move(check.deployment), options.engine);
   check.engines = check.deployment.viewed(options.engine);
   const ReportDocument document = build_report(options.paths, check);
   for (const auto& model : document.models)

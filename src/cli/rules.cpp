@@ -15,7 +15,9 @@ void setup_rules(CLI::App* cmd, Outcome& outcome) {
   add_output_option(*cmd, *output_options);
   cmd->callback([format, output_options, &outcome] {
     Output output(output_options->path);
-    find_format(rules_formats(), *format, "rules")(output.stream());
+    TextOptions text = text_options(*output_options, output);
+    text.width = help_width();  // 80 columns piped or in a file, as help
+    find_format(rules_formats(), *format, "rules")(output.stream(), text);
     output.close();
     outcome.exit_code = 0;
   });

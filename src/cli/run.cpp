@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "generate.hpp"
+#include "help_format.hpp"
 #include "logging.hpp"
 #include "output.hpp"
 #include "ropelens/input/input.hpp"
@@ -61,7 +62,7 @@ void setup_help(CLI::App& app, Outcome& outcome, Subcommands& subcommands) {
     }
     for (const CLI::App* sub : app.get_subcommands({}))
       if (sub->get_name() == *topic) {
-        std::cout << sub->help();
+        std::cout << sub->help(app.get_name());  // "Usage: ropelens check …", as `ropelens check --help` says
         outcome.exit_code = kExitClean;
         return;
       }
@@ -168,6 +169,7 @@ int run(int argc, char** argv) {
   const logging::Stopwatch run_time;
   buffer_redirected_stdout();
   CLI::App app{"ropelens: audit a model's positional encoding (RoPE and friends) from its config.json", "ropelens"};
+  app.formatter(fitted_help_formatter());  // before the subcommands, which copy it
   app.set_version_flag("--version", std::string(version_line()));
   app.require_subcommand(1);
   app.fallthrough();  // global options (-v, --log-level) may follow the command

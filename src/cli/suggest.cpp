@@ -43,7 +43,7 @@ void setup_suggest(CLI::App* cmd, Outcome& outcome) {
     const ProjectSettings settings = load_project_settings(".");
     request.original_tokens = options->original;
     apply_trained_length_rules(request, settings.trained_lengths, shown_path(options->path));
-    request.deployment = deployment_option(options->stack, settings);
+    request.deployment = with_engine_option(deployment_option(options->stack, settings), options->engine);
     request.engines = request.deployment.served(options->engine);
     const SuggestReport report = suggest_changes(options->path, request);
     Output output(options->output.path);

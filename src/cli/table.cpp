@@ -12,6 +12,7 @@
 #include "options.hpp"
 #include "ropelens/engines/deployment.hpp"
 #include "output.hpp"
+#include "ropelens/check/check.hpp"
 #include "ropelens/check/model_log.hpp"
 #include "ropelens/documents/documents.hpp"
 #include "ropelens/render/formats.hpp"
@@ -66,18 +67,19 @@ void setup_table(CLI::App* cmd, Outcome& outcome) {
   cmd->callback([options, &outcome] {
     if (!options->engine.empty()) find_format(engine_formats(), options->format, "table --engine");
     LoadedModel loaded = load_model(options->path, parse_edits(options->edits), options->revision);
+    attach_conversion_source(loaded, std::nullopt);
     log_loaded_model(loaded);
     TableOptions table;
     table.request.target_tokens = options->target;
     table.request.seq_len = options->seq_len;
     if (!options->pairs.empty()) table.request.pairs = parse_pair_list(options->pairs);
-    table.request.kv_dtype = parse_kv_dtype_option(options->kv_dtype);
+    table.request.kv_dtype = parse_kv_dtype_option(options->kv_dtype, "--kv-dtype");
     table.training.trained_length = options->trained_length;
     table.training.extended_length = options->extended_length;
     const ProjectSettings settings = load_project_settings(fs::current_path().string());
     table.trained_lengths = settings.trained_lengths;
     if (!options->engine.empty()) {
-      table.deployment = deployment_option(options->stack, settings);
+      table.deployment = with_engine_option(deployment_option(options->stack, settings), options->engine);
       table.engines = table.deployment.viewed(options->engine);
     }
     Output output(options->output.path);

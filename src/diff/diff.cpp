@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "diffing.hpp"
 #include "ropelens/engines/engine_comparison.hpp"
 #include "ropelens/engines/deployment.hpp"
@@ -183,6 +185,7 @@ std::string_view to_string(DiffStatus status) {
     case DiffStatus::added: return "added";
     case DiffStatus::deleted: return "deleted";
     case DiffStatus::renamed: return "renamed";
+    case DiffStatus::config_changed: return "config_changed";
   }
   return "modified";
 }
@@ -237,15 +240,46 @@ FileResult unreadable_side(const InputError& e) {
   return failed;
 }
 
-FileResult check_named(const std::string& path, const CheckOptions& options) {
+// One side of `diff OLD NEW`: loaded, or why it could not be read.
+struct NamedSide {
+  std::optional<LoadedModel> loaded;
+  std::optional<InputError> error;
+};
+
+NamedSide load_named(const std::string& path, const CheckOptions& options) {
   try {
-    return check_model(load_model(path, options.edits), options);
+    return {load_model(path, options.edits), std::nullopt};
   } catch (const InputError& e) {
-    return unreadable_side(e);
+    return {std::nullopt, e};
+  }
+}
+
+FileResult check_named(NamedSide side, const CheckOptions& options) {
+  if (side.error) return unreadable_side(*side.error);
+  return check_model(std::move(*side.loaded), options);
+}
+
+// A GGUF side is checked against the config on the other side (`diff config.json model.gguf`); without one, against
+// --source or the config.json beside it, as check does.
+void pair_with_configs(NamedSide& old_side, NamedSide& new_side, const CheckOptions& options) {
+  for (auto [gguf, other] : {std::pair{&old_side, &new_side}, std::pair{&new_side, &old_side}}) {
+    if (!gguf->loaded || !gguf->loaded->gguf) continue;
+    try {
+      if (other->loaded && !other->loaded->gguf && !options.source)
+        diff_detail::pair_with(*gguf->loaded, other->loaded->model, "the other side of the diff");
+      else attach_conversion_source(*gguf->loaded, options.source);
+    } catch (const InputError& e) {
+      *gguf = {std::nullopt, e};
+    }
   }
 }
 
 }  // namespace
+
+void diff_detail::pair_with(LoadedModel& gguf, const Model& config, std::string_view where) {
+  gguf.source = config;
+  gguf.model.notes.push_back(fmt::format("converted from {} ({}): its conversion is checked", config.source, where));
+}
 
 CheckOptions diff_detail::with_history(const CheckOptions& options, const DiffSide& old_side) {
   CheckOptions out = options;
@@ -258,8 +292,11 @@ DiffReport diff_files(const std::string& old_path, const std::string& new_path, 
   DiffReport report;
   report.old_label = shown_path(old_path);
   report.new_label = shown_path(new_path);
-  FileResult old_side = check_named(old_path, options);
-  FileResult new_side = check_named(new_path, diff_detail::with_history(options, old_side));
+  NamedSide old_loaded = load_named(old_path, options);
+  NamedSide new_loaded = load_named(new_path, options);
+  pair_with_configs(old_loaded, new_loaded, options);
+  FileResult old_side = check_named(std::move(old_loaded), options);
+  FileResult new_side = check_named(std::move(new_loaded), diff_detail::with_history(options, old_side));
   report.models.push_back(
       diff_checked(DiffStatus::modified, std::move(old_side), std::move(new_side), options.deployment));
   report.counts = count_changes(report.models);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -29,5 +30,9 @@ bool same_value(const nlohmann::json& a, const nlohmann::json& b);
 // `options` for checking the new side: the old side (when it was read) is its history, so a declared length
 // raised with the RoPE unchanged is audited at the old side's trained length.
 CheckOptions with_history(const CheckOptions& options, const DiffSide& old_side);
+
+// `gguf` is checked against `config` (the config.json it was converted from), found `where` ("the other side of the
+// diff", "beside it at HEAD").
+void pair_with(LoadedModel& gguf, const Model& config, std::string_view where);
 
 }  // namespace ropelens::diff_detail

@@ -1,6 +1,7 @@
 // `fit`'s document: each engine's longest context in a memory budget.
 #include <fmt/format.h>
 
+#include "ropelens/documents/choices.hpp"
 #include "ropelens/documents/documents.hpp"
 #include "ropelens/input/model_locator.hpp"
 #include "ropelens/model/units.hpp"
@@ -19,9 +20,7 @@ std::uint64_t byte_size(const std::string& option, const std::string& text) {
 
 std::vector<KvDtype> parse_kv_dtypes(const std::vector<std::string>& names) {
   std::vector<KvDtype> dtypes;
-  for (const auto& name : names)
-    if (auto dtype = parse_kv_dtype(name)) dtypes.push_back(*dtype);
-    else throw std::invalid_argument(fmt::format("--kv-dtype {}: not one of bf16, f16, f32, fp8, q8_0, q4_0", name));
+  for (const auto& name : names) dtypes.push_back(*parse_kv_dtype(chosen(kv_dtype_choices(), name, "--kv-dtype")));
   return dtypes;
 }
 
@@ -34,8 +33,8 @@ FitRequest resolve_fit_options(const FitOptions& options, const Deployment& depl
   request.reserve = parse_fit_reserve("--reserve", options.reserve, request.memory_bytes);
   if (!options.weights.empty()) request.weights_bytes = byte_size("--weights", options.weights);
   request.dtypes = parse_kv_dtypes(options.kv_dtypes);
-  request.engines = deployment.served(options.engine);
-  request.deployment = deployment;
+  request.deployment = with_engine_option(deployment, options.engine);
+  request.engines = request.deployment.served(options.engine);
   request.training.trained_length = options.trained_length;
   return request;
 }
@@ -46,7 +45,7 @@ FitReport write_fit_document(const LoadedModel& loaded, const std::string& named
   const FitRender render = find_format(fit_formats(), format, "fit");
   const Model& model = loaded.model;
   request.model_word = served_model_word(model.reference ? model.reference->path : named, model.reference);
-  request.training = training_for(request.training, trained_lengths, model.source);
+  request.training = training_evidence(loaded, request.training, trained_lengths);
   FitReport report = fit_model(model, request);
   render(report, out, text);
   return report;

@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string_view>
 
 #include <fmt/format.h>
 
+#include "ropelens/check/baseline.hpp"
+#include "ropelens/input/input.hpp"
 #include "ropelens/model/units.hpp"
 
 namespace ropelens {
@@ -18,10 +21,9 @@ std::vector<Edit> parse_edits(const std::vector<std::string>& specs) {
   return edits;
 }
 
-std::optional<KvDtype> parse_kv_dtype_option(const std::string& dtype) {
+std::optional<KvDtype> parse_kv_dtype_option(const std::string& dtype, std::string_view label) {
   if (dtype.empty()) return std::nullopt;
-  if (auto parsed = parse_kv_dtype(dtype)) return parsed;
-  throw std::invalid_argument(fmt::format("--kv-dtype {}: not one of bf16, f16, f32, fp8, q8_0, q4_0", dtype));
+  return parse_kv_dtype(chosen(kv_dtype_choices(), dtype, label));
 }
 
 std::int64_t parse_memory_option(const std::string& size) {
@@ -85,10 +87,12 @@ const std::string& require_selector(const std::string& flag, const std::string& 
 std::map<std::string, Severity> parse_severity_overrides(const std::vector<std::string>& specs) {
   std::map<std::string, Severity> out;
   for (const auto& spec : specs) {
-    auto equals = spec.find('=');
-    auto level = equals == std::string::npos ? std::nullopt : parse_severity(spec.substr(equals + 1));
-    if (!level) throw std::invalid_argument(fmt::format("--severity '{}': expected CODE=error|warning|info", spec));
-    out[require_selector("--severity", spec.substr(0, equals))] = *level;
+    const auto equals = spec.find('=');
+    if (equals == std::string::npos)
+      throw std::invalid_argument(fmt::format("--severity '{}': expected CODE=error|warning|info", spec));
+    const std::string level = spec.substr(equals + 1);
+    chosen(severity_choices(), level, fmt::format("--severity {}", spec));
+    out[require_selector("--severity", spec.substr(0, equals))] = *parse_severity(level);
   }
   return out;
 }
@@ -113,15 +117,29 @@ ResolvedRuleOptions resolve_rule_options(const RuleOptions& options, const Proje
   check.memory_budget = settings.memory_budget;
   if (!options.memory.empty()) check.memory_budget = parse_memory_option(options.memory);
   check.tensor_parallel = options.tp;
-  check.kv_dtype = parse_kv_dtype_option(options.kv_dtype);
+  check.kv_dtype = parse_kv_dtype_option(options.kv_dtype, "--kv-dtype");
   check.deployment = resolve_stack_option(options.stack, settings);
   resolved.fail_on = settings.fail_on.value_or(Severity::warning);
-  if (!options.fail_on.empty()) {
-    const auto level = parse_severity(options.fail_on);
-    if (!level)
-      throw std::invalid_argument(fmt::format("--fail-on {}: expected error, warning or info", options.fail_on));
-    resolved.fail_on = *level;
-  }
+  if (!options.fail_on.empty())
+    resolved.fail_on = *parse_severity(chosen(severity_choices(), options.fail_on, "--fail-on"));
+  return resolved;
+}
+
+ResolvedRuleOptions resolve_check_request(const CheckRequest& request, const ProjectSettings& settings) {
+  ResolvedRuleOptions resolved = resolve_rule_options(request.rules, settings);
+  CheckOptions& check = resolved.check;
+  check.edits = parse_edits(request.edits);
+  check.revision = request.revision;
+  check.source = request.source;
+  check.force_exclude = request.force_exclude;
+  check.jobs = request.jobs;
+  for (const std::string& command : request.serve)
+    check.serve_commands.push_back(command == "-" ? read_stdin().text : command);
+  check.launch_model = request.model;
+  check.deployment = with_engine_option(std::move(check.deployment), request.engine);
+  if (!request.engine.empty())
+    check.engines = check.deployment.viewed(chosen(engine_choice_list(), request.engine, "--engine"));
+  if (!request.baseline.empty()) check.baseline = std::make_shared<const Baseline>(Baseline::read(request.baseline));
   return resolved;
 }
 

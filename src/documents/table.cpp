@@ -25,7 +25,7 @@ void write_table_document(const LoadedModel& loaded, const TableOptions& options
   const auto render = find_format(table_formats(), format, "table");
   TableRequest request = options.request;
   request.training = {loaded.as_trained ? &*loaded.as_trained : nullptr,
-                      training_for(options.training, options.trained_lengths, model.source)};
+                      training_evidence(loaded, options.training, options.trained_lengths)};
   render(build_table_report(model, request), out, text);
 }
 

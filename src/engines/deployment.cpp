@@ -33,8 +33,15 @@ DeployedEngine resolve_entry(const StackEntry& entry, std::string_view where, st
   return deployed;
 }
 
+// A version a product runs (KTransformers' SGLang, LM Studio's MLX-LM) counts only when its alias pins it.
+bool product_version(EngineVersion version) {
+  const auto& aliases = engine_row(engine_of(version)).version_aliases;
+  return std::any_of(aliases.begin(), aliases.end(),
+                     [&](const VersionAlias& alias) { return alias.key == version_key(version); });
+}
+
 bool wanted(const DeployedEngine& entry, EngineVersion version) {
-  return entry.engine == engine_of(version) && (!entry.version || *entry.version == version);
+  return entry.engine == engine_of(version) && (entry.version ? *entry.version == version : !product_version(version));
 }
 
 std::vector<Engine> in_registry_order(const std::vector<Engine>& engines) {
@@ -47,14 +54,19 @@ std::vector<Engine> in_registry_order(const std::vector<Engine>& engines) {
 }  // namespace
 
 std::vector<Engine> Deployment::served() const {
-  if (!stated()) return all_engines();
+  if (!stated()) {
+    std::vector<Engine> by_default;
+    for (Engine engine : all_engines())
+      if (engine_row(engine).in_default_stack) by_default.push_back(engine);
+    return by_default;
+  }
   std::vector<Engine> engines_named;
   for (const auto& entry : engines) engines_named.push_back(entry.engine);
   return in_registry_order(engines_named);
 }
 
 bool Deployment::serves(Engine engine) const {
-  return !stated() ||
+  return (!stated() && engine_row(engine).in_default_stack) ||
          std::any_of(engines.begin(), engines.end(), [&](const DeployedEngine& e) { return e.engine == engine; });
 }
 
@@ -66,10 +78,14 @@ bool Deployment::pins(EngineVersion version) const {
 std::vector<EngineVersion> Deployment::versions() const {
   std::vector<EngineVersion> out;
   for (Engine engine : served())
-    for (EngineVersion version : versions_of(engine))
-      if (!stated() ||
-          std::any_of(engines.begin(), engines.end(), [&](const DeployedEngine& e) { return wanted(e, version); }))
-        out.push_back(version);
+    for (EngineVersion version : versions_of(engine)) {
+      // Unpinned, an engine runs its releases: a change only on its main branch counts when pinned (vllm@main).
+      // A product built on an engine (KTransformers, LM Studio) counts only when named.
+      const bool runs = std::any_of(engines.begin(), engines.end(), [&](const DeployedEngine& e) {
+        return wanted(e, version) && (e.version || is_released(version));
+      });
+      if (stated() ? runs : is_released(version) && !product_version(version)) out.push_back(version);
+    }
   return out;
 }
 
@@ -131,6 +147,13 @@ Deployment resolve_deployment(const Stack& stack, std::string_view where) {
     if (std::find(deployment.engines.begin(), deployment.engines.end(), deployed) == deployment.engines.end())
       deployment.engines.push_back(std::move(deployed));
   }
+  return deployment;
+}
+
+Deployment with_engine_option(Deployment deployment, std::string_view engine_option) {
+  if (deployment.stated() || engine_option.empty() || engine_option == "all") return deployment;
+  const std::vector<Engine> named = parse_engine_selection(engine_option);
+  if (!engine_row(named.front()).in_default_stack) deployment.engines.push_back({named.front(), "", std::nullopt});
   return deployment;
 }
 

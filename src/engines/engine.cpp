@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "ropelens/engines/registry.hpp"
+#include "ropelens/engines/versions.hpp"
 
 namespace ropelens {
 namespace {
@@ -33,9 +34,18 @@ std::string_view to_string(Engine engine) { return engine_row(engine).name; }
 std::string_view display_name(Engine engine) { return engine_row(engine).display_name; }
 
 std::optional<Engine> parse_engine(std::string_view name) {
+  const auto is_alias = [&](const VersionAlias& alias) { return alias.name == name; };
   for (const EngineRow* row : engine_registry())
-    if (name == row->name || std::find(row->aliases.begin(), row->aliases.end(), name) != row->aliases.end())
+    if (name == row->name || std::find(row->aliases.begin(), row->aliases.end(), name) != row->aliases.end() ||
+        std::any_of(row->version_aliases.begin(), row->version_aliases.end(), is_alias))
       return row->engine;
+  return std::nullopt;
+}
+
+std::optional<std::string_view> version_alias_key(std::string_view name) {
+  for (const EngineRow* row : engine_registry())
+    for (const VersionAlias& alias : row->version_aliases)
+      if (alias.name == name) return alias.key;
   return std::nullopt;
 }
 
@@ -75,9 +85,7 @@ std::string_view version_key(EngineVersion version) {
   return row != nullptr ? row->key : std::string_view();
 }
 
-bool is_current(EngineVersion version) {
-  return engine_row(engine_of(version)).versions.rows.front().version == version;
-}
+bool is_current(EngineVersion version) { return default_version(engine_of(version)) == version; }
 
 const std::vector<EngineVersion>& versions_of(Engine engine) {
   static const std::vector<std::vector<EngineVersion>> by_engine = [] {

@@ -70,7 +70,10 @@ EngineBudget engine_budget(const Model& model, Engine engine, const BudgetReques
   out.kv_dtype = request.kv_dtype.value_or(out.model_dtype);
   out.cache_flag = row.cache_dtype(out.kv_dtype, out.model_dtype);
   out.share = request.share ? MemoryShare{*request.share, fmt::format("{} as launched", row.serve.memory_share)}
-                            : row.memory_share({request.gpu_bytes, request.gpus, &model, request.deployment});
+                            : row.memory_share({request.gpu_bytes, request.gpus, &model, request.deployment,
+                                                request.weights_bytes ? request.weights_bytes
+                                                : model.weights_bytes ? std::optional(model.weights_bytes->value)
+                                                                      : std::nullopt});
   weights_as_held(model, row, config_dtype, request, out);
   out.split = split_budget(
       {request.gpu_bytes, out.share.fraction, request.reserve_bytes, out.weights_bytes.value_or(0), request.gpus});

@@ -3,66 +3,96 @@
 #include "ropelens/engines/launch.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
+#include "launch_forms.hpp"
 #include "ropelens/engines/registry.hpp"
+#include "ropelens/engines/versions.hpp"
 #include "ropelens/input/launch_manifest.hpp"
+#include "ropelens/input/launch_units.hpp"
 #include "ropelens/model/text.hpp"
 #include "ropelens/model/units.hpp"
 
 namespace ropelens {
 namespace launch_lines {
 
-// The published images ropelens knows the entrypoints of: "vllm/vllm-openai, ggml-org/llama.cpp:server…".
-std::string known_images() {
-  std::vector<std::string> images;
-  for (const EngineRow* row : engine_registry())
-    if (row->launch)
-      for (const ImageEntrypoint& known : row->launch->images)
-        images.push_back(known.tag_prefix.empty() ? std::string(known.repository)
-                                                  : fmt::format("{}:{}…", known.repository, known.tag_prefix));
-  return fmt::format("{}", fmt::join(images, ", "));
+using launch_forms::known_images;
+
+// "vllm serve, python -m vllm.entrypoints.openai.api_server, …": what a command must start for ropelens to read it.
+constexpr const char* kCommandsRead =
+    "vllm serve, python -m vllm.entrypoints.openai.api_server, python -m sglang.launch_server, llama-server, "
+    "llama serve, llama-cli, ollama serve, or any of them inside docker run, exec, env, nohup, sudo or uv run";
+
+Launch new_launch(const EngineRow& row, const ShellCommand& command, const VersionOf& version_of) {
+  Launch launch;
+  launch.engine = row.engine;
+  const LaunchRelease runs = version_of(row.engine);
+  launch.version = runs.version;
+  launch.release = runs.release;
+  launch.line = command.line;
+  launch.command = launch_detail::command_text(command);
+  launch.allow_longer = std::string(row.serve.allow_longer.substr(0, row.serve.allow_longer.find('=')));
+  if (!launch.allow_longer.empty()) launch.allow_longer_set = launch_detail::env_true(command, launch.allow_longer);
+  return launch;
 }
 
-std::optional<Launch> launch_of(ShellCommand command, const VersionOf& version_of) {
-  // `exec vllm serve …`, as container scripts start a server, is the server's command.
-  while (!command.words.empty() && command.words.front() == "exec") command.words.erase(command.words.begin());
+// The release an image tag names, when the stack pins none: the launch runs what the image holds.
+void take_image_release(Launch& launch, const std::string& image_release, const VersionOf& version_of) {
+  if (image_release.empty() || !launch.release.empty()) return;
+  const auto resolved = resolve_version(launch.engine, image_release);
+  if (!resolved) return;
+  launch.release = image_release;
+  launch.version = resolved->version;
+  (void)version_of;
+  launch.notes.push_back(fmt::format("{} runs {} {} (the image's tag); --stack {}@VERSION audits another release",
+                                     launch.form, display_name(launch.engine), image_release,
+                                     to_string(launch.engine)));
+  if (resolved->note) launch.notes.push_back(*resolved->note);
+}
+
+// SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN defaulted to true from PR #4195 (d4017a6b6, 0.4.3.post4) until PR #9388
+// (eb19ccada, 0.5.1): those releases warn and serve a longer --context-length unless the variable says false.
+bool longer_allowed_by_default(const Launch& launch) {
+  return launch.engine == Engine::sglang && !launch.allow_longer.empty() &&
+         !release_before(Engine::sglang, launch.release, "0.4.4") &&
+         release_before(Engine::sglang, launch.release, "0.5.1") &&
+         launch.command.find(launch.allow_longer + "=") == std::string::npos;
+}
+
+bool starts_with_flag(const ShellCommand& command) {
+  return !command.words.empty() && command.words.front().size() > 1 && command.words.front()[0] == '-';
+}
+
+std::optional<Launch> launch_of(ShellCommand command, const VersionOf& version_of,
+                                std::optional<Engine> fragment_engine, const std::string& base_folder,
+                                const std::string& form = "") {
+  launch_forms::Unwrapped inner = launch_forms::unwrapped(std::move(command), base_folder);
+  if (!form.empty()) inner.form = inner.form.empty() ? form : fmt::format("{}, {}", form, inner.form);
   for (const EngineRow* row : engine_registry()) {
     if (!row->launch || !row->launch->parse) continue;
-    Launch launch;
-    launch.engine = row->engine;
-    launch.version = version_of(row->engine);
-    launch.line = command.line;
-    launch.command = launch_detail::command_text(command);
-    launch.allow_longer = std::string(row->serve.allow_longer.substr(0, row->serve.allow_longer.find('=')));
-    if (!launch.allow_longer.empty()) launch.allow_longer_set = launch_detail::env_true(command, launch.allow_longer);
-    if (row->launch->parse(command, launch.version, launch)) return launch;
+    Launch launch = new_launch(*row, inner.command, version_of);
+    launch.form = inner.form;
+    take_image_release(launch, inner.image_release, version_of);
+    const std::size_t notes = launch.notes.size();
+    if (row->launch->parse(inner.command, launch)) {
+      launch.notes.insert(launch.notes.begin() + static_cast<std::ptrdiff_t>(notes), inner.notes.begin(),
+                          inner.notes.end());
+      launch.placeholder_model = is_placeholder_model(launch.model);
+      return launch;
+    }
   }
-  return std::nullopt;
-}
-
-// The repository path and tag of an image: "ghcr.io/ggml-org/llama.cpp:server-cuda" → the path and "server-cuda".
-std::pair<std::string, std::string> image_parts(std::string image) {
-  if (const auto at = image.find('@'); at != std::string::npos) image.resize(at);
-  const auto slash = image.rfind('/');
-  const auto colon = image.rfind(':');
-  if (colon != std::string::npos && (slash == std::string::npos || colon > slash))
-    return {image.substr(0, colon), image.substr(colon + 1)};
-  return {image, ""};
-}
-
-// The entrypoint an engine's published image runs, when the image is one.
-std::optional<std::vector<std::string>> image_entrypoint(const std::string& image) {
-  const auto [repository, tag] = image_parts(image);
-  for (const EngineRow* row : engine_registry()) {
-    if (!row->launch) continue;
-    for (const ImageEntrypoint& known : row->launch->images) {
-      const std::string path(known.repository);
-      if ((repository == path || repository.ends_with("/" + path)) && tag.starts_with(known.tag_prefix))
-        return split_shell_commands(known.entrypoint).at(0).words;
+  if (fragment_engine && starts_with_flag(inner.command)) {
+    const EngineRow& row = engine_row(*fragment_engine);
+    if (row.launch && row.launch->fragment) {
+      Launch launch = new_launch(row, inner.command, version_of);
+      launch.form = inner.form.empty() ? "a flag-only fragment" : inner.form;
+      row.launch->fragment(inner.command, launch);
+      launch.notes.insert(launch.notes.end(), inner.notes.begin(), inner.notes.end());
+      return launch;
     }
   }
   return std::nullopt;
@@ -79,14 +109,17 @@ std::vector<ShellCommand> container_commands(const ManifestContainer& container,
   std::vector<std::string> words;
   if (container.entrypoint) {
     words = *container.entrypoint;
-  } else if (auto entrypoint = image_entrypoint(container.image)) {
-    if (std::search(container.arguments.begin(), container.arguments.end(), entrypoint->begin(), entrypoint->end()) ==
-        container.arguments.begin())
+  } else if (auto entrypoint = launch_forms::image_entrypoint(container.image)) {
+    if (!container.arguments.empty() &&
+        std::search(container.arguments.begin(), container.arguments.end(), entrypoint->begin(), entrypoint->end()) ==
+            container.arguments.begin())
       throw InputError(path, fmt::format("line {}: {} repeats its image's entrypoint: {} runs '{} {} …', which the "
                                          "engine refuses; start the command at the model and its flags",
                                          container.line, container.name, container.image, fmt::join(*entrypoint, " "),
                                          fmt::join(*entrypoint, " ")));
     words = std::move(*entrypoint);
+    if (container.arguments.empty())
+      for (std::string& word : launch_forms::image_default_arguments(container.image)) words.push_back(word);
   }
   words.insert(words.end(), container.arguments.begin(), container.arguments.end());
   std::vector<ShellCommand> commands;
@@ -100,14 +133,27 @@ std::vector<ShellCommand> container_commands(const ManifestContainer& container,
   return commands;
 }
 
-// Appends the launch of each command that starts an engine, as read from `file`.
-void add_launches(const std::vector<ShellCommand>& commands, const VersionOf& version_of, const std::string& file,
-                  std::vector<Launch>& launches) {
-  for (const ShellCommand& command : commands)
-    if (auto launch = launch_of(command, version_of)) {
+std::string folder_of(const std::string& path) {
+  return path == "--serve" ? std::string() : std::filesystem::path(path).parent_path().string();
+}
+
+// Appends the launch of each command that starts an engine, as read from `file`. A container run or wrapper that
+// cannot be read is an InputError naming the file and line.
+void add_launches(const std::vector<ShellCommand>& commands, const VersionOf& version_of,
+                  std::optional<Engine> fragment_engine, const std::string& file, std::vector<Launch>& launches,
+                  const std::string& form = "") {
+  for (const ShellCommand& command : commands) {
+    std::optional<Launch> launch;
+    try {
+      launch = launch_of(command, version_of, fragment_engine, folder_of(file), form);
+    } catch (const std::invalid_argument& e) {
+      throw InputError(file, fmt::format("line {}: {}", command.line, e.what()));
+    }
+    if (launch) {
       launch->file = file;
       launches.push_back(std::move(*launch));
     }
+  }
 }
 
 std::vector<Launch> launches_in_manifest(const std::string& path, std::string_view text, const VersionOf& version_of) {
@@ -116,7 +162,7 @@ std::vector<Launch> launches_in_manifest(const std::string& path, std::string_vi
   try {
     for (const ManifestContainer& container : read_launch_manifest(text)) {
       ++containers;
-      add_launches(container_commands(container, path), version_of, path, launches);
+      add_launches(container_commands(container, path), version_of, std::nullopt, path, launches);
     }
   } catch (const std::invalid_argument& e) {
     throw InputError(path, fmt::format("cannot read it as a Compose file or Kubernetes manifest: {}", e.what()));
@@ -129,53 +175,200 @@ std::vector<Launch> launches_in_manifest(const std::string& path, std::string_vi
   return launches;
 }
 
-std::vector<Launch> launches_in(std::string_view script, const VersionOf& version_of, const std::string& file) {
+// A shell command that runs `words` in `environment`, at `line`.
+ShellCommand command_with(const Environment& environment, std::vector<std::string> words, int line) {
+  ShellCommand command;
+  command.line = line;
+  for (const auto& [name, value] : environment) command.env[name] = value;
+  command.words = std::move(words);
+  return command;
+}
+
+// The command an engine starts from these variables alone (llama-server from LLAMA_ARG_*, ollama serve from
+// OLLAMA_*), when they set one of its prefixes.
+std::optional<std::string> serves_alone(const Environment& environment) {
+  for (const EngineRow* row : engine_registry()) {
+    if (!row->launch) continue;
+    for (const EngineVariables& variables : row->launch->variables) {
+      if (variables.serves_alone.empty()) continue;
+      if (std::any_of(environment.begin(), environment.end(),
+                      [&](const auto& assignment) { return assignment.first.starts_with(variables.prefix); }))
+        return std::string(variables.serves_alone);
+    }
+  }
+  return std::nullopt;
+}
+
+// $VAR and ${VAR} in ExecStart= take the unit's Environment= values, as systemd substitutes them.
+std::string with_unit_variables(const std::string& exec_start, const Environment& environment) {
+  std::string script;
+  for (const auto& [name, value] : environment) script += fmt::format("{}={}\n", name, shell_word(value));
+  return script + exec_start;
+}
+
+std::vector<Launch> launches_in_unit(const std::string& path, std::string_view text, const VersionOf& version_of,
+                                     std::optional<Engine> fragment_engine) {
+  ServiceUnit unit;
+  std::vector<ShellCommand> commands;
+  try {
+    unit = read_service_unit(path, text);
+    if (!unit.exec_start) {  // a drop-in: the server its variables start, when they are an engine's
+      if (auto alone = serves_alone(unit.environment)) {
+        std::vector<Launch> launches;
+        add_launches({command_with(unit.environment, split_shell_commands(*alone).at(0).words, unit.exec_line)},
+                     version_of, std::nullopt, path, launches, fmt::format("systemd drop-in for {}", *alone));
+        for (Launch& launch : launches) launch.notes.insert(launch.notes.begin(), unit.notes.begin(), unit.notes.end());
+        if (!launches.empty()) return launches;
+      }
+      throw std::invalid_argument(
+          "its [Service] section has no ExecStart= and sets no variable a server starts "
+          "from (a drop-in is read with its unit: check the unit with the drop-in's lines)");
+    }
+    const std::string script = with_unit_variables(*unit.exec_start, unit.environment);
+    const int assignments = static_cast<int>(unit.environment.size());
+    for (ShellCommand command : split_shell_commands(script)) {
+      if (command.words.empty()) continue;
+      command.line = unit.exec_line + std::max(0, command.line - 1 - assignments);
+      for (const auto& [name, value] : unit.environment) command.env[name] = value;
+      commands.push_back(std::move(command));
+    }
+  } catch (const std::invalid_argument& e) {
+    throw InputError(path, fmt::format("cannot read it as a systemd service unit: {}", e.what()));
+  }
   std::vector<Launch> launches;
-  add_launches(split_shell_commands(script), version_of, file, launches);
+  add_launches(commands, version_of, fragment_engine, path, launches, "systemd unit ExecStart=");
+  if (launches.empty())
+    throw InputError(path, fmt::format("line {}: ExecStart= starts no engine ropelens knows (expected {})",
+                                       unit.exec_line, kCommandsRead));
+  for (Launch& launch : launches) launch.notes.insert(launch.notes.begin(), unit.notes.begin(), unit.notes.end());
   return launches;
+}
+
+// An env file alone: the server an engine runs from its variables (llama-server from LLAMA_ARG_*, ollama serve from
+// OLLAMA_*), when the file sets one of its prefixes.
+std::vector<Launch> launches_in_env_file(const std::string& path, std::string_view text, const VersionOf& version_of) {
+  Environment environment;
+  try {
+    environment = read_env_file(text);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(path, fmt::format("cannot read it as an env file: {}", e.what()));
+  }
+  if (auto alone = serves_alone(environment)) {
+    std::vector<Launch> launches;
+    add_launches({command_with(environment, split_shell_commands(*alone).at(0).words, 1)}, version_of, std::nullopt,
+                 path, launches, fmt::format("env file for {}", *alone));
+    if (!launches.empty()) return launches;
+  }
+  throw InputError(path,
+                   "an env file that sets no variable a server starts from (LLAMA_ARG_* for llama-server, "
+                   "OLLAMA_* for ollama serve): check the unit, Compose file or command that reads it");
+}
+
+std::vector<Launch> launches_in(std::string_view script, const VersionOf& version_of,
+                                std::optional<Engine> fragment_engine, const std::string& file) {
+  std::vector<Launch> launches;
+  add_launches(split_shell_commands(script), version_of, fragment_engine, file, launches);
+  return launches;
+}
+
+// A command as one plain line for a message: its lines joined by spaces, cut at 120 characters.
+std::string command_excerpt(std::string_view command) {
+  std::string line;
+  for (const char c : command) {
+    const bool space = c == '\n' || c == '\r' || c == '\t' || c == ' ';
+    if (space && (line.empty() || line.back() == ' ')) continue;
+    line += space ? ' ' : c;
+  }
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+  if (line.size() > 120) line = line.substr(0, 117) + "…";
+  return terminal_safe(line);
 }
 
 }  // namespace launch_lines
 
-using launch_lines::launch_of;
 using launch_lines::launches_in;
 
 bool is_launch_file(const std::string& path) {
   const std::string name = std::filesystem::path(path).filename().string();
   return name.ends_with(".sh") || name == "Modelfile" || name.ends_with(".Modelfile") ||
-         name.starts_with("Modelfile.") || is_launch_manifest(path);
+         name.starts_with("Modelfile.") || is_launch_manifest(path) || is_service_unit(path) || is_env_file(path);
 }
 
-std::vector<Launch> read_launches(const std::string& path, std::string_view text, const VersionOf& version_of) {
+LaunchText launch_text_kind(std::string_view text) {
+  if (text.starts_with("#!")) return LaunchText::script;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    std::string_view line = text.substr(at, end - at);
+    at = end + 1;
+    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.front()))) line.remove_prefix(1);
+    if (line.empty() || line.front() == '#' || line.front() == ';') continue;
+    if (line.starts_with("[Unit]") || line.starts_with("[Service]") || line.starts_with("[Install]") ||
+        line.starts_with("Environment=") || line.starts_with("EnvironmentFile=") || line.starts_with("ExecStart="))
+      return LaunchText::unit;
+    if (line.size() > 5 && (line.starts_with("FROM ") || line.starts_with("from ")) &&
+        line.find_first_of("{}\"") == std::string_view::npos)
+      return LaunchText::modelfile;
+    return LaunchText::none;
+  }
+  return LaunchText::none;
+}
+
+bool is_placeholder_model(std::string_view model) {
+  if (model.empty()) return false;
+  if (model == "..." || model == "…" || model == "MODEL" || model == "MODEL_NAME" || model == "MODEL_PATH" ||
+      model == "YOUR_MODEL" || model == "model" || model == "/path/to/model" || model == "path/to/model")
+    return true;
+  if (model.front() == '<' && model.back() == '>') return true;  // <model>, <your-model-path>
+  if (model.front() == '{' && model.back() == '}') return true;  // {model}
+  if (model.front() == '$') return true;                         // an expansion the script never assigned
+  return model.find("...") != std::string_view::npos || model.find("/path/to/") != std::string_view::npos;
+}
+
+std::vector<Launch> read_launches(const std::string& path, std::string_view text, const VersionOf& version_of,
+                                  std::optional<Engine> fragment_engine) {
   if (is_launch_manifest(path)) return launch_lines::launches_in_manifest(path, text, version_of);
+  if (is_service_unit(path) || launch_text_kind(text) == LaunchText::unit)
+    return launch_lines::launches_in_unit(path, text, version_of, fragment_engine);
+  if (is_env_file(path)) return launch_lines::launches_in_env_file(path, text, version_of);
   for (const EngineRow* row : engine_registry()) {
     if (!row->launch || !row->launch->file) continue;
     if (auto launch = row->launch->file(path, text, version_of(row->engine))) {
       launch->file = path;
+      launch->placeholder_model = is_placeholder_model(launch->model);
       return {std::move(*launch)};
     }
   }
   std::vector<Launch> launches;
   try {
-    launches = launches_in(text, version_of, path);
+    launches = launches_in(text, version_of, fragment_engine, path);
   } catch (const std::invalid_argument& e) {
     throw InputError(path, fmt::format("cannot split the script: {}", e.what()));
   }
   if (launches.empty())
-    throw InputError(path,
-                     "starts no engine ropelens knows (expected vllm serve, python -m vllm.entrypoints.openai."
-                     "api_server, python -m sglang.launch_server, llama-server or llama-cli, or an Ollama Modelfile)");
+    throw InputError(path, fmt::format("starts no engine ropelens knows (expected {}, or an Ollama Modelfile)",
+                                       launch_lines::kCommandsRead));
   return launches;
 }
 
-std::vector<Launch> read_serve_commands(std::string_view command, const VersionOf& version_of) {
-  std::vector<Launch> launches = launches_in(command, version_of, "--serve");
-  if (launches.empty())
-    throw std::invalid_argument(fmt::format(
-        "--serve '{}': starts no engine ropelens knows (expected vllm serve, python -m vllm.entrypoints.openai."
-        "api_server, python -m sglang.launch_server, llama-server or llama-cli)",
-        terminal_safe(command)));
-  return launches;
+std::vector<Launch> read_serve_commands(std::string_view command, const VersionOf& version_of,
+                                        std::optional<Engine> fragment_engine) {
+  std::vector<Launch> launches;
+  try {
+    launches = launches_in(command, version_of, fragment_engine, "--serve");
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    throw std::invalid_argument(what.substr(std::string("--serve: ").size()));
+  }
+  if (!launches.empty()) return launches;
+  const auto commands = split_shell_commands(command);
+  const bool fragment = !commands.empty() && launch_lines::starts_with_flag(commands.front());
+  throw std::invalid_argument(
+      fragment ? fmt::format("'{}' is a flag-only fragment: give --stack ENGINE (one engine: vllm, sglang or "
+                             "llama.cpp) to say whose flags they are, and --model PATH|ID for the model",
+                             launch_lines::command_excerpt(command))
+               : fmt::format("'{}' starts no engine ropelens knows (expected {})",
+                             launch_lines::command_excerpt(command), launch_lines::kCommandsRead));
 }
 
 namespace {
@@ -219,8 +412,10 @@ void resolve_launch(Launch& launch, const Model& model, const Model& as_read,
   const std::int64_t total = launch.asked_tokens.value_or(
       view.length.default_tokens.value_or(view.length.limit_tokens.value_or(model.max_position_embeddings.value)));
   launch.served_tokens = launch.slots_split_length ? std::max<std::int64_t>(1, total / launch.slots) : total;
+  if (launch.slots_split_length && launch.slots > 1) launch.cache_tokens = total;  // the cache holds every slot
   if (launch.asked_tokens && view.length.limit_tokens && *launch.asked_tokens > *view.length.limit_tokens &&
-      view.length.beyond == LimitAction::error && !launch.allow_longer_set) {
+      view.length.beyond == LimitAction::error && !launch.allow_longer_set &&
+      !launch_lines::longer_allowed_by_default(launch)) {
     launch.problems.push_back(
         {LaunchProblemKind::length_refused, launch.length_flag,
          fmt::format("{} {} is above the length {} derives, {} ({}): it refuses to start{} (\"{}\")",
@@ -232,7 +427,8 @@ void resolve_launch(Launch& launch, const Model& model, const Model& as_read,
              ? fmt::format("ask for at most {} tokens", *view.length.limit_tokens)
              : fmt::format("set {}=1 to serve {} tokens (the engine then only warns), after extending RoPE so the "
                            "model reaches that length, or ask for at most {} tokens",
-                           launch.allow_longer, *launch.asked_tokens, *view.length.limit_tokens)});
+                           launch.allow_longer, *launch.asked_tokens, *view.length.limit_tokens),
+         launch.allow_longer.empty() ? "" : fmt::format("{}=1 {}", launch.allow_longer, launch.command)});
   }
   if (launch.slots_split_length && launch.slots > 1 && launch.asked_tokens)
     launch.problems.push_back(
@@ -321,36 +517,123 @@ std::optional<std::string> value_of(const std::vector<std::string>& words, std::
   return std::nullopt;
 }
 
+std::string program_name(const std::string& word) {
+  std::string name = word.substr(word.find_last_of("/\\") + 1);
+  if (name.ends_with(".exe")) name.resize(name.size() - 4);
+  return name;
+}
+
+bool takes_flag(const Launch& launch, const FlagRelease& flag) {
+  if (!flag.added.empty() && release_before(launch.engine, launch.release, flag.added)) return false;
+  return flag.removed.empty() || release_before(launch.engine, launch.release, flag.removed);
+}
+
+void check_variables(const ShellCommand& command, std::span<const EngineVariables> variables, Launch& launch) {
+  for (const EngineVariables& known : variables) {
+    if (known.names.empty()) continue;  // read through the engine's flags
+    const std::vector<std::string> names(known.names.begin(), known.names.end());
+    for (const auto& [name, value] : command.env) {
+      if (!name.starts_with(known.prefix) || std::find(names.begin(), names.end(), name) != names.end()) continue;
+      std::optional<std::string> meant;
+      for (const auto& [written, read] : known.meant)
+        if (written == name) meant = std::string(read);
+      if (!meant) meant = closest_match(name, names);
+      launch.problems.push_back(
+          {LaunchProblemKind::unread_variable, name,
+           fmt::format("{} is not a variable {} reads{}: it is ignored, silently ({})", name,
+                       launch.runner.empty() ? display_name(launch.engine) : std::string_view(launch.runner),
+                       meant ? fmt::format(" (did you mean {}?)", *meant) : "", known.source),
+           meant ? fmt::format("write {}={}", *meant, shell_word(value)) : fmt::format("remove {}", name)});
+    }
+  }
+}
+
 namespace flag_spelling {
 
-// The flag as the engine reads the word, or "" when it takes no such flag.
-std::string spelled_flag(std::string name, const FlagSyntax& syntax) {
+// Where the release the launch runs stands against a flag's releases.
+enum class Taken { yes, not_yet, no_more };
+
+struct Spelled {
+  const FlagRelease* flag = nullptr;  // the table's row, when the word names one
+  Taken taken = Taken::yes;
+};
+
+const FlagRelease* find_flag(std::span<const FlagRelease> flags, std::string_view name) {
+  for (const FlagRelease& flag : flags)
+    if (flag.flag == name) return &flag;
+  return nullptr;
+}
+
+Taken taken_at(const Launch& launch, const FlagRelease& flag) {
+  if (!flag.added.empty() && release_before(launch.engine, launch.release, flag.added)) return Taken::not_yet;
+  if (!flag.removed.empty() && !release_before(launch.engine, launch.release, flag.removed)) return Taken::no_more;
+  return Taken::yes;
+}
+
+// The flag as the release reads the word: its row (taken or not), or none when the engine never had it.
+Spelled spelled_flag(std::string name, const FlagSyntax& syntax, const Launch& launch) {
   if (syntax.underscores && name.starts_with("--")) std::replace(name.begin() + 2, name.end(), '_', '-');
-  const auto known = [&](std::string_view flag) {
-    return std::find(syntax.known.begin(), syntax.known.end(), flag) != syntax.known.end();
-  };
-  if (known(name)) return name;
-  if (syntax.negations && name.starts_with("--no-") && known("--" + name.substr(5))) return name;
-  if (syntax.abbreviations && name.starts_with("--")) {
-    std::string only;
+  if (const FlagRelease* flag = find_flag(syntax.flags, name)) return {flag, taken_at(launch, *flag)};
+  if (syntax.negations && name.starts_with("--no-"))
+    if (const FlagRelease* flag = find_flag(syntax.flags, "--" + name.substr(5)))
+      return {flag, taken_at(launch, *flag)};
+  if (syntax.abbreviations && name.starts_with("--") && name.size() > 3) {
+    const FlagRelease* only = nullptr;
     int matches = 0;
-    for (const std::string_view flag : syntax.known)
-      if (flag.starts_with(name)) {
+    for (const FlagRelease& flag : syntax.flags)
+      if (flag.flag.starts_with("--") && flag.flag.starts_with(name) && taken_at(launch, flag) == Taken::yes) {
         ++matches;
-        only = flag;
+        only = &flag;
       }
-    if (matches == 1) return only;
+    if (matches == 1) return {only, Taken::yes};
   }
-  return "";
+  return {};
+}
+
+// "vLLM 0.12.0" for a pinned release, "vLLM" for the default (the newest release ropelens places).
+std::string engine_at(const Launch& launch, std::string_view engine_name) {
+  return launch.release.empty() ? std::string(engine_name) : fmt::format("{} {}", engine_name, launch.release);
+}
+
+// A flag the engine has had, but not at the release the launch runs.
+void refused_at_release(Launch& launch, const std::string& written, const Spelled& spelled, const FlagSyntax& syntax) {
+  const FlagRelease& flag = *spelled.flag;
+  const FlagChange* change = nullptr;
+  for (const FlagChange& candidate : syntax.changes)
+    if (candidate.flag == flag.flag) change = &candidate;
+  const std::string engine(syntax.engine_name);
+  if (spelled.taken == Taken::no_more) {
+    launch.problems.push_back(
+        {LaunchProblemKind::unknown_flag, written,
+         fmt::format("{} was removed in {} {}{}: {} refuses to start", written, engine, flag.removed,
+                     change && !change->change.empty() ? fmt::format(" ({})", change->change) : "",
+                     engine_at(launch, engine)),
+         change && !change->instead.empty()
+             ? std::string(change->instead)
+             : fmt::format("remove {}, or pin the release it runs with --stack {}@VERSION (before {})", written,
+                           to_string(launch.engine), flag.removed)});
+    return;
+  }
+  launch.problems.push_back({LaunchProblemKind::unknown_flag, written,
+                             fmt::format("{} came in {} {}: {} does not take it and refuses to start", written, engine,
+                                         flag.added, engine_at(launch, engine)),
+                             fmt::format("remove {}, or run {} {} or later (and say so with --stack {}@{})", written,
+                                         engine, flag.added, to_string(launch.engine), flag.added)});
+}
+
+std::vector<std::string> flags_taken(const FlagSyntax& syntax, const Launch& launch) {
+  std::vector<std::string> known;
+  for (const FlagRelease& flag : syntax.flags)
+    if (taken_at(launch, flag) == Taken::yes) known.emplace_back(flag.flag);
+  return known;
 }
 
 }  // namespace flag_spelling
 
-using flag_spelling::spelled_flag;
-
 std::vector<std::string> walk_flags(const std::vector<std::string>& words, std::size_t start, const FlagSyntax& syntax,
                                     Launch& launch,
                                     const std::function<bool(const std::string& flag, std::size_t& i)>& handle) {
+  using namespace flag_spelling;
   std::vector<std::string> positional;
   for (std::size_t i = start; i < words.size(); ++i) {
     const std::string& word = words[i];
@@ -359,16 +642,26 @@ std::vector<std::string> walk_flags(const std::vector<std::string>& words, std::
       continue;
     }
     const std::string written = word.substr(0, word.starts_with("--") ? word.find('=') : std::string::npos);
-    const std::string flag = spelled_flag(written, syntax);
-    if (flag.empty()) {
-      const std::vector<std::string> known(syntax.known.begin(), syntax.known.end());
+    const Spelled spelled = spelled_flag(written, syntax, launch);
+    const bool inline_value = word.find('=') != std::string::npos && word.starts_with("--");
+    const auto skip_value = [&] {
+      if (!inline_value && i + 1 < words.size() && (words[i + 1].empty() || words[i + 1][0] != '-')) ++i;
+    };
+    if (spelled.flag == nullptr) {
+      const std::vector<std::string> known = flags_taken(syntax, launch);
       if (syntax.every_flag_known || closest_match(written, known))
         unknown_flag(launch, written, known, syntax.engine_name);
       continue;
     }
-    if (handle(flag, i)) continue;
-    const bool inline_value = word.find('=') != std::string::npos && word.starts_with("--");
-    if (!inline_value && i + 1 < words.size() && (words[i + 1].empty() || words[i + 1][0] != '-')) ++i;
+    if (spelled.taken != Taken::yes) {
+      refused_at_release(launch, written, spelled, syntax);
+      skip_value();
+      continue;
+    }
+    const std::string flag(spelled.flag->flag);
+    const std::string as_flag = written.starts_with("--no-") && !flag.starts_with("--no-") ? written : flag;
+    if (handle(as_flag, i)) continue;
+    skip_value();
   }
   return positional;
 }

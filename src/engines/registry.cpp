@@ -7,9 +7,12 @@
 
 #include <fmt/format.h>
 
+#include "exllamav3/exllamav3.hpp"
 #include "llama_cpp/llama_cpp.hpp"
+#include "mlx_lm/mlx_lm.hpp"
 #include "sglang/sglang.hpp"
 #include "transformers/transformers.hpp"
+#include "trtllm/trtllm.hpp"
 #include "vllm/vllm.hpp"
 
 namespace ropelens {
@@ -23,12 +26,20 @@ KvDtype same_dtype(KvDtype config_dtype) { return config_dtype; }
 
 constexpr std::string_view kTransformersAliases[] = {"hf"};
 constexpr std::string_view kLlamaCppAliases[] = {"llamacpp", "llama_cpp", "gguf"};
+constexpr std::string_view kMlxLmAliases[] = {"mlx_lm", "mlx"};
+constexpr std::string_view kTrtllmAliases[] = {"tensorrt-llm", "tensorrt_llm", "trt-llm"};
+constexpr std::string_view kExllamav3Aliases[] = {"exl3", "tabbyapi"};
+// Names that stand for one version of an engine: `--stack lmstudio` is mlx-lm@lmstudio.
+constexpr VersionAlias kSglangVersionAliases[] = {{"ktransformers", "ktransformers"}, {"kt", "ktransformers"}};
+constexpr VersionAlias kMlxLmVersionAliases[] = {{"lmstudio", "lmstudio"}, {"lm-studio", "lmstudio"}};
 
 const EngineRow kTransformers{
     .engine = Engine::transformers,
     .name = "transformers",
     .display_name = "transformers",
     .aliases = kTransformersAliases,
+    .version_aliases = {},
+    .in_default_stack = true,
     .versions = kTransformersVersions,
     .view = transformers_view,
     .model_registry = "src/transformers/models/auto/modeling_auto.py",
@@ -60,6 +71,8 @@ const EngineRow kVllm{
     .name = "vllm",
     .display_name = "vLLM",
     .aliases = {},
+    .version_aliases = {},
+    .in_default_stack = true,
     .versions = kVllmVersions,
     .view = vllm_view,
     .model_registry = "vllm/model_executor/models/registry.py",
@@ -91,6 +104,8 @@ const EngineRow kSglang{
     .name = "sglang",
     .display_name = "SGLang",
     .aliases = {},
+    .version_aliases = kSglangVersionAliases,
+    .in_default_stack = true,
     .versions = kSglangVersions,
     .view = sglang_view,
     .model_registry = "python/sglang/srt/models/registry.py",
@@ -122,6 +137,8 @@ const EngineRow kLlamaCpp{
     .name = "llama.cpp",
     .display_name = "llama.cpp",
     .aliases = kLlamaCppAliases,
+    .version_aliases = {},
+    .in_default_stack = true,
     .versions = kLlamaCppVersions,
     .view = llama_cpp_view,
     .model_registry = "src/llama-arch.cpp",
@@ -148,8 +165,107 @@ const EngineRow kLlamaCpp{
     .launch = &kLlamaCppLaunch,
 };
 
+const EngineRow kMlxLm{
+    .engine = Engine::mlx_lm,
+    .name = "mlx-lm",
+    .display_name = "MLX-LM",
+    .aliases = kMlxLmAliases,
+    .version_aliases = kMlxLmVersionAliases,
+    .in_default_stack = false,
+    .versions = kMlxLmVersions,
+    .view = mlx_lm_view,
+    .model_registry = "mlx_lm/utils.py",
+    .older_versions = OlderVersions::count,
+    .kv_layout = mlx_lm_kv_layout,
+    .kv_granularity = {.tokens = kMlxCacheStep, .text = "steps of 256 tokens"},
+    .cache_dtype = mlx_lm_cache_dtype,
+    .memory_share = no_memory_share,
+    .served_dtype = same_dtype,
+    .gguf_dequantized = std::nullopt,
+    .tp_sharding = TpSharding::layers,
+    .serve = {.launch = "mlx_lm.server",
+              .model_flag = "--model",
+              .model_placeholder = "MODEL",
+              .context_length = "",
+              .kv_cache_dtype = "",
+              .memory_share = "",
+              .config_override = "",
+              .allow_longer = "",
+              .value_cache_dtype = "",
+              .tensor_parallel = ""},
+    .snippets = mlx_lm_snippets,
+    .gguf = nullptr,
+    .launch = nullptr,
+};
+
+const EngineRow kTrtllm{
+    .engine = Engine::trtllm,
+    .name = "trtllm",
+    .display_name = "TensorRT-LLM",
+    .aliases = kTrtllmAliases,
+    .version_aliases = {},
+    .in_default_stack = false,
+    .versions = kTrtllmVersions,
+    .view = trtllm_view,
+    .model_registry = "tensorrt_llm/_torch/models/modeling_utils.py",
+    .older_versions = OlderVersions::count,
+    .kv_layout = trtllm_kv_layout,
+    .kv_granularity = {.tokens = kTrtllmBlockTokens, .text = "blocks of 32 tokens"},
+    .cache_dtype = trtllm_cache_dtype,
+    .memory_share = trtllm_memory_share,
+    .served_dtype = same_dtype,
+    .gguf_dequantized = std::nullopt,
+    .tp_sharding = TpSharding::heads,
+    .serve = {.launch = "trtllm-serve",
+              .model_flag = "",
+              .model_placeholder = "MODEL",
+              .context_length = "--max_seq_len",
+              .kv_cache_dtype = "",
+              .memory_share = "",
+              .config_override = "",
+              .allow_longer = "",
+              .value_cache_dtype = "",
+              .tensor_parallel = "--tp_size"},
+    .snippets = trtllm_snippets,
+    .gguf = nullptr,
+    .launch = nullptr,
+};
+
+const EngineRow kExllamav3{
+    .engine = Engine::exllamav3,
+    .name = "exllamav3",
+    .display_name = "ExLlamaV3",
+    .aliases = kExllamav3Aliases,
+    .version_aliases = {},
+    .in_default_stack = false,
+    .versions = kExllamav3Versions,
+    .view = exllamav3_view,
+    .model_registry = "exllamav3/architecture/architectures.py",
+    .older_versions = OlderVersions::count,
+    .kv_layout = exllamav3_kv_layout,
+    .kv_granularity = {.tokens = kExl3PageTokens, .text = "pages of 256 tokens"},
+    .cache_dtype = exllamav3_cache_dtype,
+    .memory_share = no_memory_share,
+    .served_dtype = exllamav3_served_dtype,
+    .gguf_dequantized = std::nullopt,
+    .tp_sharding = TpSharding::heads,
+    .serve = {.launch = "python main.py",
+              .model_flag = "--model-name",
+              .model_placeholder = "MODEL",
+              .context_length = "--max-seq-len",
+              .kv_cache_dtype = "--cache-mode",
+              .memory_share = "",
+              .config_override = "",
+              .allow_longer = "",
+              .value_cache_dtype = "",
+              .tensor_parallel = ""},
+    .snippets = exllamav3_snippets,
+    .gguf = nullptr,
+    .launch = nullptr,
+};
+
 // In the order every output lists the engines; the reference engine first.
-const EngineRow* const kRegistry[] = {&kTransformers, &kVllm, &kSglang, &kLlamaCpp};
+const EngineRow* const kRegistry[] = {&kTransformers, &kVllm, &kSglang, &kLlamaCpp, &kMlxLm, &kTrtllm, &kExllamav3};
 
 }  // namespace
 

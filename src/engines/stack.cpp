@@ -19,6 +19,13 @@ StackEntry parse_stack_entry(std::string_view text, std::string_view where) {
     throw std::invalid_argument(fmt::format("{}: unknown engine '{}'{}; expected {}, each optionally @VERSION", where,
                                             name, did_you_mean(name, names), fmt::join(names, ", ")));
   StackEntry entry{*engine, std::nullopt};
+  if (const auto key = version_alias_key(name)) {
+    if (at != std::string_view::npos)
+      throw std::invalid_argument(
+          fmt::format("{}: '{}' names {}@{}, which takes no other version", where, text, to_string(*engine), *key));
+    entry.version = std::string(*key);
+    return entry;
+  }
   if (at != std::string_view::npos) {
     if (at + 1 == text.size())
       throw std::invalid_argument(fmt::format("{}: '{}' names no version after '@'", where, text));

@@ -97,12 +97,18 @@ Release start_of(const VersionTable& table, const VersionRow& row) {
   return row.first_release.empty() ? Release{{-1}, 0} : known(table, row.first_release);
 }
 
+// A version a product runs (KTransformers' SGLang): its alias pins it, a release never places it.
+bool product_row(Engine engine, const VersionRow& row) {
+  const auto& aliases = engine_row(engine).version_aliases;
+  return std::any_of(aliases.begin(), aliases.end(), [&](const VersionAlias& alias) { return alias.key == row.key; });
+}
+
 // The behaviour whose change came last at or before the release; the oldest one when none did.
-const VersionRow& placed(const VersionTable& table, const Release& release) {
+const VersionRow& placed(Engine engine, const VersionTable& table, const Release& release) {
   const VersionRow* best = nullptr;
   const VersionRow* oldest = nullptr;
   for (const VersionRow& row : table.rows) {
-    if (unreleased(row)) continue;
+    if (unreleased(row) || product_row(engine, row)) continue;
     const Release start = start_of(table, row);
     if (oldest == nullptr || compare(start, start_of(table, *oldest)) < 0) oldest = &row;
     if (compare(start, release) <= 0 && (best == nullptr || compare(start, start_of(table, *best)) > 0)) best = &row;
@@ -117,7 +123,7 @@ ResolvedVersion place_release(Engine engine, const VersionTable& table, std::str
     return {table.rows.front().version,
             fmt::format("{}@{} is newer than {}, the newest release ropelens places; read as {}", to_string(engine),
                         text, table.newest_known, pinned_as(engine, table.rows.front()))};
-  const VersionRow& row = placed(table, release);
+  const VersionRow& row = placed(engine, table, release);
   ResolvedVersion resolved{row.version, std::nullopt};
   if (!table.oldest_checked.empty() && compare(release, known(table, table.oldest_checked)) < 0)
     resolved.note =
@@ -142,6 +148,18 @@ bool release_before(Engine engine, std::string_view pinned, std::string_view rel
   const auto given = parse_release(table.scheme, pinned);
   const auto bound = parse_release(table.scheme, release);
   return given && bound && compare(*given, *bound) < 0;
+}
+
+EngineVersion default_version(Engine engine) {
+  const VersionTable& table = engine_row(engine).versions;
+  if (table.newest_known.empty()) return table.rows.front().version;
+  return placed(engine, table, known(table, table.newest_known)).version;
+}
+
+bool is_released(EngineVersion version) {
+  for (const VersionRow& row : engine_row(engine_of(version)).versions.rows)
+    if (row.version == version) return !unreleased(row);
+  return true;
 }
 
 std::string version_choices(Engine engine) {

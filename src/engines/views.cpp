@@ -163,15 +163,19 @@ double mla_softmax(const Model& model, const RopeSetup& setup) {
   return mscale * mscale;
 }
 
+double deepseek_yarn_magnitude(const RopeSetup& setup) {
+  const double factor = stated_factor(setup);
+  const double mscale = setup.yarn.mscale ? setup.yarn.mscale->value : 1.0;
+  const double all_dim = setup.yarn.mscale_all_dim ? setup.yarn.mscale_all_dim->value : 0.0;
+  return yarn_mscale(factor, mscale) / yarn_mscale(factor, all_dim);
+}
+
 EngineSetupView deepseek_yarn_view(const Model& model, const RopeSetup& setup, int index, Note note) {
   RopeSetup deepseek = setup;
   deepseek.yarn.truncate = {true, Provenance::by_default("DeepseekScalingRotaryEmbedding always truncates")};
   EngineSetupView view = from_table(index, compute_rope_table(deepseek));
   view.method = RopeType::yarn;
-  const double factor = stated_factor(setup);
-  const double mscale = setup.yarn.mscale ? setup.yarn.mscale->value : 1.0;
-  const double all_dim = setup.yarn.mscale_all_dim ? setup.yarn.mscale_all_dim->value : 0.0;
-  view.rope_magnitude = yarn_mscale(factor, mscale) / yarn_mscale(factor, all_dim);
+  view.rope_magnitude = deepseek_yarn_magnitude(setup);
   view.softmax_multiplier = mla_softmax(model, setup);
   view.notes.push_back(std::move(note));
   return view;
@@ -208,8 +212,13 @@ std::optional<std::string> mimo_v2_refusal(const Model& model) {
       "in transformers' native layer_types layout)");
 }
 
+bool model_type_needs_registering(const Model& model) {
+  return !model.transformers_native && !model.read_as.empty() && model.read_as != model.model_type.value &&
+         !model.states_key("auto_map");
+}
+
 RopeSetup deepseek_v4_served(const Model& model, const RopeSetup& setup) {
-  if (model.model_type.value != "deepseek_v4") return setup;
+  if (model.read_as != "deepseek_v4") return setup;
   const RopeSetup* scaled = nullptr;
   for (const auto& candidate : model.setups)
     if (candidate.type == RopeType::yarn) scaled = &candidate;

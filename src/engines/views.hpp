@@ -36,11 +36,18 @@ double mla_softmax(const Model& model, const RopeSetup& setup);
 // YaRN as vLLM and SGLang run it for MLA models (DeepseekScalingRotaryEmbedding): the ramp always truncated,
 // magnitude gm(f, mscale)/gm(f, mscale_all_dim) on cos/sin, softmax scale × gm(f, mscale_all_dim)²; `note` says whose.
 EngineSetupView deepseek_yarn_view(const Model& model, const RopeSetup& setup, int index, Note note);
+// The cos/sin magnitude gm(f, mscale)/gm(f, mscale_all_dim) that DeepSeek-style YaRN applies (attention_factor unread).
+double deepseek_yarn_magnitude(const RopeSetup& setup);
 
 // MiMo-V2's decoder layers in vLLM (mimo_v2.py @9aaf83ef is_compressed_softmax_layer) and SGLang (mimo_v2.py
 // @8905cbd4, line 770) read config.hybrid_layer_pattern without a default: a config in transformers' native layout
 // (layer_types) does not load. Why, when it does not.
 std::optional<std::string> mimo_v2_refusal(const Model& model);
+
+// A model_type read by the class its architectures names (normalize: not a type ropelens knows) with no auto_map: an
+// engine's config loader asks AutoConfig for that model_type before it dispatches on the class, and neither pinned
+// engine registers a config class under such a name (SGLang's deepseek_ref re-packaging of DeepSeek-V4).
+bool model_type_needs_registering(const Model& model);
 
 // DeepSeek-V4 as vLLM (deepseek_v4.py DeepseekV4Attention @f1b76c19) and SGLang (deepseek_v4.py MqaAttentionBase
 // @8905cbd4: precompute_freqs_cis with the config's YaRN on every layer) run each layer: the config's YaRN on the

@@ -156,6 +156,72 @@ class FileSource final : public ByteSource {
   std::ifstream in_;
 };
 
+// A stream read once from its start (a git blob through a pipe). The last MiB or so read stays, so the cursor may
+// fill its window again from inside it, and so may a RoPE factor tensor whose data overlap another's (at most 256
+// KiB each); what lies before it is gone, and the bytes skipped on the way to a later offset are read and dropped.
+class StreamSource final : public ByteSource {
+ public:
+  StreamSource(std::string display, std::uint64_t size, std::string first_bytes, const ReadSome& read_some)
+      : display_(std::move(display)), size_(size), kept_(std::move(first_bytes)), read_some_(read_some) {}
+  std::uint64_t size() const override { return size_; }
+  void read(std::uint64_t offset, char* out, std::size_t count) override {
+    if (offset < kept_start_)
+      throw InputError(display_, fmt::format("byte {} of the stream was needed after it had passed (byte {} is the "
+                                             "earliest kept)",
+                                             offset, kept_start_));
+    if (offset > end()) {
+      kept_start_ = end();
+      kept_.clear();
+      drop(offset - kept_start_);
+    }
+    while (end() < offset + count) pull(offset + count - end());
+    if (count > 0) std::memcpy(out, kept_.data() + (offset - kept_start_), count);
+    if (kept_.size() > 2 * kHistoryBytes) {  // trimmed in halves, so each byte is moved about once
+      const std::size_t gone = kept_.size() - kHistoryBytes;
+      kept_.erase(0, gone);
+      kept_start_ += gone;
+    }
+  }
+
+ private:
+  static constexpr std::size_t kChunkBytes = 64 * 1024;
+  static constexpr std::size_t kHistoryBytes = (1u << 20) + kChunkBytes;
+
+  std::uint64_t end() const { return kept_start_ + kept_.size(); }
+
+  // Appends up to `wanted` bytes from the stream to kept_.
+  void pull(std::uint64_t wanted) {
+    const std::size_t before = kept_.size();
+    kept_.resize(before + static_cast<std::size_t>(std::min<std::uint64_t>(wanted, kChunkBytes)));
+    const std::size_t got = read_some_(kept_.data() + before, kept_.size() - before);
+    kept_.resize(before + got);
+    if (got == 0) ended_early();
+  }
+
+  // Reads and forgets `count` bytes.
+  void drop(std::uint64_t count) {
+    std::vector<char> scratch(static_cast<std::size_t>(std::min<std::uint64_t>(count, kChunkBytes)));
+    while (count > 0) {
+      const std::size_t got =
+          read_some_(scratch.data(), static_cast<std::size_t>(std::min<std::uint64_t>(count, scratch.size())));
+      if (got == 0) ended_early();
+      count -= got;
+      kept_start_ += got;  // kept_ is empty: end() is the stream's position
+    }
+  }
+
+  [[noreturn]] void ended_early() const {
+    throw InputError(display_,
+                     fmt::format("the stream ended after byte {}, before the {} bytes it announced", end(), size_));
+  }
+
+  std::string display_;
+  std::uint64_t size_;
+  std::string kept_;  // the bytes [kept_start_, end()) of the stream
+  std::uint64_t kept_start_ = 0;
+  const ReadSome& read_some_;
+};
+
 // Sequential little-endian reads through a small window, so skipping a 150,000-string vocabulary costs no I/O.
 class Cursor {
  public:
@@ -299,11 +365,10 @@ class Parser {
     locate_data_section();
     for (const auto& tensor : tensors_) check_tensor_data(tensor);
     sum_tensors();
-    for (const auto& tensor : tensors_)
-      if (is_rope_tensor(tensor.name)) {
-        file_.rope_tensors[tensor.name] = read_rope_tensor(tensor);
-        file_.rope_tensor_info_offsets[tensor.name] = tensor.info_offset;
-      }
+    for (const TensorInfo* tensor : rope_tensors_in_data_order()) {
+      file_.rope_tensors[tensor->name] = read_rope_tensor(*tensor);
+      file_.rope_tensor_info_offsets[tensor->name] = tensor->info_offset;
+    }
     keep_tensor_infos();
     return std::move(file_);
   }
@@ -557,6 +622,16 @@ class Parser {
     if (sized) file_.tensor_bytes = bytes;
   }
 
+  // The RoPE factor tensors in the order their data lies in the file, so a stream is read forward only.
+  std::vector<const TensorInfo*> rope_tensors_in_data_order() const {
+    std::vector<const TensorInfo*> found;
+    for (const auto& tensor : tensors_)
+      if (is_rope_tensor(tensor.name)) found.push_back(&tensor);
+    std::sort(found.begin(), found.end(),
+              [](const TensorInfo* a, const TensorInfo* b) { return a->data_offset < b->data_offset; });
+    return found;
+  }
+
   void keep_tensor_infos() {
     file_.tensors.reserve(tensors_.size());
     for (auto& tensor : tensors_)
@@ -593,13 +668,20 @@ bool looks_like_gguf(const std::string& path) {
   return looks_like_gguf_bytes(std::string_view(magic.data(), magic.size()));
 }
 
-GgufFile read_gguf(const std::string& path) {
+GgufFile read_gguf(const std::string& path, const std::optional<std::string>& shown) {
+  const std::string& display = shown ? *shown : path;
   std::error_code error;
-  if (std::filesystem::is_directory(path, error)) throw InputError(path, "is a directory, not a GGUF file");
+  if (std::filesystem::is_directory(path, error)) throw InputError(display, "is a directory, not a GGUF file");
   const std::uintmax_t size = std::filesystem::file_size(path, error);
-  if (error) throw InputError(path, fmt::format("cannot read: {}", error.message()));
+  if (error) throw InputError(display, fmt::format("cannot read: {}", error.message()));
   FileSource source(path, size);
-  return Parser(source, path).parse();
+  return Parser(source, display).parse();
+}
+
+GgufFile read_gguf_stream(std::string display_path, std::uint64_t size, std::string first_bytes,
+                          const ReadSome& read_some) {
+  StreamSource source(display_path, size, std::move(first_bytes), read_some);
+  return Parser(source, std::move(display_path)).parse();
 }
 
 GgufFile read_gguf_bytes(std::string display_path, std::string_view bytes) {

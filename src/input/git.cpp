@@ -10,8 +10,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <filesystem>
+#include <sstream>
 #include <system_error>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -44,6 +47,7 @@ class Pipe {
   int read_end() const { return fds_[0]; }
   int write_end() const { return fds_[1]; }
   void close_read() { close_fd(fds_[0]); }
+  int release_read() { return std::exchange(fds_[0], -1); }
   void close_write() { close_fd(fds_[1]); }
 
  private:
@@ -124,17 +128,15 @@ std::string first_error_line(const std::string& err) {
   return line;
 }
 
-}  // namespace
-
-std::string run_git(const std::string& directory, const std::vector<std::string>& args, const std::string& what,
-                    std::size_t max_output_bytes) {
+// Starts `git --no-pager -C directory ARGS…` with standard input from /dev/null and its output and errors into the
+// write ends of `out` and `err`, which it then closes here; throws InputError naming `what` when git cannot run.
+pid_t spawn_git(const std::string& directory, const std::vector<std::string>& args, Pipe& out, Pipe& err,
+                const std::string& what) {
   std::vector<std::string> words = {"git", "--no-pager", "-C", directory};
   words.insert(words.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& word : words) argv.push_back(word.data());
   argv.push_back(nullptr);
-
-  Pipe out, err;
   SpawnActions actions;
   ::posix_spawn_file_actions_addopen(actions.get(), STDIN_FILENO, "/dev/null", O_RDONLY, 0);
   ::posix_spawn_file_actions_adddup2(actions.get(), out.write_end(), STDOUT_FILENO);
@@ -146,6 +148,15 @@ std::string run_git(const std::string& directory, const std::vector<std::string>
                                              : "cannot run git: " + git_error_reason(spawned));
   out.close_write();
   err.close_write();
+  return pid;
+}
+
+}  // namespace
+
+std::string run_git(const std::string& directory, const std::vector<std::string>& args, const std::string& what,
+                    std::size_t max_output_bytes) {
+  Pipe out, err;
+  const pid_t pid = spawn_git(directory, args, out, err, what);
   Captured captured;
   try {
     captured = capture(out.read_end(), err.read_end(), max_output_bytes);
@@ -257,16 +268,133 @@ std::vector<ChangedFile> git_changed_files(const std::string& directory, const s
 std::string git_file_at(const std::string& top_level, const std::string& revision, const std::string& path,
                         std::size_t max_bytes) {
   const std::string shown = revision + ":" + path;
-  try {
-    return run_git(top_level, {"cat-file", "blob", shown}, shown, max_bytes);
-  } catch (const InputError& e) {
-    const std::string why = e.what();
-    if (why.find("refusing to read further") != std::string::npos)
-      throw InputError(shown, fmt::format("larger than {} MiB; ropelens reads at most that much from git (compare "
-                                          "two files on disk with `ropelens diff OLD NEW`)",
-                                          max_bytes >> 20));
-    throw;
+  auto blob = GitBlobStream::open(top_level, revision, path);
+  if (!blob) throw InputError(shown, fmt::format("git: path '{}' does not exist in '{}'", path, revision));
+  return blob->read_all(max_bytes);
+}
+
+namespace {
+
+// One entry of `git ls-tree -l -z`: "100644 blob 3f2a…   4213\tm/config.json".
+struct TreeEntry {
+  std::string type;  // blob, tree, commit (a submodule)
+  std::string oid;
+  std::optional<std::uint64_t> size;  // blobs only
+};
+
+std::optional<TreeEntry> parse_tree_entry(const std::string& listing) {
+  const std::size_t tab = listing.find('\t');
+  if (tab == std::string::npos) return std::nullopt;
+  std::istringstream fields(listing.substr(0, tab));
+  std::string mode, size;
+  TreeEntry entry;
+  if (!(fields >> mode >> entry.type >> entry.oid >> size)) return std::nullopt;
+  if (!size.empty() && size.size() <= 19 && size.find_first_not_of("0123456789") == std::string::npos)
+    entry.size = std::stoull(size);
+  return entry;
+}
+
+}  // namespace
+
+std::unique_ptr<GitBlobStream> GitBlobStream::open(const std::string& top_level, const std::string& revision,
+                                                   const std::string& path) {
+  const std::string shown = revision + ":" + path;
+  const std::string listing = run_git(
+      top_level, {"--literal-pathspecs", "ls-tree", "-l", "-z", "--full-tree", revision, "--", path}, shown, 1u << 16);
+  if (listing.empty()) return nullptr;
+  const auto entry = parse_tree_entry(listing);
+  if (!entry) throw InputError(shown, "git ls-tree printed an entry ropelens cannot read");
+  if (entry->type != "blob" || !entry->size)
+    throw InputError(shown, fmt::format("not a file at that revision (git ls-tree: a {})", entry->type));
+  std::unique_ptr<GitBlobStream> blob(new GitBlobStream(shown));
+  blob->size_ = *entry->size;
+  blob->spawn(top_level, entry->oid);
+  return blob;
+}
+
+GitBlobStream::GitBlobStream(std::string shown) : shown_(std::move(shown)) {}
+
+GitBlobStream::~GitBlobStream() {
+  for (int* fd : {&out_fd_, &err_fd_})
+    if (*fd >= 0) ::close(*fd);
+  if (pid_ > 0) {
+    ::kill(pid_, SIGKILL);  // a blob read only in part: git would otherwise block writing the rest
+    wait_for(pid_);
   }
+}
+
+void GitBlobStream::spawn(const std::string& top_level, const std::string& oid) {
+  Pipe out, err;
+  pid_ = spawn_git(top_level, {"cat-file", "blob", oid}, out, err, shown_);
+  out_fd_ = out.release_read();
+  err_fd_ = err.release_read();
+}
+
+// Waits for standard output to have bytes (or end), keeping what git says on standard error for the message.
+void GitBlobStream::wait_for_output() {
+  for (;;) {
+    pollfd fds[2] = {{out_fd_, POLLIN, 0}, {err_fd_, POLLIN, 0}};
+    if (::poll(fds, err_fd_ >= 0 ? 2 : 1, -1) < 0) {
+      if (errno == EINTR) continue;
+      throw std::system_error(errno, std::generic_category(), "poll");
+    }
+    if (err_fd_ >= 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) {
+      bool overflowed = false;
+      if (!drain(err_fd_, errors_, kMaxGitErrorBytes, overflowed) || overflowed) {
+        ::close(err_fd_);
+        err_fd_ = -1;
+      }
+    }
+    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) return;
+  }
+}
+
+std::size_t GitBlobStream::read_raw(char* out, std::size_t count) {
+  for (;;) {
+    wait_for_output();
+    const ssize_t got = ::read(out_fd_, out, count);
+    if (got >= 0) return static_cast<std::size_t>(got);
+    if (errno != EINTR && errno != EAGAIN) throw InputError(shown_, "reading from git: " + git_error_reason(errno));
+  }
+}
+
+std::size_t GitBlobStream::read_some(char* out, std::size_t count) {
+  const std::uint64_t left = size_ - delivered_;
+  if (left == 0 || count == 0) return 0;
+  const std::size_t got = read_raw(out, static_cast<std::size_t>(std::min<std::uint64_t>(count, left)));
+  if (got == 0)
+    throw InputError(shown_, fmt::format("git cat-file stopped after {} of the blob's {} bytes{}", delivered_, size_,
+                                         errors_.empty() ? "" : " (git: " + first_error_line(errors_) + ")"));
+  delivered_ += got;
+  return got;
+}
+
+std::string GitBlobStream::read_all(std::size_t max_bytes) {
+  if (size_ > max_bytes)
+    throw InputError(shown_, fmt::format("{} bytes, larger than {} MiB; ropelens reads at most that much of a file "
+                                         "from git that is not GGUF",
+                                         size_, max_bytes >> 20));
+  std::string bytes(static_cast<std::size_t>(size_ - delivered_), '\0');
+  std::size_t used = 0;
+  while (used < bytes.size()) used += read_some(bytes.data() + used, bytes.size() - used);
+  return bytes;
+}
+
+std::vector<std::string> git_folder_files(const std::string& top_level, const std::optional<std::string>& revision,
+                                          const std::string& folder) {
+  const std::string prefix = folder.empty() ? "" : folder + "/";
+  std::vector<std::string> args;
+  if (revision)
+    args = {"--literal-pathspecs", "ls-tree", "-z", "--name-only",
+            "--full-tree",         *revision, "--", folder.empty() ? "." : prefix};
+  else
+    args = {"ls-files",    "--cached", "--others", "--exclude-standard",
+            "--full-name", "-z",       "--",       ":(glob)" + prefix + "*"};
+  const std::string what = revision ? *revision + ":" + prefix : prefix.empty() ? top_level : prefix;
+  std::vector<std::string> files = split_nul(run_git(top_level, args, what, kMaxGitListingBytes));
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
+  return files;
 }
 
 std::vector<std::string> git_listed_files(const std::string& directory, const std::vector<std::string>& globs) {

@@ -5,10 +5,13 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <optional>
 #include <string_view>
 #include <system_error>
 
 #include <fmt/format.h>
+
+#include "ropelens/model/text.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -73,6 +76,21 @@ std::string first_line(std::string_view s) {
   return std::string(s.substr(0, end));
 }
 
+// A file that is not JSON at all but a systemd unit or an INI file, said in words (a byte offset into it helps
+// nobody); none for anything else.
+std::optional<std::string> not_json(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos || text[first] != '[' || first + 1 >= text.size() ||
+      std::isalpha(static_cast<unsigned char>(text[first + 1])) == 0)
+    return std::nullopt;
+  const auto end = text.find_first_of("]\n", first);
+  if (end == std::string_view::npos || text[end] != ']' || end - first > 40) return std::nullopt;
+  return fmt::format(
+      "not JSON: it starts with '{}', as a systemd unit or an INI file does; ropelens reads a "
+      "systemd unit as a launch file when it is named *.service or sits in a *.service.d/ folder",
+      terminal_safe(text.substr(first, end - first + 1)));
+}
+
 }  // namespace
 
 Document parse_config(std::string display_path, std::string text) {
@@ -80,6 +98,7 @@ Document parse_config(std::string display_path, std::string text) {
   Document doc{std::move(display_path), std::move(text), {}, {}};
   auto parsed = input_detail::parse_bounded(doc.text, kMaxJsonDepth);
   if (parsed.syntax_error) {
+    if (auto other = not_json(doc.text)) throw InputError(doc.path, *other);
     auto at = parsed.error_message.find("syntax error");
     std::string detail = at == std::string::npos ? parsed.error_message : parsed.error_message.substr(at);
     throw InputError(doc.path, fmt::format("not valid JSON at byte {}: {}", parsed.error_byte, first_line(detail)));

@@ -34,6 +34,18 @@ std::vector<std::string> folder_entries(const std::string& folder) {
   return names;
 }
 
+// A name that can only be a path: a file name ropelens reads (config.json, x.gguf), or one that starts where paths
+// start (/, ./, ../, ~). Hugging Face ids have none of these.
+bool names_a_file(const std::string& spec) {
+  const auto ends_with = [&](std::string_view suffix) {
+    return spec.size() >= suffix.size() &&
+           std::equal(suffix.rbegin(), suffix.rend(), spec.rbegin(),
+                      [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); });
+  };
+  return ends_with(".json") || ends_with(".gguf") || ends_with(".safetensors") || spec.starts_with("/") ||
+         spec.starts_with("./") || spec.starts_with("../") || spec.starts_with("~");
+}
+
 }  // namespace input_detail
 
 LocatedModel locate_model(const std::string& spec, const std::optional<std::string>& revision) {
@@ -45,6 +57,7 @@ LocatedModel locate_model(const std::string& spec, const std::optional<std::stri
       throw InputError(spec, fmt::format("--revision {} applies to a model id, and this is a path", *revision));
     return {spec, spec, std::nullopt};
   }
+  if (input_detail::names_a_file(spec)) return {spec, spec, std::nullopt};  // reading it says it is not there
   constexpr std::string_view kOllama = "ollama:";
   if (spec.rfind(kOllama, 0) == 0) {
     if (revision) throw InputError(spec, "--revision applies to Hugging Face ids; an Ollama name takes :TAG");

@@ -10,6 +10,7 @@
 
 #include "ropelens/input/file_bytes.hpp"
 #include "ropelens/input/gguf.hpp"
+#include "ropelens/input/git.hpp"
 #include "ropelens/input/input.hpp"
 #include "ropelens/input/model_locator.hpp"
 #include "ropelens/input/safetensors.hpp"
@@ -177,18 +178,36 @@ Checkpoint gguf_checkpoint(const GgufFile& gguf) {
   return checkpoint;
 }
 
-// What a GGUF's own tensors state, beside what its metadata states: the parameter count, the tensors for the
-// checkpoint rules, and the vocabulary they are checked against.
-void record_gguf_tensors(Model& model, const GgufFile& gguf, const GgufMetadata& metadata) {
+// What a GGUF's own tensors state, beside what its metadata states: the parameter count and the tensors for the
+// checkpoint rules.
+void record_gguf_tensors(Model& model, const GgufFile& gguf) {
   if (gguf.tensors.empty()) return;
   model.weights_parameters = Field<std::uint64_t>{
       gguf.tensor_elements,
       Provenance::derived("sum of the tensors' element counts in the GGUF header", "gguf:tensors")};
   model.checkpoint = gguf_checkpoint(gguf);
+}
+
+// The first of the general.* keys that name the model the file was made from: its base model's name or repository
+// for a fine-tune, else its own name.
+std::optional<Field<std::string>> gguf_model_name(const GgufFile& gguf) {
+  for (const char* key : {"general.base_model.0.name", "general.base_model.0.repo_url", "general.name"})
+    if (const GgufValue* value = gguf.find(key); value && value->as_string() && !value->as_string()->empty())
+      return Field<std::string>{*value->as_string(), Provenance::at(gguf_pointer(key))};
+  return std::nullopt;
+}
+
+// What a known base is matched on, as the file states it: the hidden size, the vocabulary (the checkpoint rules
+// check the tensors against it too) and the general.* name.
+void record_gguf_identity(Model& model, const GgufFile& gguf, const GgufMetadata& metadata) {
+  if (metadata.embedding_length && *metadata.embedding_length > 0 && *metadata.embedding_length <= (1 << 24))
+    model.hidden_size = Field<int>{static_cast<int>(*metadata.embedding_length),
+                                   Provenance::at(gguf_pointer(model.model_type.value + ".embedding_length"))};
   if (metadata.vocabulary_size && *metadata.vocabulary_size > 0 &&
       *metadata.vocabulary_size <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
     model.vocab_size = Field<std::int64_t>{static_cast<std::int64_t>(*metadata.vocabulary_size),
                                            Provenance::at(gguf_pointer(metadata.vocabulary_from))};
+  model.name_or_path = gguf_model_name(gguf);
 }
 
 LoadedModel load_gguf(const GgufFile& gguf, const std::vector<Edit>& edits) {
@@ -196,11 +215,47 @@ LoadedModel load_gguf(const GgufFile& gguf, const std::vector<Edit>& edits) {
   LoadedModel loaded;
   loaded.model = model_from_gguf(gguf);
   loaded.gguf = gguf_metadata(gguf);
-  record_gguf_tensors(loaded.model, gguf, *loaded.gguf);
+  record_gguf_tensors(loaded.model, gguf);
+  record_gguf_identity(loaded.model, gguf, *loaded.gguf);
   for (const auto& [key, value] : gguf.kv) loaded.byte_offsets.emplace(gguf_pointer(key), value.offset);
   for (const auto& [name, offset] : gguf.rope_tensor_info_offsets)
     loaded.byte_offsets.emplace(gguf_pointer(name), offset);
   return loaded;
+}
+
+bool is_file_on_disk(const std::string& shown) {
+  std::error_code ec;
+  return shown != "-" && shown != "<stdin>" && std::filesystem::is_regular_file(shown, ec);
+}
+
+std::string directory_of(const std::string& path) {
+  const std::string folder = std::filesystem::path(path).parent_path().string();
+  return folder.empty() ? "." : folder;
+}
+
+// A pointer file in the work tree (the object was not checked out): where the repository would fetch it from.
+LfsFile work_tree_lfs_file(const std::string& shown) {
+  const std::string folder = directory_of(shown);
+  std::string top;
+  try {
+    top = git_top_level(folder);
+  } catch (const InputError& e) {
+    throw InputError(shown, "a Git LFS pointer outside a git work tree, so no LFS store holds its object");
+  }
+  std::error_code ec;
+  const auto absolute = std::filesystem::weakly_canonical(std::filesystem::absolute(shown, ec), ec);
+  return {shown, std::filesystem::relative(absolute, std::filesystem::weakly_canonical(top, ec), ec).generic_string(),
+          std::nullopt};
+}
+
+// The file a Git LFS pointer names, read from the local LFS store as the file it stands for.
+LoadedModel load_lfs_object(const LfsPointer& pointer, const LfsFile& file, const std::string& directory,
+                            const std::vector<Edit>& edits) {
+  const std::string object = lfs_object(directory, pointer, file);
+  if (looks_like_gguf(object)) return load_gguf(read_gguf(object, file.shown), edits);
+  InputFile input = read_input_file(object);
+  if (input.gguf) throw InputError(file.shown, "the Git LFS object changed while it was read");
+  return load_model_bytes(file.shown, std::move(input.text), edits);
 }
 
 LoadedModel load_located(const LocatedModel& located, const std::vector<Edit>& edits) {
@@ -284,6 +339,8 @@ LoadedModel load_found_model(const std::string& path, const std::vector<Edit>& e
 LoadedModel load_input(InputFile input, const std::vector<Edit>& edits) {
   if (input.gguf)
     return load_gguf(input.text.empty() ? read_gguf(input.shown) : read_gguf_bytes(input.shown, input.text), edits);
+  if (auto pointer = parse_lfs_pointer(input.text); pointer && is_file_on_disk(input.shown))
+    return load_lfs_object(*pointer, work_tree_lfs_file(input.shown), directory_of(input.shown), edits);
   if (has_gguf_extension(input.shown))
     throw InputError(input.shown, fmt::format("not a GGUF file (it starts with {}, not the magic GGUF)",
                                               first_bytes_hex(input.text)));
@@ -321,6 +378,43 @@ LoadedModel load_file_bytes(const FileBytes& file, const std::vector<Edit>& edit
   InputFile input = read_input_bytes(file);
   if (input.gguf) return load_gguf(read_gguf_bytes(file), edits);
   return load_input(std::move(input), edits);
+}
+
+namespace {
+
+std::optional<LoadedModel> load_blob(const std::string& top_level, const std::string& revision, const std::string& path,
+                                     const std::vector<Edit>& edits) {
+  auto blob = GitBlobStream::open(top_level, revision, path);
+  if (!blob) return std::nullopt;
+  const ReadSome read_some = [&](char* out, std::size_t count) { return blob->read_some(out, count); };
+  std::string head(static_cast<std::size_t>(std::min<std::uint64_t>(blob->size(), kMaxLfsPointerBytes)), '\0');
+  for (std::size_t used = 0; used < head.size();) used += read_some(head.data() + used, head.size() - used);
+  if (looks_like_gguf_bytes(head))
+    return load_gguf(read_gguf_stream(blob->shown(), blob->size(), std::move(head), read_some), edits);
+  if (auto pointer = parse_lfs_pointer(head); pointer && head.size() == blob->size())
+    return load_lfs_object(*pointer, {blob->shown(), path, revision}, top_level, edits);
+  if (blob->size() > kMaxConfigBytes) {
+    const std::string what =
+        has_gguf_extension(path)
+            ? fmt::format("not a GGUF file (it starts with {}, not the magic GGUF)", first_bytes_hex(head))
+            : fmt::format("{} bytes, larger than {} MiB: not a config.json", blob->size(), kMaxConfigBytes >> 20);
+    throw InputError(blob->shown(), what);
+  }
+  std::string bytes = std::move(head) + blob->read_all(kMaxConfigBytes);
+  return load_model_bytes(blob->shown(), std::move(bytes), edits);
+}
+
+}  // namespace
+
+std::optional<LoadedModel> load_model_at_revision(const std::string& top_level, const std::string& revision,
+                                                  const std::string& path, const std::vector<Edit>& edits) {
+  std::optional<LoadedModel> loaded = load_blob(top_level, revision, path, edits);
+  if (loaded) {
+    const std::string in_work_tree = shown_path((std::filesystem::path(top_level) / path).string());
+    for (Model* model : {&loaded->model, loaded->as_trained ? &*loaded->as_trained : nullptr})
+      if (model) model->work_tree_file = in_work_tree;
+  }
+  return loaded;
 }
 
 LoadedModel load_model_bytes(std::string shown, std::string bytes, const std::vector<Edit>& edits) {

@@ -32,8 +32,35 @@ std::string group_thousands(std::uint64_t value) {
   return grouped;
 }
 
+namespace {
+
+bool same_ignoring_case(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+// The one candidate that begins with `word` ("warn" → "warning"), when exactly one does.
+std::optional<std::string> only_completion(std::string_view word, const std::vector<std::string>& candidates) {
+  constexpr std::size_t kShortestPrefix = 2;
+  if (word.size() < kShortestPrefix) return std::nullopt;
+  std::optional<std::string> found;
+  for (const auto& candidate : candidates) {
+    if (candidate.size() <= word.size() ||
+        !same_ignoring_case(std::string_view(candidate).substr(0, word.size()), word))
+      continue;
+    if (found && *found != candidate) return std::nullopt;
+    found = candidate;
+  }
+  return found;
+}
+
+}  // namespace
+
 std::optional<std::string> closest_match(std::string_view word, const std::vector<std::string>& candidates) {
   if (word.empty() || word.size() > kLongestSpelledWord) return std::nullopt;
+  for (const auto& candidate : candidates)
+    if (same_ignoring_case(word, candidate)) return candidate;
   std::optional<std::string> best;
   std::size_t best_distance = std::max<std::size_t>(1, word.size() / 3) + 1;
   for (const auto& candidate : candidates) {
@@ -43,7 +70,7 @@ std::optional<std::string> closest_match(std::string_view word, const std::vecto
       best_distance = distance;
     }
   }
-  return best;
+  return best ? best : only_completion(word, candidates);
 }
 
 std::string json_pointer_join(std::string_view base, std::string_view key) {
@@ -141,6 +168,36 @@ std::string shell_word(std::string_view text) {
   std::string out = "'";
   for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return out + "'";
+}
+
+namespace {
+
+// NAME=value, NAME a shell variable name: an assignment when it comes before the program.
+std::size_t assignment_name_length(std::string_view word) {
+  const std::size_t equals = word.find('=');
+  if (equals == 0 || equals == std::string_view::npos) return 0;
+  const auto name_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  if (std::isdigit(static_cast<unsigned char>(word[0])) || !std::all_of(word.begin(), word.begin() + equals, name_char))
+    return 0;
+  return equals;
+}
+
+}  // namespace
+
+std::string shell_line(const std::vector<std::string>& words) {
+  std::string line;
+  bool before_program = true;
+  for (const std::string& word : words) {
+    if (!line.empty()) line += ' ';
+    const std::size_t name = before_program ? assignment_name_length(word) : 0;
+    if (name > 0) {
+      line += word.substr(0, name + 1) + shell_word(std::string_view(word).substr(name + 1));
+      continue;
+    }
+    before_program = false;
+    line += shell_word(word);
+  }
+  return line;
 }
 
 }  // namespace ropelens

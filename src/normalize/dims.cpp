@@ -73,6 +73,16 @@ Field<int> resolve_head_dim(Normalizing& n, const std::optional<Field<int>>& hea
 
 void resolve_partial_rotary(Normalizing& n) {
   auto& dims = n.dims;
+  // DeepseekV4Config: partial_rotary_factor is qk_rope_head_dim / head_dim (64 / 512), the share of the full head that
+  // rotates; head_dim here already is qk_rope_head_dim, so the factor is not applied a second time.
+  if (n.family.pattern == LayerPattern::deepseek_v4_compression) {
+    if (auto hit = n.view.find_value({"partial_rotary_factor"}))
+      n.model.notes.push_back(
+          fmt::format("{} is the rotated share of the full head (DeepseekV4Config); the "
+                      "qk_rope_head_dim {} dims rotate",
+                      hit->pointer, dims.head_dim.value));
+    return;
+  }
   if (auto hit = n.view.find_value({"partial_rotary_factor", "rotary_pct", "rope_pct", "rotary_emb_fraction"})) {
     if (auto value = read_number(*hit, n.issues, "partial rotary factor")) {
       if (*value <= 0.0 || *value > 1.0) {

@@ -58,6 +58,14 @@ constexpr Family kFamilies[] = {
     {"glm4v_text", true, 1e4, 32768, 0, 0.5, 0, LP::all_global, kInterleaved, D::qwen_vl, PS::rope},
     {"glm4v", true, 1e4, 32768, 0, 0.5, 0, LP::all_global, kInterleaved, D::qwen_vl, PS::rope},
     {"minimax_m2", true, 1e4, 0, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    // MiniMaxM3VLConfig and MiniMaxM3VLTextConfig (models/minimax_m3_vl/configuration_minimax_m3_vl.py
+    // @01a05aad6d830cacea098be78be92b0e0df6b2f0): in-library since 2026; the text config is MiniMaxM2Config's
+    // (rotary_dim -> partial_rotary_factor, default 64 of head_dim 128, max_position_embeddings 524288).
+    {"minimax_m3_vl_text", true, 1e4, 524288, 128, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    {"minimax_m3_vl", true, 1e4, 524288, 128, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
+    // MiniMax-M3's text-only remote code, served by SGLang models/minimax_m3.py (@8905cbd4: rotary_dim of head_dim,
+    // get_rope's default rotate-half, rope_theta via get_rope_config).
+    {"minimax_m3", false, 1e4, 0, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
     {"smollm3", true, 2e6, 32768, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
     {"phi3", true, 1e4, 4096, 0, 1.0, 0, LP::all_sliding_when_window, kHalf, D::phi3, PS::rope},
     {"phimoe", true, 1e6, 131072, 0, 0, 0, LP::all_sliding_when_window, kHalf, D::phi3, PS::rope},
@@ -71,8 +79,13 @@ constexpr Family kFamilies[] = {
     {"granitemoe", true, 1e4, 2048, 0, 0, 0, LP::all_global, kHalf, D::standard, PS::rope},
     // GraniteSWAConfig and GraniteMoeSWAConfig (models/granite_swa, models/granitemoe_swa): full attention where
     // i % 4 == 0, a 128-token window elsewhere, and layer_rope_theta, one base per layer (0: NoPE).
-    {"granite_swa", true, 1e4, 8192, 0, 0, 128, LP::granite_swa_pattern, kHalf, D::granite_swa, PS::rope},
-    {"granitemoe_swa", true, 1e4, 0, 0, 0, 128, LP::granite_swa_pattern, kHalf, D::granite_swa, PS::rope},
+    {"granite_swa", true, 1e4, 8192, 0, 0, 128, LP::granite_swa_pattern, kHalf, D::standard, PS::rope},
+    {"granitemoe_swa", true, 1e4, 0, 0, 0, 128, LP::granite_swa_pattern, kHalf, D::standard, PS::rope},
+    // MuseGlimmerTextConfig (models/muse_glimmer/configuration_muse_glimmer.py
+    // @38e862ff3fa29acf37e320143577efb3c079f39b): full attention every 4th layer counted back from the last, a
+    // 2048-token window elsewhere, and layer_rope_theta 0 (NoPE) on the full layers when the config omits it.
+    {"muse_glimmer_text", true, 1e4, 131072, 128, 0, 2048, LP::muse_glimmer_pattern, kHalf, D::standard, PS::rope},
+    {"muse_glimmer", true, 1e4, 131072, 128, 0, 2048, LP::muse_glimmer_pattern, kHalf, D::standard, PS::rope},
     {"starcoder2", true, 1e4, 4096, 0, 0, 0, LP::all_sliding_when_window, kHalf, D::standard, PS::rope},
     {"cohere", true, 1e4, 8192, 0, 0, 0, LP::all_global, kInterleaved, D::standard, PS::rope},
     // ERNIE 4.5: apply_rotary_pos_emb pairs x[..., 0::2] with x[..., 1::2] (modeling_ernie4_5.py).
@@ -154,11 +167,14 @@ constexpr std::pair<std::string_view, std::string_view> kArchitectures[] = {
     {"DeepseekV2ForCausalLM", "deepseek_v2"},
     {"DeepseekV3ForCausalLM", "deepseek_v3"},
     {"DeepseekV32ForCausalLM", "deepseek_v32"},
+    {"DeepseekV4ForCausalLM", "deepseek_v4"},            // registry.py line 101: vllm/models/deepseek_v4
     {"KimiK25ForConditionalGeneration", "deepseek_v3"},  // its language model is DeepseekV2ForCausalLM
     {"GlmMoeDsaForCausalLM", "glm_moe_dsa"},
     {"Glm4MoeForCausalLM", "glm4_moe"},
     {"Glm4vForConditionalGeneration", "glm4v"},
     {"MiniMaxM2ForCausalLM", "minimax_m2"},
+    {"MiniMaxM3SparseForConditionalGeneration", "minimax_m3_vl"},  // SGLang models/minimax_m3_vl.py
+    {"MiniMaxM3SparseForCausalLM", "minimax_m3"},                  // SGLang models/minimax_m3.py
     {"MiniCPM3ForCausalLM", "minicpm3"},
     {"KimiLinearForCausalLM", "kimi_linear"},
     {"SmolLM3ForCausalLM", "smollm3"},

@@ -24,6 +24,7 @@ enum class LayerPattern {
                             // compress_rope_theta)
   mimo_v2_pattern,          // MiMoV2FlashConfig: full at layer 0 and every 6th, sliding elsewhere
   granite_swa_pattern,      // GraniteSWAConfig: full when i % 4 == 0, sliding elsewhere
+  muse_glimmer_pattern,     // MuseGlimmerTextConfig: full (and NoPE) when (n - 1 - i) % 4 == 0, sliding elsewhere
 };
 
 // Model-specific ways a config maps onto the RoPE model.
@@ -38,12 +39,11 @@ enum class Dialect {
   llama4,
   phi3,
   qwen_vl,
-  exaone4,      // global NoPE: with a sliding window, only the sliding layers rotate (Exaone4Attention)
-  olmo3,        // the sliding layers rotate with default RoPE, only the full layers take the scaling (Olmo3Model)
-  mllama,       // cross_attention_layers take no position embeddings (MllamaCrossAttentionDecoderLayer)
-  ministral3,   // rope_parameters.llama_4_scaling_beta scales the queries by position (Ministral3Attention)
-  mimo_v2,      // the sliding layers rotate on swa_rope_theta with their own heads (swa_* keys, hybrid_layer_pattern)
-  granite_swa,  // layer_rope_theta: a base per layer, 0 for a NoPE layer (GraniteSWAConfig)
+  exaone4,     // global NoPE: with a sliding window, only the sliding layers rotate (Exaone4Attention)
+  olmo3,       // the sliding layers rotate with default RoPE, only the full layers take the scaling (Olmo3Model)
+  mllama,      // cross_attention_layers take no position embeddings (MllamaCrossAttentionDecoderLayer)
+  ministral3,  // rope_parameters.llama_4_scaling_beta scales the queries by position (Ministral3Attention)
+  mimo_v2,     // the sliding layers rotate on swa_rope_theta with their own heads (swa_* keys, hybrid_layer_pattern)
   non_rope
 };
 

@@ -61,8 +61,9 @@ std::optional<std::vector<std::string>> read_layer_types(Normalizing& n, int num
   return types;
 }
 
-// GraniteSWAConfig: layer_rope_theta[i] 0 leaves layer i without RoPE (GraniteSWAModel passes it no position
-// embeddings); the other entries are the layers' bases (rope_setups.cpp).
+// layer_rope_theta (GraniteSWAConfig and the 2026 classes that copy it), for any model_type that states it: entry i 0
+// leaves layer i without RoPE (GraniteSWAModel passes it no position embeddings); the other entries are the layers'
+// bases (rope_setups.cpp).
 std::vector<int> read_layer_rope_theta(Normalizing& n, int num_layers) {
   auto hit = n.view.find_value({"layer_rope_theta"});
   if (!hit) return {};
@@ -96,8 +97,18 @@ std::vector<int> read_layer_rope_theta(Normalizing& n, int num_layers) {
   return uses_rope;
 }
 
+// MuseGlimmerTextConfig.__post_init__: without layer_rope_theta, every 4th layer counted back from the last is NoPE.
+std::vector<int> muse_glimmer_nope(Normalizing& n, int num_layers) {
+  std::vector<int> uses_rope;
+  for (int i = 0; i < num_layers; ++i) uses_rope.push_back((num_layers - 1 - i) % 4 != 0 ? 1 : 0);
+  n.model.notes.push_back(
+      "layer_rope_theta derived: every 4th layer counted back from the last is NoPE (transformers "
+      "MuseGlimmerTextConfig default)");
+  return uses_rope;
+}
+
 std::vector<int> read_no_rope_layers(Normalizing& n, int num_layers) {
-  if (n.family.dialect == Dialect::granite_swa) return read_layer_rope_theta(n, num_layers);
+  if (n.view.find_value({"layer_rope_theta"})) return read_layer_rope_theta(n, num_layers);
   std::vector<int> uses_rope;
   auto hit = n.view.find_value({"no_rope_layers"});
   if (hit && hit->value->is_array() && !hit->value->empty()) {
@@ -122,6 +133,7 @@ std::vector<int> read_no_rope_layers(Normalizing& n, int num_layers) {
     }
     if (!uses_rope.empty()) return uses_rope;
   }
+  if (n.family.pattern == LayerPattern::muse_glimmer_pattern) return muse_glimmer_nope(n, num_layers);
   if (n.family.dialect != Dialect::llama4) return {};
   int interval = 4;
   std::string from = "transformers Llama4TextConfig default no_rope_layer_interval 4";
@@ -153,12 +165,29 @@ std::string deepseek_v4_type(std::int64_t ratio) {
   return "";
 }
 
+// The published compress_ratios carry one entry more than num_hidden_layers: the multi-token-prediction layer's.
+// transformers does not build it; vLLM's DeepseekV4Attention (vllm/models/deepseek_v4/nvidia/model.py @07beaed8,
+// "MTP layer is not included in the compress ratio list") gives a layer past num_hidden_layers compress ratio 1, so it
+// rotates on rope_theta like the sliding layers.
+void note_mtp_entry(Normalizing& n, const Hit& hit, int num_layers) {
+  const auto& entry = (*hit.value)[static_cast<std::size_t>(num_layers)];
+  n.model.notes.push_back(fmt::format(
+      "{} has {} entries for {} layers: entry {} ({}) is the MTP layer's, which transformers does not build; vLLM's "
+      "DeepseekV4Attention rotates a layer past num_hidden_layers on rope_theta as a compress ratio 1 (sliding) "
+      "layer{}",
+      hit.pointer, hit.value->size(), num_layers, num_layers, describe_json(entry),
+      entry.is_number_integer() && entry.get<std::int64_t>() != 0 ? ", not as the compressed layer the entry states"
+                                                                  : ", as the entry states"));
+}
+
 std::vector<std::string> deepseek_v4_types(Normalizing& n, int num_layers) {
   n.model.notes.push_back(
       "DeepSeek-V4: the compressed layers attend to the sliding window and to compressed entries of the whole "
       "context, shown as global attention; the sliding_attention layers see only the window");
   std::vector<std::string> types;
   auto hit = n.view.find_value({"compress_ratios"});
+  if (hit && hit->value->is_array() && static_cast<int>(hit->value->size()) > num_layers)
+    note_mtp_entry(n, *hit, num_layers);
   if (hit && hit->value->is_array() && static_cast<int>(hit->value->size()) >= num_layers) {
     for (int i = 0; i < num_layers; ++i) {
       const auto& item = (*hit->value)[static_cast<std::size_t>(i)];
@@ -218,6 +247,9 @@ std::vector<std::string> derive_layer_types(Normalizing& n, int num_layers, cons
         break;
       case LayerPattern::granite_swa_pattern:
         if (i % 4 != 0) type = kSliding;
+        break;
+      case LayerPattern::muse_glimmer_pattern:
+        if ((num_layers - 1 - i) % 4 != 0) type = kSliding;
         break;
     }
   }

@@ -95,6 +95,7 @@ Model normalize_json(const nlohmann::json& root, const std::string& source) {
   const ResolvedFamily resolved = resolve_family(view, model.model_type.value);
   const Family& family = *resolved.family;
   model.transformers_native = resolved.basis == FamilyBasis::model_type && family.transformers_native;
+  model.read_as = std::string(family.model_type);
   record_family(view, resolved, model, issues);
 
   Normalizing n{view, family, model, issues, {}, {}, false};

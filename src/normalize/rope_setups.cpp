@@ -78,14 +78,38 @@ RopeDict find_rope_dict(Normalizing& n) {
   return {};
 }
 
-bool is_nested_by_layer_type(const RopeDict& dict, const std::set<std::string>& layer_types) {
-  if (dict.object == nullptr || dict.object->empty()) return false;
-  static const std::set<std::string> kLayerTypeNames = {"full_attention", "sliding_attention", "chunked_attention"};
-  for (const auto& [key, value] : dict.object->items()) {
-    if (!value.is_object()) return false;
-    if (!layer_types.count(key) && !kLayerTypeNames.count(key)) return false;
-  }
-  return true;
+// RotaryEmbeddingConfigMixin.nested_rope_parameter_keys (transformers modeling_rope_utils.py, 2026): the dict is
+// nested under the keys the config declares as layer types, or as its class's rope-type labels (DeepSeek-V4's
+// main/compress, deepseek_v4_is_nested); any other key beside them is never read. An empty list is a flat dict.
+std::vector<std::string> nested_rope_parameter_keys(const RopeDict& dict, const std::set<std::string>& labels) {
+  std::vector<std::string> keys;
+  if (dict.object == nullptr) return keys;
+  for (const auto& [key, value] : dict.object->items())
+    if (labels.count(key)) keys.push_back(key);
+  return keys;
+}
+
+// DeepseekV4Config keeps a dict nested only when both "main" and "compress" are dicts; otherwise it reads the dict
+// as the legacy rope_scaling of the compressed layers.
+bool deepseek_v4_is_nested(const RopeDict& dict) {
+  if (dict.object == nullptr) return false;
+  auto is_dict = [&](const char* key) { return dict.object->contains(key) && (*dict.object)[key].is_object(); };
+  return is_dict("main") && is_dict("compress");
+}
+
+// Keys beside the per-layer-type dicts: transformers reads none of them (the issue it would otherwise be, a flat
+// reading that drops each type's own scaling, is what nested_rope_parameter_keys was written against).
+void note_stray_keys(Normalizing& n, const RopeDict& dict, const std::vector<std::string>& keys) {
+  std::vector<std::string> stray;
+  for (const auto& [key, value] : dict.object->items())
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) stray.push_back(key);
+  if (stray.empty()) return;
+  n.model.rope_stray_keys = stray;
+  n.model.notes.push_back(fmt::format(
+      "{} {} beside the per-layer-type dicts: transformers reads only the entries keyed by layer type "
+      "(nested_rope_parameter_keys), so {} not read",
+      dict.pointer, stray.size() == 1 ? "has " + stray.front() : fmt::format("has {}", fmt::join(stray, ", ")),
+      stray.size() == 1 ? "it is" : "they are"));
 }
 
 // ---- one dict into a setup template ----
@@ -143,6 +167,15 @@ TypeResolution resolve_type(Normalizing& n, const RopeDict& dict) {
   }
   if (spelled == "mrope") {
     n.issues.add(pointer, LegacyRopeTypeName{spelled, out.type});
+    return out;
+  }
+  // RotaryEmbeddingConfigMixin (2026): "axial" is the rope type of vision towers that rotate 2-D positions
+  // (default_rope_type, tf#48105); it validates as "default", and a language model reading it runs default RoPE.
+  if (spelled == "axial") {
+    n.model.notes.push_back(
+        fmt::format("{} 'axial' is a vision tower's rope type (2-D positions); transformers "
+                    "validates it as 'default', and its text frequencies are default RoPE's",
+                    pointer));
     return out;
   }
   if (spelled == "deepseek_yarn") {
@@ -387,6 +420,19 @@ void telechat3_magnitude(Normalizing& n, RopeSetup& setup) {
                                      setup.rope_type_name.from.pointer)};
 }
 
+// convert_rope_params_to_dict and standardize_rope_params (transformers, 2026) setdefault the top-level
+// partial_rotary_factor into each dict, so a dict's own value wins; earlier v5 releases overwrote it with the
+// top-level one.
+Field<double> dict_partial_wins(Normalizing& n, const Field<double>& in_dict) {
+  const Field<double>& top = n.dims.partial_rotary_factor;
+  if (n.dims.partial_from_attribute && std::abs(top.value - in_dict.value) > 1e-12)
+    n.model.notes.push_back(fmt::format(
+        "{} {} wins over the top-level {} {}: transformers setdefaults the top-level value into each RoPE dict "
+        "(releases before the 2026 nested_rope_parameter_keys change overwrote it)",
+        in_dict.from.pointer, in_dict.value, top.from.pointer.empty() ? top.from.note : top.from.pointer, top.value));
+  return in_dict;
+}
+
 RopeSetup read_setup_template(Normalizing& n, const RopeDict& dict, const RopeDict& top_dict, Field<double> theta,
                               std::string name) {
   RopeSetup setup;
@@ -413,13 +459,13 @@ RopeSetup read_setup_template(Normalizing& n, const RopeDict& dict, const RopeDi
     }
 
   setup.partial_rotary_factor = n.dims.partial_rotary_factor;
-  if (!n.dims.partial_from_attribute)
-    if (auto v = read_dict_number(n, dict, "partial_rotary_factor")) {
-      if (v->value > 0 && v->value <= 1) setup.partial_rotary_factor = *v;
-      else
-        n.issues.add(v->from.pointer,
-                     invalid_number("partial_rotary_factor", InvalidReason::outside_unit_interval, v->value));
-    }
+  if (auto v = read_dict_number(n, dict, "partial_rotary_factor")) {
+    if (v->value <= 0 || v->value > 1)
+      n.issues.add(v->from.pointer,
+                   invalid_number("partial_rotary_factor", InvalidReason::outside_unit_interval, v->value));
+    else if (n.family.pattern != LayerPattern::deepseek_v4_compression)
+      setup.partial_rotary_factor = dict_partial_wins(n, *v);
+  }
 
   setup.factor = read_dict_number(n, dict, "factor");
   if (read_ntk_alpha(n, dict, setup)) return setup;
@@ -467,19 +513,33 @@ void note_llama4_query_scale(Normalizing& n, const RopeDict& dict) {
       *beta, beta_at.pointer, *original, scale, last));
 }
 
-// DeepSeek-V4 (DeepseekV4Config.__post_init__ @b5b741e52e24b1c394ae4a0b13df86846284a1d3): the sliding-window layers
-// run plain RoPE on rope_theta; the compressed layers run the config's rope_scaling (YaRN) on compress_rope_theta
-// (default 160000) with attention_factor forced to 1.0, "the reference does NOT multiply cos/sin by the yarn mscale".
-RopeSetup deepseek_v4_compressed_setup(Normalizing& n, const RopeDict& dict) {
+// DeepSeek-V4 (DeepseekV4Config.__post_init__, models/deepseek_v4/configuration_deepseek_v4.py
+// @015c078164151a049126942989817713e83a8f3e): a flat dict (the legacy rope_scaling) becomes
+// {"main": default on rope_theta, "compress": the dict with rope_theta := compress_rope_theta (default 160000)}, and a
+// YaRN compress entry gets attention_factor 1.0 unless it states one, "the V4 reference does NOT multiply cos/sin by
+// the yarn mscale". Both entries take partial_rotary_factor qk_rope_head_dim / head_dim, which ropelens already reads
+// as head_dim := qk_rope_head_dim, so a partial_rotary_factor in the dict is not applied again.
+Field<double> deepseek_v4_compress_theta(Normalizing& n) {
   Field<double> theta{160000.0, Provenance::by_default("transformers DeepseekV4Config default compress_rope_theta")};
   if (auto hit = n.view.find_value({"compress_rope_theta"}))
     if (auto v = read_number(*hit, n.issues, "compress_rope_theta"); v && *v > 0)
       theta = {*v, Provenance::at(hit->pointer)};
+  return theta;
+}
+
+RopeSetup deepseek_v4_compressed_setup(Normalizing& n, const RopeDict& dict) {
+  const Field<double> theta = deepseek_v4_compress_theta(n);
   RopeSetup setup = read_setup_template(n, dict, dict, theta, "compressed");
-  if (setup.type == RopeType::yarn)
+  if (setup.rope_theta.from.pointer != theta.from.pointer || setup.rope_theta.value != theta.value) {
+    n.model.notes.push_back(fmt::format(
+        "{} {} is not read for the compressed layers: DeepseekV4Config sets their rope_theta to compress_rope_theta {}",
+        setup.rope_theta.from.pointer, setup.rope_theta.value, theta.value));
+    setup.rope_theta = theta;
+  }
+  if (setup.type == RopeType::yarn && !setup.yarn.attention_factor)
     setup.yarn.attention_factor = Field<double>{
-        1.0,
-        Provenance::by_default("transformers DeepseekV4Config sets attention_factor 1.0 on the compressed layers")};
+        1.0, Provenance::by_default("transformers DeepseekV4Config sets attention_factor 1.0 on the compressed layers "
+                                    "(setdefault)")};
   return setup;
 }
 
@@ -534,10 +594,11 @@ std::vector<Template> mimo_v2_templates(Normalizing& n, const RopeDict& dict) {
   return templates;
 }
 
-// GraniteSWAConfig and GraniteMoeSWAConfig (models/granite_swa/modular_granite_swa.py): layer i rotates with
-// {**rope_parameters, "rope_theta": layer_rope_theta[i]}; a 0 leaves it without RoPE (layer_schedule.cpp marks it
-// NoPE). One setup per base, over the layers that use it.
-std::vector<Template> granite_swa_templates(Normalizing& n, const RopeDict& dict) {
+// layer_rope_theta (GraniteSWAConfig and GraniteMoeSWAConfig, models/granite_swa/modular_granite_swa.py, and the
+// other 2026 classes that copy it): layer i rotates with {**rope_parameters, "rope_theta": layer_rope_theta[i]}; a 0
+// leaves it without RoPE (layer_schedule.cpp marks it NoPE). One setup per base, over the layers that use it. Read
+// for any model_type that states it.
+std::vector<Template> layer_rope_theta_templates(Normalizing& n, const RopeDict& dict) {
   std::vector<Template> templates;
   auto hit = n.view.find_value({"layer_rope_theta"});
   if (!hit || !hit->value->is_array() || static_cast<int>(hit->value->size()) != n.model.num_layers.value) {
@@ -557,6 +618,55 @@ std::vector<Template> granite_swa_templates(Normalizing& n, const RopeDict& dict
     RopeSetup setup = read_setup_template(n, dict, dict, base, fmt::format("layer_rope_theta {:g}", theta));
     setup.rope_theta = base;  // overrides rope_parameters' own rope_theta, as transformers' copy does
     templates.push_back({std::move(setup), "", {}, layers});
+  }
+  return templates;
+}
+
+// A dict keyed by layer type: one template per declared type. A null entry is a layer type without RoPE
+// (validate_rope skips it, "possibly a NoPE layer"); its layers take no position embeddings.
+std::vector<Template> per_layer_type_templates(Normalizing& n, const RopeDict& dict,
+                                               const std::vector<std::string>& keys) {
+  note_stray_keys(n, dict, keys);
+  std::vector<Template> templates;
+  for (const auto& key : keys) {
+    const json& value = (*dict.object)[key];
+    const std::string pointer = json_pointer_join(dict.pointer, key);
+    if (value.is_null()) {
+      int layers = 0;
+      for (auto& layer : n.model.layers)
+        if (layer.layer_type == key && layer.uses_rope) {
+          layer.uses_rope = false;
+          ++layers;
+        }
+      n.model.notes.push_back(
+          fmt::format("{} is null: the {} {} layers take no RoPE (NoPE), as transformers' "
+                      "validate_rope skips a None entry",
+                      pointer, layers, key));
+      continue;
+    }
+    if (!value.is_object()) {
+      n.issues.add(pointer, wrong_type(key, ValueType::object, value));
+      continue;
+    }
+    RopeDict entry{&value, pointer, true};
+    Field<double> theta = n.top_theta;
+    if (n.family.dialect == Dialect::gemma3 && key == "sliding_attention" && !n.view.find_value({"rope_theta"}))
+      theta = {1e4, Provenance::by_default("transformers Gemma3 default_theta['local'] 1e4")};
+    templates.push_back(for_type(read_setup_template(n, entry, dict, theta, key), key));
+  }
+  return templates;
+}
+
+// DeepSeek-V4 in the layout DeepseekV4Config serializes: {"main": …, "compress": …}, each entry as written (the class
+// keeps an already nested dict and drops any key beside the two). main rotates the sliding-window layers, compress
+// the compressed ones.
+std::vector<Template> deepseek_v4_nested_templates(Normalizing& n, const RopeDict& dict) {
+  note_stray_keys(n, dict, {"main", "compress"});
+  std::vector<Template> templates;
+  for (const auto& [key, layer_type, name] :
+       {std::tuple{"main", "sliding_attention", "sliding_attention"}, std::tuple{"compress", "", "compressed"}}) {
+    RopeDict entry{&(*dict.object)[key], json_pointer_join(dict.pointer, key), true};
+    templates.push_back(for_type(read_setup_template(n, entry, dict, n.top_theta, name), layer_type));
   }
   return templates;
 }
@@ -641,14 +751,12 @@ void read_rope_setups(Normalizing& n) {
   for (const auto& layer : model.layers) layer_types.insert(layer.layer_type);
 
   std::vector<Template> templates;
-  if (is_nested_by_layer_type(dict, layer_types)) {
-    for (const auto& [key, value] : dict.object->items()) {
-      RopeDict entry{&value, json_pointer_join(dict.pointer, key), true};
-      Field<double> theta = n.top_theta;
-      if (n.family.dialect == Dialect::gemma3 && key == "sliding_attention" && !n.view.find_value({"rope_theta"}))
-        theta = {1e4, Provenance::by_default("transformers Gemma3 default_theta['local'] 1e4")};
-      templates.push_back(for_type(read_setup_template(n, entry, dict, theta, key), key));
-    }
+  const bool deepseek_v4 = n.family.pattern == LayerPattern::deepseek_v4_compression;
+  const std::vector<std::string> nested = nested_rope_parameter_keys(dict, layer_types);
+  if (deepseek_v4 && deepseek_v4_is_nested(dict)) {
+    templates = deepseek_v4_nested_templates(n, dict);
+  } else if (!deepseek_v4 && !nested.empty()) {
+    templates = per_layer_type_templates(n, dict, nested);
   } else if (n.family.dialect == Dialect::gemma3) {
     // Gemma3TextConfig: the legacy dict scales only the global layers; local layers use rope_local_base_freq.
     Field<double> local{1e4, Provenance::by_default("transformers Gemma3 default_theta['local'] 1e4")};
@@ -666,8 +774,8 @@ void read_rope_setups(Normalizing& n) {
     templates.push_back(for_type(read_setup_template(n, dict, dict, n.top_theta, "full_attention"), "full_attention"));
   } else if (n.family.dialect == Dialect::mimo_v2) {
     templates = mimo_v2_templates(n, dict);
-  } else if (n.family.dialect == Dialect::granite_swa) {
-    templates = granite_swa_templates(n, dict);
+  } else if (n.view.find_value({"layer_rope_theta"})) {
+    templates = layer_rope_theta_templates(n, dict);
   } else if (n.family.pattern == LayerPattern::deepseek_v4_compression) {
     templates.push_back(
         for_type(read_setup_template(n, {}, {}, n.top_theta, "sliding_attention"), "sliding_attention"));

@@ -30,13 +30,6 @@ void without_text_options(const Report& report, std::ostream& out, const TextOpt
 void engines_json(const Model& model, const EngineReport& report, std::ostream& out, const TextOptions& /*text*/) {
   render_engines_json(model, report, out);
 }
-// suggest's text is fitted to the terminal afterwards, line by line (fit_lines), as the other renderers fit theirs.
-void suggest_text(const SuggestReport& report, std::ostream& out, const TextOptions& text) {
-  std::ostringstream block;
-  render_suggest_text(report, block);
-  out << fit_lines(block.str(), text.width);
-}
-
 constexpr Format<InspectRender> kInspect[] = {{"text", render_inspect_text},
                                               {"json", without_text_options<InspectReport, render_inspect_json>}};
 
@@ -63,11 +56,17 @@ constexpr Format<DiffRender> kDiff[] = {{"text", render_diff_text},
                                         {"sarif", without_text_options<DiffReport, render_diff_sarif>},
                                         {"github", without_text_options<DiffReport, render_diff_github>}};
 
-constexpr Format<SuggestRender> kSuggest[] = {{"text", suggest_text},
+constexpr Format<SuggestRender> kSuggest[] = {{"text", render_suggest_text},
                                               {"json", without_text_options<SuggestReport, render_suggest_json>}};
 
-constexpr Format<RulesRender> kRules[] = {
-    {"text", render_rules_text}, {"json", render_rules_json}, {"markdown", render_rules_markdown}};
+template <void (*render)(std::ostream&)>
+void rules_without_text_options(std::ostream& out, const TextOptions& /*text*/) {
+  render(out);
+}
+
+constexpr Format<RulesRender> kRules[] = {{"text", render_rules_text},
+                                          {"json", rules_without_text_options<render_rules_json>},
+                                          {"markdown", rules_without_text_options<render_rules_markdown>}};
 
 constexpr Format<ExplainRender> kExplain[] = {{"text", render_explain_text}, {"json", render_explain_json}};
 

@@ -32,8 +32,8 @@ std::string serve_command(const FitRequest& request, const Model& model, const E
   if (serve.launch.empty()) return "";
   // The engine that loads GGUF files takes the model by name only when it is one; the others take the model.
   const bool names_model = row.gguf == nullptr || model.gguf.has_value();
-  std::string command = fmt::format("{} {} {}", launch_command(serve, names_model ? request.model_word : ""),
-                                    serve.context_length, fit.max_tokens);
+  std::string command = launch_command(serve, names_model ? request.model_word : "");
+  if (!serve.context_length.empty()) command += fmt::format(" {} {}", serve.context_length, fit.max_tokens);
   if (!serve.allow_longer.empty() && needs_allow_longer(views, fit.engine, fit.max_tokens))
     command = fmt::format("{} {}", serve.allow_longer, command);
   if (!serve.kv_cache_dtype.empty()) command += fmt::format(" {} {}", serve.kv_cache_dtype, dtype_value);
@@ -93,7 +93,8 @@ EngineFit fit_engine(const Model& model, const FitRequest& request, const FitRep
   fit.max_tokens = kv.tokens;
   fit.kv_bytes = kv.kv_bytes;
   fit.limited_by = kv.tokens < cap ? FitLimit::memory : cap_reason(report);
-  fit.serve_command = serve_command(request, model, fit, budget.cache_flag.value, views);
+  // No command serves nothing: a model that fits no token gets none (text and JSON alike).
+  if (fit.max_tokens > 0) fit.serve_command = serve_command(request, model, fit, budget.cache_flag.value, views);
   return fit;
 }
 

@@ -199,10 +199,10 @@ TEST_CASE("known bases: bases of one shape with different lengths are ambiguous 
           "[known-bases]") {
   // Two bases with Qwen3-8B's shape that differ only in their declared lengths.
   const std::array<KnownBase, 2> bases{
-      KnownBase{"Qwen3-8B", "Qwen3", "qwen3", 4096, 36, 32, 151936, 1000000.0, RopeType::default_rope, 0, 40960, 32768,
-                "https://huggingface.co/Qwen/Qwen3-8B"},
-      KnownBase{"Qwen3-8B-Long", "Qwen3", "qwen3", 4096, 36, 32, 151936, 1000000.0, RopeType::default_rope, 0, 131072,
-                131072, "https://example.org/card"},
+      KnownBase{"Qwen3-8B", "Qwen3", "qwen3", "qwen3", 4096, 36, 32, 151936, 1000000.0, RopeType::default_rope, 0,
+                40960, 32768, "https://huggingface.co/Qwen/Qwen3-8B"},
+      KnownBase{"Qwen3-8B-Long", "Qwen3", "qwen3", "qwen3", 4096, 36, 32, 151936, 1000000.0, RopeType::default_rope, 0,
+                131072, 131072, "https://example.org/card"},
   };
   Model model = load("testdata/configs/qwen/qwen3-8b.json");
   model.name_or_path.reset();

@@ -36,7 +36,7 @@ std::vector<std::string> code_files() {
 std::string folder_of(std::string_view name) {
   std::string folder(name);
   for (char& c : folder)
-    if (c == '.') c = '_';
+    if (c == '.' || c == '-') c = '_';
   return folder;
 }
 

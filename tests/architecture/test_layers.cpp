@@ -27,8 +27,8 @@ struct Layer {
 // The rows of the "## Layers" table, in order: `| layer | `folder`, `folder` | job |`.
 std::vector<Layer> documented_layers() {
   std::istringstream doc(read_file(source_path("docs/ARCHITECTURE.md")));
-  static const std::regex row(R"(^\| ([a-z]+) \| ((?:`[a-z_/]+`(?:, )?)+) \|)");
-  static const std::regex folder("`([a-z_/]+)`");
+  static const std::regex row(R"(^\| ([a-z]+) \| ((?:`[a-z_0-9/]+`(?:, )?)+) \|)");
+  static const std::regex folder("`([a-z_0-9/]+)`");
   std::vector<Layer> layers;
   bool in_section = false;
   for (std::string line; std::getline(doc, line);) {

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli/commands.hpp"
+#include "render/writers/terminal_text.hpp"
 #include "ropelens/input/input.hpp"
 #include "support.hpp"
 
@@ -154,6 +155,66 @@ TEST_CASE("an unknown option, choice or rule names the nearest one") {
   CHECK(run_cli("explain unseen-angles").exit_code == 0);
   CHECK_THAT(run_cli("check " + kQwen3 + " --select CTX201,CTX2O2").err,
              Contains("--select: unknown rule code, name or prefix 'CTX2O2' (did you mean 'CTX202'?)"));
+}
+
+TEST_CASE("every enumerated value names the nearest valid one, whichever command and option takes it") {
+  auto r = run_cli("check " + kQwen3 + " --fail-on warn");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("--fail-on: 'warn' is not one of error, warning, info (did you mean 'warning'?)"));
+  CHECK(lines(r.err) == 1);
+  r = run_cli("fit " + kQwen3 + " --memory 24GiB --weights 16GiB --kv-dtype bf16,fp9");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("'fp9' is not one of bf16, f16, f32, fp8, q8_0, q4_0 (did you mean 'fp8'?)"));
+  r = run_cli("fit " + kQwen3 + " --kv-dtype fp9");  // the wrong value first, not that --memory is missing
+  CHECK(r.exit_code == 2);
+  CHECK(r.err ==
+        "ropelens: error: --kv-dtype: 'fp9' is not one of bf16, f16, f32, fp8, q8_0, q4_0 (did you mean "
+        "'fp8'?)\n");
+  r = run_cli("check " + kQwen3 + " --severity CTX201=eror");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err,
+             Contains("--severity CTX201=eror: 'eror' is not one of error, warning, info (did you mean 'error'?)"));
+  CHECK(lines(r.err) == 1);
+  CHECK_THAT(run_cli("table " + kQwen3 + " --kv-dtype BF16").err, Contains("(did you mean 'bf16'?)"));
+  CHECK_THAT(run_cli("check " + kQwen3 + " --color alwys").err, Contains("(did you mean 'always'?)"));
+  CHECK_THAT(run_cli("check " + kQwen3 + " --log-level debg").err, Contains("(did you mean 'debug'?)"));
+  CHECK_THAT(run_cli("diff " + kQwen3 + " " + kQwen3 + " --fail-on err").err, Contains("(did you mean 'error'?)"));
+}
+
+TEST_CASE("a path that names a file which is not there says so, not that a model id is missing from the caches") {
+  for (const char* missing : {"nonexist.json", "models/nonexist.gguf", "/nonexistent/x", "no/such/config.json"}) {
+    const auto r = run_cli(std::string("check ") + missing);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "ropelens: error: " + std::string(missing) + ": no such file\n");
+    CHECK(r.err.find("cache") == std::string::npos);
+    CHECK(r.err.find("models--") == std::string::npos);
+  }
+}
+
+TEST_CASE("help: `help COMMAND` and `COMMAND --help` print the same text, the program name in its usage line") {
+  for (const char* command : {"check", "fit", "suggest", "table", "rules"}) {
+    const auto by_help = run_cli(std::string("help ") + command);
+    const auto by_flag = run_cli(std::string(command) + " --help");
+    CHECK(by_help.exit_code == 0);
+    CHECK(by_help.out == by_flag.out);
+    CHECK_THAT(by_help.out, Contains(std::string("Usage: ropelens ") + command + " "));
+  }
+}
+
+TEST_CASE("help and rules, piped, fit 80 columns") {
+  for (const char* arguments : {"help", "help check", "help fit", "help suggest", "help report", "rules"}) {
+    const auto r = run_cli(arguments);
+    CHECK(r.exit_code == 0);
+    std::size_t start = 0;
+    while (start < r.out.size()) {
+      const std::size_t end = std::min(r.out.find('\n', start), r.out.size());
+      const std::string line = r.out.substr(start, end - start);
+      INFO(arguments << ": " << line);
+      // Only a quoted word wider than a line (an example's JSON) may pass 80 columns.
+      CHECK((ropelens::render_detail::display_width(line) <= 80 || line.find('\'') != std::string::npos));
+      start = end + 1;
+    }
+  }
 }
 
 TEST_CASE("table: pairs outside the model's pairs are an error, not an empty table") {

@@ -22,20 +22,11 @@ namespace fs = std::filesystem;
 namespace {
 
 // A git repository in a fresh folder with Qwen3-8B's config.json committed.
-class ScratchRepo {
+class ScratchRepo : public ropelens::test::ScratchGit {
  public:
   ScratchRepo() {
-    git({"init", "-q"});
     write("config.json", read_file(source_path(kQwen3)));
     commit("Qwen3-8B as published");
-  }
-  std::string path() const { return dir_.path(); }
-  std::string file(const std::string& relative) const { return dir_.file(relative); }
-  void write(const std::string& relative, const std::string& text) const { write_file(dir_.file(relative), text); }
-  void git(const std::vector<std::string>& args) const { ropelens::run_git(dir_.path(), args, "test", 1u << 20); }
-  void commit(const std::string& message) const {
-    git({"add", "-A"});
-    git({"-c", "user.name=ropelens tests", "-c", "user.email=tests@ropelens.invalid", "commit", "-q", "-m", message});
   }
   // config.json with `pointer` set to `value`.
   void edit(const std::string& pointer, const json& value) const {
@@ -43,9 +34,6 @@ class ScratchRepo {
     config[json::json_pointer(pointer)] = value;
     write("config.json", config.dump(2));
   }
-
- private:
-  TempDir dir_;
 };
 
 // Two commits: Qwen3-8B at models/qwen/config.json, then its max_position_embeddings raised to 131072.

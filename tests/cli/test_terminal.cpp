@@ -145,8 +145,9 @@ std::vector<std::string> words_of(const std::string& text) {
 
 // Words that only a terminal prints: table's note on the columns it left out, check's audit table stacked.
 bool terminal_only(const std::string& word) {
-  for (const char* allowed : {"not", "shown", "to", "fit", "columns:", "--wide", "prints", "every", "column", "!",
-                              "marks", "pairs", "out", "of", "range"})
+  for (const char* allowed :
+       {"not", "shown", "to", "fit", "columns:", "--wide", "prints", "every", "column", "!", "marks", "pairs", "out",
+        "of", "range", "\\"})  // the command printer's continuation: commands are one line piped
     if (word == allowed) return true;
   return word.find_first_not_of("0123456789") == std::string::npos;
 }
@@ -173,15 +174,32 @@ TEST_CASE("every command's text fits an 80- and a 120-column terminal, breaking 
       std::istringstream lines(out);
       for (std::string line; std::getline(lines, line);) {
         INFO(line);
-        // suggest prints each edit as one JSON word to paste (up to 210 columns); it gets a line of its own.
-        const bool one_word = words_of(line).size() == 1 && arguments.rfind("suggest", 0) == 0;
-        CHECK((display_width(line) <= columns || one_word));
+        // suggest prints each edit as one quoted JSON word to paste (up to 210 columns), never split: the command
+        // printer puts it on a line with its option only.
+        const bool json_word = arguments.rfind("suggest", 0) == 0 && line.find('\'') != std::string::npos &&
+                               line.find('{') != std::string::npos;
+        CHECK((display_width(line) <= columns || json_word));
       }
       for (const auto& word : words_of(out)) {  // a word broken in two would be two words the pipe never prints
         INFO(word);
-        CHECK((piped_words.count(word) == 1 || terminal_only(word)));
+        // suggest's config.json fragment is JSON, no command: it breaks after commas to fit the width it is given.
+        const bool fragment_piece = arguments.rfind("suggest", 0) == 0 && (word[0] == '{' || word[0] == '"');
+        CHECK((piped_words.count(word) == 1 || terminal_only(word) || fragment_piece));
       }
       CHECK(occurrences(out, "tokens") == occurrences(piped, "tokens"));
     }
   }
+}
+
+TEST_CASE("help on a narrow terminal puts each description under its option, within the width", "[cli][terminal]") {
+  const std::string out = on_terminal(40, "", "help fit");
+  CHECK(out.find("  --memory TEXT REQUIRED\n      SIZE (e.g. 24GiB, 80GB): one GPU's\n") != std::string::npos);
+  const std::string options = out.substr(0, out.find("Examples:"));
+  std::istringstream lines(options);
+  for (std::string line; std::getline(lines, line);) {
+    INFO(line);
+    CHECK((display_width(line) <= 40 || words_of(line).size() == 1));  // only a word wider than a line passes
+  }
+  CHECK(widest_line(on_terminal(80, "", "help fit")) <= 80);  // 60 columns and more: descriptions in their column
+  CHECK(on_terminal(80, "", "help fit").find("  --memory TEXT REQUIRED      SIZE") != std::string::npos);
 }

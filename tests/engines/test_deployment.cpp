@@ -38,15 +38,16 @@ TEST_CASE("a stack names engines, each optionally pinned to a version", "[stack]
   CHECK(deployment.served() == std::vector<Engine>{Engine::vllm, Engine::llama_cpp});
   CHECK(deployment.describe() == "vllm@main, llama.cpp");
   CHECK(deployment.stack_option() == "vllm@main,llama.cpp");
-  CHECK(Deployment{}.served() == all_engines());
+  CHECK(Deployment{}.served() ==
+        std::vector<Engine>{Engine::transformers, Engine::vllm, Engine::sglang, Engine::llama_cpp});  // default stack
   CHECK_FALSE(Deployment{}.stated());
   CHECK(parse_stack({"gguf"}, "--stack").entries.front().engine == Engine::llama_cpp);  // an alias
 }
 
 TEST_CASE("an unknown engine or a malformed version is an error naming what is expected", "[stack]") {
   CHECK(error_of({"vlm"}) ==
-        "--stack: unknown engine 'vlm' (did you mean 'vllm'?); expected transformers, vllm, sglang, llama.cpp, each "
-        "optionally @VERSION");
+        "--stack: unknown engine 'vlm' (did you mean 'vllm'?); expected transformers, vllm, sglang, llama.cpp, "
+        "mlx-lm, trtllm, exllamav3, each optionally @VERSION");
   CHECK(error_of({"vllm@mian"}) ==
         "--stack: vllm version 'mian' is not modelled (did you mean 'main'?); expected main, before-41277, "
         "before-56446, or a release such as 0.8.5");
@@ -104,10 +105,10 @@ TEST_CASE("the versions a deployment compares: its own, and the reference beside
   CHECK(deployment_of({"vllm@main"}).compared_versions() == std::vector<V>{V::transformers_v5, V::vllm_current});
   CHECK(deployment_of({"vllm@0.8.5"}).compared_versions() == std::vector<V>{V::transformers_v5, V::vllm_legacy});
   CHECK(deployment_of({"vllm"}).compared_versions() ==
-        std::vector<V>{V::transformers_v5, V::vllm_current, V::vllm_legacy, V::vllm_dynamic_41277});
+        std::vector<V>{V::transformers_v5, V::vllm_legacy, V::vllm_dynamic_41277});  // releases, not main
   CHECK(deployment_of({"sglang", "llama.cpp"}).compared_versions() == std::vector<V>{V::sglang, V::llama_cpp});
   CHECK(deployment_of({"transformers@4.4x"}).compared_versions() == std::vector<V>{V::transformers_4_4x});
-  CHECK(Deployment{}.compared_versions().size() == 8);
+  CHECK(Deployment{}.compared_versions().size() == 7);  // every released behaviour; vllm@main only when pinned
   CHECK(deployment_of({"llama.cpp"}).compared_engines() ==
         std::vector<Engine>{Engine::transformers, Engine::llama_cpp});
   CHECK(deployment_of({"transformers@4.50"}).pins(V::transformers_4_5x));
@@ -122,6 +123,6 @@ TEST_CASE("the engine option within a deployment: views may add the reference, f
   CHECK(vllm.served("all") == std::vector<Engine>{Engine::vllm});
   CHECK_THROWS_WITH(vllm.served("transformers"), "--engine transformers is not in the stack (vllm@0.22.0)");
   CHECK_THROWS_WITH(vllm.viewed("sglang"), "--engine sglang is not in the stack (vllm@0.22.0)");
-  CHECK(Deployment{}.served("all") == all_engines());
+  CHECK(Deployment{}.served("all") == Deployment{}.served());
   CHECK(Deployment{}.viewed("sglang") == std::vector<Engine>{Engine::sglang});
 }

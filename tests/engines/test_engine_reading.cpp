@@ -1,6 +1,7 @@
 // Engine views follow each engine's own reading of the config (issue 26): keys an engine ignores (rope_pct in
 // vLLM), per-layer keys transformers ignores (a nested truncate), legacy names (su with a top-level original
 // length), the default length of models without a length key, and configs an engine cannot load.
+#include <algorithm>
 #include <cmath>
 
 #include <catch2/catch.hpp>
@@ -67,8 +68,7 @@ TEST_CASE("A truncate nested in a layer type's dict: vLLM and SGLang ramp over 2
   const auto eng302 = findings("testdata/configs/synthetic/rope-parameters-per-layer.json", "ENG302");
   REQUIRE(eng302.size() == 1);
   CHECK(contains(eng302.front().message,
-                 "differing from transformers v5: transformers 4.4x 52 pairs, vLLM main "
-                 "(unreleased) 33 pairs, SGLang 33 pairs"));
+                 "differing from transformers v5: transformers 4.4x 52 pairs, vLLM ≤ 0.21 33 pairs, SGLang 33 pairs"));
 }
 
 TEST_CASE("Legacy su with a top-level original length: vLLM runs longrope on 4096 with the long factors") {
@@ -117,7 +117,7 @@ TEST_CASE("ChatGLM-6B v1: vLLM and SGLang cannot load it, ChatGLM2-6B loads") {
 
   const auto eng306 = findings("testdata/configs/chatglm/chatglm-6b.json", "ENG306");
   REQUIRE(eng306.size() == 2);  // the three vLLM versions behave alike and are named in one finding
-  CHECK(contains(eng306[0].message, "vLLM main (unreleased), vLLM ≤ 0.21, vLLM 0.22–0.29 cannot load"));
+  CHECK(contains(eng306[0].message, "vLLM ≤ 0.21, vLLM 0.22–0.29 cannot load"));
   CHECK(contains(eng306[1].message, "SGLang cannot load"));
 
   const Model v2 = load("testdata/configs/chatglm/chatglm2-6b.json");
@@ -135,4 +135,46 @@ TEST_CASE("DeepSeek-V3.2 converts as deepseek2, like V3: no magnitude or GGUF fi
 
 TEST_CASE("Kimi-K2's equal betas (1 and 1) are a hard cut every engine computes alike: no ROPE106") {
   CHECK(findings("testdata/configs/kimi/kimi-k2-instruct.json", "ROPE106").empty());
+}
+
+TEST_CASE("Laguna-XS.2: vLLM refuses a stray key beside the layer-type dicts (patch_legacy_rope_type), S-2.1 loads") {
+  const Model xs = load("testdata/hub/laguna/laguna-xs.2-fp8.json");
+  for (const auto version :
+       {EngineVersion::vllm_legacy, EngineVersion::vllm_dynamic_41277, EngineVersion::vllm_current}) {
+    const auto view = engine_view(xs, version, 262144);
+    REQUIRE(view.refusal);
+    CHECK(contains(*view.refusal, "rope_parameters should have a 'rope_type' key"));
+    CHECK(contains(*view.refusal, "original_max_position_embeddings beside the layer-type dicts"));
+  }
+  // transformers and SGLang read only the layer-type entries (nested_rope_parameter_keys; SGLang's laguna.py).
+  CHECK_FALSE(engine_view(xs, EngineVersion::transformers_v5, 262144).refusal);
+  CHECK_FALSE(engine_view(xs, EngineVersion::sglang, 262144).refusal);
+  const auto eng306 = findings("testdata/hub/laguna/laguna-xs.2-fp8.json", "ENG306");
+  REQUIRE(eng306.size() == 1);
+  CHECK(contains(eng306[0].message, "vLLM ≤ 0.21, vLLM 0.22–0.29 cannot load"));
+
+  const Model s21 = load("testdata/hub/laguna/laguna-s.2.1-fp8.json");
+  CHECK(s21.rope_stray_keys.empty());
+  CHECK_FALSE(engine_view(s21, EngineVersion::vllm_legacy, 262144).refusal);
+  CHECK(findings("testdata/hub/laguna/laguna-s.2.1-fp8.json", "ENG306").empty());
+}
+
+TEST_CASE("deepseek_ref without auto_map: vLLM's and SGLang's views say AutoConfig must know the model_type") {
+  const auto any_view_note = [](const Model& model, EngineVersion version, const std::string& text) {
+    const auto view = engine_view(model, version, 1048576);
+    return std::any_of(view.notes.begin(), view.notes.end(),
+                       [&](const Note& note) { return contains(note.text(), text); });
+  };
+  const Model repackaged = load("testdata/hub/deepseek/deepseek-v4-flash-fp8-sglang.json");
+  CHECK(any_view_note(repackaged, EngineVersion::vllm_legacy,
+                      "model_type 'deepseek_ref' has no config class in vLLM's registry"));
+  CHECK(any_view_note(repackaged, EngineVersion::vllm_legacy, R"(--hf-overrides '{"model_type": "deepseek_v4"}')"));
+  CHECK(any_view_note(repackaged, EngineVersion::sglang, "has no config class in SGLang's registry"));
+  // Kimi-K2 is read by its architectures too, but its auto_map names the remote config class AutoConfig loads.
+  const Model kimi = load("testdata/configs/kimi/kimi-k2-instruct.json");
+  CHECK_FALSE(any_view_note(kimi, EngineVersion::vllm_legacy, "no config class"));
+  CHECK_FALSE(any_view_note(kimi, EngineVersion::sglang, "no config class"));
+  // The original's model_type is registered.
+  const Model original = load("testdata/hub/deepseek/deepseek-v4-flash-nvfp4.json");
+  CHECK_FALSE(any_view_note(original, EngineVersion::vllm_legacy, "no config class"));
 }

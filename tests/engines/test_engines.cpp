@@ -56,7 +56,7 @@ TEST_CASE("engines: names, selection and versions") {
   CHECK(parse_engine("llama.cpp") == Engine::llama_cpp);
   CHECK(parse_engine("vllm") == Engine::vllm);
   CHECK_FALSE(parse_engine("tgi").has_value());
-  CHECK(parse_engine_selection("all").size() == 4);
+  CHECK(parse_engine_selection("all").size() == 7);
   CHECK(parse_engine_selection("sglang") == std::vector<Engine>{Engine::sglang});
   CHECK_THROWS_AS(parse_engine_selection("tgi"), std::invalid_argument);
   CHECK(label_of(EngineVersion::vllm_current) == "vLLM main (unreleased)");

@@ -28,7 +28,8 @@ TEST_CASE("every engine has exactly one registry row, in the order of all_engine
     CHECK(row.snippets != nullptr);
     CHECK_FALSE(row.model_registry.empty());
     REQUIRE_FALSE(row.versions.rows.empty());
-    CHECK(is_current(row.versions.rows.front().version));
+    CHECK(std::any_of(row.versions.rows.begin(), row.versions.rows.end(),
+                      [](const VersionRow& version) { return is_current(version.version); }));
     for (const VersionRow& version : row.versions.rows) CHECK(engine_of(version.version) == row.engine);
   }
 }
@@ -59,7 +60,8 @@ TEST_CASE("the vLLM labels name the releases of each key (they were swapped)") {
 }
 
 TEST_CASE("engine names, display names and aliases parse back to their engine") {
-  CHECK(engine_choices() == std::vector<std::string_view>{"transformers", "vllm", "sglang", "llama.cpp", "all"});
+  CHECK(engine_choices() == std::vector<std::string_view>{"transformers", "vllm", "sglang", "llama.cpp", "mlx-lm",
+                                                          "trtllm", "exllamav3", "all"});
   CHECK(display_name(Engine::vllm) == "vLLM");
   CHECK(display_name(Engine::sglang) == "SGLang");
   for (const EngineRow* row : engine_registry()) {
@@ -70,7 +72,7 @@ TEST_CASE("engine names, display names and aliases parse back to their engine") 
   CHECK_FALSE(parse_engine("vllm2"));
   CHECK(parse_engine_selection("all") == all_engines());
   CHECK_THROWS_WITH(parse_engine_selection("tgi"),
-                    "--engine 'tgi': expected transformers, vllm, sglang, llama.cpp or all");
+                    "--engine 'tgi': expected transformers, vllm, sglang, llama.cpp, mlx-lm, trtllm, exllamav3 or all");
 }
 
 TEST_CASE("the KV-cache report has one layout per engine, named by its registry row") {

@@ -13,6 +13,7 @@
 #include "ropelens/normalize/normalize.hpp"
 #include <fmt/format.h>
 
+#include "gguf_writer.hpp"
 #include "support.hpp"
 
 using namespace ropelens;
@@ -187,4 +188,52 @@ TEST_CASE("a directory of thousands of configs is scanned, and one bad file does
   CHECK_THAT(r.err, Catch::Contains("broken/config.json: not valid JSON"));
   CHECK_THAT(r.out, Catch::Contains("\"files\": 2001"));
   fs::remove_all(dir);
+}
+
+TEST_CASE(
+    "a hostile GGUF blob, a truncated Git LFS object and a pointer to a missing object are one line naming the "
+    "file, exit 2") {
+  test::ScratchGit repo;
+  repo.write("m/config.json", test::read_file(test::source_path(test::kQwen3)));
+  repo.commit("a config");
+  std::string hostile = "GGUF";
+  test::put_u32(hostile, 3);
+  test::put_u64(hostile, 0);
+  test::put_u64(hostile, std::uint64_t{1} << 40);  // a key-value count no file could hold
+  hostile += std::string(64, '\0');
+  repo.write("m/model.gguf", hostile);
+  repo.commit("a hostile GGUF");
+  auto r = test::run_cli_in(repo.path(), "diff --git HEAD~1..HEAD");
+  CHECK(r.exit_code == 2);
+  CHECK(count_lines(r.err) == 1);
+  CHECK_THAT(r.err, Catch::Contains("HEAD:m/model.gguf: key-value count 1099511627776 at byte 16 is beyond the limit"));
+
+  const std::string object = test::qwen3_8b_fixture().bytes();
+  const std::string oid(64, 'b');
+  repo.write("m/model.gguf", "version https://git-lfs.github.com/spec/v1\noid sha256:" + oid + "\nsize " +
+                                 std::to_string(object.size()) + "\n");
+  repo.commit("the GGUF through Git LFS");
+  repo.write(".git/lfs/objects/bb/bb/" + oid, object.substr(0, 100));
+  r = test::run_cli_in(repo.path(), "diff --git HEAD~2..HEAD");
+  CHECK(r.exit_code == 2);
+  CHECK(count_lines(r.err) == 1);
+  CHECK_THAT(r.err, Catch::Contains("HEAD:m/model.gguf: its Git LFS object .git/lfs/objects/bb/bb/bbbb") &&
+                        Catch::Contains("is 100 bytes where the pointer says " + std::to_string(object.size()) +
+                                        " (an interrupted download); the repository has no remote to fetch it from"));
+
+  fs::remove(repo.file(".git/lfs/objects/bb/bb/" + oid));
+  for (const std::string command : {"diff --git HEAD~2..HEAD", "check m/model.gguf"}) {
+    INFO(command);
+    r = test::run_cli_in(repo.path(), command);
+    CHECK(r.exit_code == 2);
+    CHECK(count_lines(r.err) == 1);
+    CHECK_THAT(r.err, Catch::Contains("m/model.gguf: a Git LFS pointer to an object this clone has not fetched "
+                                      "(sha256 bbbbbbbbbbbb…, " +
+                                      std::to_string(object.size()) + " bytes)"));
+  }
+  repo.git({"remote", "add", "upstream", "https://example.invalid/repo.git"});
+  r = test::run_cli_in(repo.path(), "check m/model.gguf");
+  CHECK_THAT(r.err, Catch::EndsWith("fetch it with: git lfs pull --include=m/model.gguf\n"));
+  r = test::run_cli_in(repo.path(), "diff --git HEAD~2..HEAD");
+  CHECK_THAT(r.err, Catch::EndsWith("fetch it with: git lfs fetch upstream HEAD --include=m/model.gguf\n"));
 }

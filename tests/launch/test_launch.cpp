@@ -3,6 +3,8 @@
 // (testdata/launch/qwen3-8b.gguf: context_length 40960, no scaling keys).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -152,7 +154,8 @@ TEST_CASE("YaRN x4 from 32768 in the form each engine honours serves 131072 with
     const auto short_length = serve(
         "vllm serve Qwen/Qwen3-8B --max-model-len 131072 --hf-overrides "
         "'{\"rope_parameters\":" +
-        yarn + R"(,"rope_theta":1000000}}')");
+            yarn + R"(,"rope_theta":1000000}}')",
+        "--stack vllm@main");
     REQUIRE(with_code(short_length.diagnostics, "SRV502").size() == 1);
     CHECK(with_code(short_length.diagnostics, "CTX201").empty());
   }
@@ -471,4 +474,291 @@ TEST_CASE("a launch manifest that cannot be read, or runs no engine, is one line
   }
   CHECK_THAT(check("laughs.yaml", laughs), Contains("0 containers and none starts an engine"));
   CHECK_THAT(check("big.yaml", std::string(2u << 20, '#')), Contains("larger than a launch manifest can be"));
+}
+
+namespace {
+
+const std::string kCardYarn = R"({"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768})";
+
+std::vector<std::string> codes(const json& diagnostics) {
+  std::vector<std::string> out;
+  for (const auto& d : diagnostics)
+    if (d["severity"] != "info") out.push_back(d["code"]);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::string qwen3_config() { return source_path("testdata/configs/qwen/qwen3-8b.json"); }
+
+}  // namespace
+
+TEST_CASE("vLLM's flags by release: --rope-scaling as 0.8.5 serves it, refused from 0.11.1", "[launch][cli][release]") {
+  const std::string card = "vllm serve ... --rope-scaling '" + kCardYarn + "' --max-model-len 131072";
+  const std::string model = "--model " + qwen3_config();
+  // 0.8.5 applies it to the HF config and derives original × factor = 131072: the card's recipe, nothing beyond
+  // ROPE103 (no CTX202: the declared length is the one vLLM derives; no ROPE101: no engine of the stack reads the
+  // factor as max/original).
+  const auto v085 = serve(card, model + " --stack vllm@0.8.5");
+  CHECK(codes(v085.diagnostics) == std::vector<std::string>{"ROPE103"});
+  CHECK(v085.file["target"] == 131072);
+  CHECK(codes(serve(card, model + " --stack vllm@0.11.0").diagnostics) == std::vector<std::string>{"ROPE103"});
+  // The legacy "type" key is read as "rope_type"; one that contradicts it refuses to start.
+  const std::string legacy = R"({"type":"yarn","factor":4.0,"original_max_position_embeddings":32768})";
+  CHECK(codes(serve("vllm serve ... --rope-scaling '" + legacy + "' --max-model-len 131072",
+                    model + " --stack vllm@0.8.5")
+                  .diagnostics) == std::vector<std::string>{"ROPE103"});
+  const auto conflict = serve(R"(vllm serve ... --rope-scaling '{"type":"linear","rope_type":"yarn","factor":4.0}')",
+                              model + " --stack vllm@0.8.5");
+  CHECK(names(conflict.diagnostics, "SRV501", "Found conflicts between 'rope_type'"));
+  // 0.12.0 refuses the flag and says when it went and what to write instead.
+  const auto v0120 = serve(card, model + " --stack vllm@0.12.0");
+  REQUIRE(with_code(v0120.diagnostics, "SRV501").size() == 1);
+  CHECK(with_code(v0120.diagnostics, "SRV501")[0]["message"] ==
+        "--rope-scaling was removed in vLLM 0.11.1 (PR #28006): vLLM 0.12.0 refuses to start");
+  CHECK(names(v0120.diagnostics, "SRV501", "--hf-overrides"));
+  // A flag that came later is refused on an older release; argparse's unique prefix is accepted.
+  CHECK(names(serve("vllm serve Qwen/Qwen3-8B --kv-cache-memory-bytes 8G", model + " --stack vllm@0.9.0").diagnostics,
+              "SRV501", "came in vLLM"));
+  CHECK(with_code(serve("vllm serve Qwen/Qwen3-8B --max-model 32768", model).diagnostics, "SRV501").empty());
+}
+
+TEST_CASE("vLLM's --hf-overrides by release: rope_scaling read before transformers v5, rope_parameters from 0.12.0",
+          "[launch][cli][release]") {
+  const std::string model = "--model " + qwen3_config();
+  const std::string scaling =
+      "vllm serve M --max-model-len 131072 --hf-overrides '{\"rope_scaling\":" + kCardYarn + "}'";
+  // 0.15.0 runs transformers v4: patch_rope_parameters copies rope_scaling, and the length is original × factor.
+  CHECK(codes(serve(scaling, model + " --stack vllm@0.15.0").diagnostics) == std::vector<std::string>{"ROPE103"});
+  // The newest release ropelens places runs transformers v5: rope_scaling is set and never read.
+  CHECK(with_code(serve(scaling, model).diagnostics, "SRV503").size() == 1);
+  // rope_parameters came with 0.12.0: 0.11.0 never reads it.
+  const std::string parameters =
+      "vllm serve M --hf-overrides '{\"rope_parameters\":" + kCardYarn.substr(0, kCardYarn.size() - 1) +
+      ",\"rope_theta\":1000000}}'";
+  CHECK(names(serve(parameters, model + " --stack vllm@0.11.0").diagnostics, "SRV503", "rope_parameters came with"));
+  CHECK(with_code(serve(parameters, model + " --stack vllm@0.12.0").diagnostics, "SRV503").empty());
+  // FlexibleArgumentParser's dotted form sets one key.
+  const auto dotted = serve("vllm serve M --hf-overrides.max_position_embeddings 65536", model);
+  CHECK(dotted.file["target"] == 65536);
+}
+
+TEST_CASE("the default vLLM version is the newest release ropelens places, and vllm@main is an explicit choice",
+          "[launch][cli][release]") {
+  // vLLM's own context-extension docs (9aaf83ef): YaRN through rope_parameters and no max_position_embeddings.
+  const std::string docs =
+      "vllm serve Qwen/Qwen3-0.6B --hf-overrides '{\"rope_parameters\": {\"factor\": 4.0, "
+      "\"original_max_position_embeddings\": 32768, \"rope_theta\": 1000000, \"rope_type\": "
+      "\"yarn\"}}' --max-model-len 131072";
+  const std::string model = "--model " + source_path("testdata/launch/corpus/models/Qwen--Qwen3-0.6B/config.json");
+  // Releases up to 0.29 derive original × factor = 131072: the docs' line starts.
+  CHECK(codes(serve(docs, model).diagnostics) == std::vector<std::string>{"ROPE103"});
+  // vLLM main (PR #56446) derives max_position_embeddings, 40960, and refuses it.
+  CHECK(with_code(serve(docs, model + " --stack vllm@main").diagnostics, "SRV502").size() == 1);
+}
+
+TEST_CASE("the Qwen3 card's SGLang recipe, with or without its variable, comes out with nothing beyond ROPE103",
+          "[launch][cli]") {
+  const std::string card =
+      "python -m sglang.launch_server ... --json-model-override-args '{\"rope_scaling\":" + kCardYarn + "}'";
+  const std::string model = "--model " + qwen3_config();
+  const auto plain = serve(card, model);
+  CHECK(codes(plain.diagnostics) == std::vector<std::string>{"ROPE103"});
+  CHECK(plain.file["target"] == 40960);  // get_context_length drops the factor when original is given
+  const auto allowed = serve("SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 " + card + " --context-length 131072", model);
+  CHECK(codes(allowed.diagnostics) == std::vector<std::string>{"ROPE103"});
+  CHECK(allowed.file["target"] == 131072);
+  // ROPE103 quotes Qwen3's measurement for Qwen3 only.
+  CHECK(names(plain.diagnostics, "ROPE103", "Arena-Hard"));
+}
+
+TEST_CASE("a docker run of the vLLM image, a systemd unit and ollama serve are checked at the length they serve",
+          "[launch][cli][forms]") {
+  TempDir dir;
+  make_qwen3_hub(dir);
+  ScopedEnv cache("HF_HUB_CACHE", dir.file("hub"));
+  const auto docker = serve(
+      "docker run --runtime nvidia --gpus all -v ~/.cache/huggingface:/root/.cache/huggingface \\\n"
+      "  --env \"VLLM_ALLOW_LONG_MAX_MODEL_LEN=1\" -p 8000:8000 --ipc=host vllm/vllm-openai:v0.8.5 \\\n"
+      "  --model Qwen/Qwen3-8B --rope-scaling '" +
+      kCardYarn + "' --max-model-len 131072");
+  INFO(docker.err);
+  CHECK(codes(docker.diagnostics) == std::vector<std::string>{"ROPE103"});  // the tag's release: 0.8.5
+  CHECK(docker.file["target"] == 131072);
+
+  write_file(dir.file("vllm.service"),
+             "[Unit]\nDescription=vLLM\n\n[Service]\nEnvironment=\"MODEL=Qwen/Qwen3-8B\" HF_HUB_OFFLINE=1\n"
+             "ExecStart=/opt/venv/bin/vllm serve ${MODEL} \\\n  --max-model-len 32768 \\\n"
+             "  --gpu-memory-utilization 0.9\nRestart=always\n");
+  const auto unit = run_cli("check --format json " + dir.file("vllm.service"));
+  INFO(unit.err);
+  CHECK(unit.exit_code == 0);
+  CHECK(json::parse(unit.out)["files"][0]["target"] == 32768);
+
+  const std::string gguf = "--model " + source_path(kQwen3Gguf);
+  const auto ollama = serve("OLLAMA_CONTEXT_LENGTH=8192 OLLAMA_NUM_CTX=4096 ollama serve", gguf);
+  CHECK(ollama.file["target"] == 8192);
+  REQUIRE(with_code(ollama.diagnostics, "SRV507").size() == 1);
+  CHECK_THAT(with_code(ollama.diagnostics, "SRV507")[0]["message"].get<std::string>(),
+             Contains("OLLAMA_NUM_CTX is not a variable Ollama reads"));
+  // OLLAMA_NUM_PARALLEL keeps num_ctx per request and multiplies the cache llama-server holds.
+  const auto parallel = run_cli("check -v --exit-zero --serve - " + gguf,
+                                "OLLAMA_NUM_PARALLEL=4 OLLAMA_CONTEXT_LENGTH=8192 ollama serve");
+  CHECK_THAT(parallel.err, Contains("Ollama asks llama-server for -c 32768 -np 4"));
+  const auto unread = serve("VLLM_ALLOW_LONG_MAX_LEN=1 vllm serve Qwen/Qwen3-8B --max-model-len 32768");
+  CHECK(names(unread.diagnostics, "SRV507", "did you mean VLLM_ALLOW_LONG_MAX_MODEL_LEN?"));
+}
+
+TEST_CASE("the Ollama image, uv run -m, and launch files known by their first line are read as launches",
+          "[launch][cli][forms]") {
+  TempDir dir;
+  const std::string gguf = "--model " + source_path(kQwen3Gguf);
+  // ollama/ollama's ENTRYPOINT /bin/ollama with its CMD serve: a docker run without arguments serves.
+  ScopedEnv unset("OLLAMA_CONTEXT_LENGTH", "");
+  const auto image = serve("docker run -d -e OLLAMA_CONTEXT_LENGTH=8192 -p 11434:11434 ollama/ollama", gguf);
+  INFO(image.err);
+  CHECK(image.file["target"] == 8192);
+  // A drop-in quoted without its [Service] header and with a name that says nothing: still a unit.
+  write_file(dir.file("override.conf"), "Environment=\"OLLAMA_NUM_CTX=4096\"\n");
+  const auto drop_in = run_cli("check --format json " + dir.file("override.conf") + " " + gguf);
+  INFO(drop_in.out);
+  CHECK(names(json::parse(drop_in.out)["files"][0]["diagnostics"], "SRV507", "OLLAMA_NUM_CTX"));
+  // A zsh script is a script by its #! line.
+  write_file(dir.file("run.zsh"), "#!/usr/bin/env zsh\nllama-server -m x.gguf -c 4096\n");
+  const auto script = run_cli("check --format json " + dir.file("run.zsh") + " " + gguf);
+  INFO(script.out);
+  CHECK(json::parse(script.out)["files"][0]["target"] == 4096);
+  // SGLang 0.4.10 served a longer --context-length by default (SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN true).
+  const std::string qwen = "--model " + source_path("testdata/configs/qwen/qwen3-8b.json");
+  const auto sglang = serve("uv run -m sglang.launch_server --model-path Qwen/Qwen3-8B --context-length 131072",
+                            qwen + " --stack sglang@0.4.10 --exit-zero");
+  CHECK(with_code(sglang.diagnostics, "SRV502").empty());
+  CHECK(with_code(sglang.diagnostics, "CTX202").size() == 1);
+  const auto refused = serve("python -m sglang.launch_server --model-path Qwen/Qwen3-8B --context-length 131072",
+                             qwen + " --stack sglang@0.5.2 --exit-zero");
+  CHECK(with_code(refused.diagnostics, "SRV502").size() == 1);
+}
+
+TEST_CASE("llama-server's slots: -c 0 -np 4 names the per-slot share, -np left out shares one pool",
+          "[launch][cli][llama.cpp]") {
+  const std::string gguf = source_path(kQwen3Gguf);
+  const auto zero = serve("llama-server -m " + gguf + " -c 0 -np 4");
+  REQUIRE(with_code(zero.diagnostics, "SRV504").size() == 1);
+  CHECK(with_code(zero.diagnostics, "SRV504")[0]["message"] ==
+        "-c 0 is the file's training context, n_ctx_train 40960, split over 4 slots: each request gets a "
+        "10240-token slot, a 1/4 share");
+  CHECK(zero.file["target"] == 10240);
+  // Left out, -np is auto: 4 slots on one unified pool, each request up to all of -c (PR #16736).
+  const auto pool = serve("llama-server -m " + gguf + " -c 32768");
+  CHECK(with_code(pool.diagnostics, "SRV504").empty());
+  CHECK(pool.file["target"] == 32768);
+  // … before build b7079 one slot, the same length.
+  CHECK(serve("llama-server -m " + gguf + " -c 32768", "--stack llama.cpp@b6000").file["target"] == 32768);
+  CHECK(with_code(serve("llama-server -m " + gguf + " -c 32768 -np 4 -kvu").diagnostics, "SRV504").empty());
+}
+
+TEST_CASE("llama.cpp's -fa takes a value from b6327: a bare -fa swallows the next flag", "[launch][cli][llama.cpp]") {
+  const std::string line = "llama-server -m " + source_path(kQwen3Gguf) + " -fa -ub 1024 -c 8192";
+  const auto now = serve(line);
+  REQUIRE(with_code(now.diagnostics, "SRV501").size() == 1);
+  CHECK_THAT(with_code(now.diagnostics, "SRV501")[0]["message"].get<std::string>(),
+             Contains("a bare -fa swallows the next word, '-ub'") && Contains("unknown value for --flash-attn"));
+  CHECK(with_code(serve(line, "--stack llama.cpp@b5000").diagnostics, "SRV501").empty());
+  CHECK(
+      with_code(serve("llama-server -m " + source_path(kQwen3Gguf) + " -fa on -c 8192").diagnostics, "SRV501").empty());
+  // The unified binary's `llama serve` is llama-server.
+  CHECK(serve("llama serve -m " + source_path(kQwen3Gguf) + " -c 8192").file["target"] == 8192);
+}
+
+TEST_CASE("YaRN flags without --yarn-orig-ctx on a file without the original key: no CTX201",
+          "[launch][cli][llama.cpp]") {
+  // n_ctx_orig_yarn is the file's n_ctx_train, 40960, fixed before PR #28030 re-adjusts n_ctx_train to 163840: the
+  // re-adjusted length is not YaRN's original.
+  const auto run = serve("llama-server -m " + source_path(kQwen3Gguf) + " -c 131072 --rope-scaling yarn --rope-scale 4",
+                         "--fail-on error");
+  CHECK(with_code(run.diagnostics, "CTX201").empty());
+  CHECK(with_code(run.diagnostics, "SRV504").empty());
+  CHECK(run.file["target"] == 131072);
+  CHECK(run.exit_code == 0);
+}
+
+TEST_CASE("a placeholder model or a flag-only fragment is checked with --model and --stack", "[launch][cli][forms]") {
+  const auto placeholder = run_cli("check --serve 'vllm serve <model> --max-model-len 32768'");
+  CHECK(placeholder.exit_code == 2);
+  CHECK_THAT(placeholder.err, Contains("'<model>', is a recipe's placeholder: give check --model PATH|ID"));
+  const auto fragment =
+      serve("--max-model-len 32768 --gpu-memory-utilization 0.9", "--stack vllm --model " + qwen3_config());
+  CHECK(fragment.exit_code == 0);
+  CHECK(fragment.file["target"] == 32768);
+  const auto unknown = run_cli("check --serve '--max-model-len 32768' --model " + qwen3_config());
+  CHECK(unknown.exit_code == 2);
+  CHECK_THAT(unknown.err, Contains("is a flag-only fragment: give --stack ENGINE"));
+}
+
+TEST_CASE("every format is a valid document when a --serve command cannot be read, and the error is plain text",
+          "[launch][cli][output]") {
+  const auto as_json = run_cli("check --serve 'foo bar' --format json");
+  CHECK(as_json.exit_code == 2);
+  const json document = json::parse(as_json.out);
+  REQUIRE(document["files"].size() == 1);
+  CHECK_THAT(document["files"][0]["error"].get<std::string>(), Contains("'foo bar' starts no engine ropelens knows"));
+  const auto as_sarif = run_cli("check --serve 'foo bar' --format sarif");
+  CHECK(as_sarif.exit_code == 2);
+  CHECK(json::parse(as_sarif.out)["runs"].is_array());
+  CHECK_THAT(as_sarif.out, Contains("starts no engine ropelens knows"));
+  const auto lines = run_cli("check --serve - --format json", "foo \\\n  bar\nbaz");
+  CHECK(lines.exit_code == 2);
+  CHECK(lines.out.find("\\u000a") == std::string::npos);
+  CHECK(lines.err.find("\\u000a") == std::string::npos);
+  // A systemd override not named as one is not "not valid JSON at byte 2".
+  TempDir dir;
+  write_file(dir.file("override.conf"), "[Service]\nEnvironment=\"OLLAMA_NUM_CTX=4096\"\n");
+  const auto override_file = run_cli("check " + dir.file("override.conf"));
+  CHECK(override_file.exit_code == 2);
+  CHECK(override_file.err.find("not valid JSON at byte") == std::string::npos);
+  // Its first line says it is a unit's drop-in: read as one (ollama serve, whose model --model names).
+  CHECK_THAT(override_file.err, Contains("give check --model"));
+}
+
+TEST_CASE("check --serve on fit's printed vLLM line passes at the memory fit was given, --tp 2 in the line",
+          "[launch][cli][fit]") {
+  TempDir dir;
+  const std::string model = dir.file("qwen3-8b");
+  fs::create_directories(model);
+  for (const char* name : {"config.json", "model.safetensors.index.json"})
+    fs::copy_file(source_path(std::string("testdata/rules/SRV505/bad-vllm-131072-in-24gib/") + name),
+                  fs::path(model) / name);
+  const auto fit = run_cli("fit " + model + " --memory 10GiB --tp 2 --engine vllm --format json");
+  REQUIRE(fit.exit_code == 0);
+  const json bf16 = json::parse(fit.out)["engines"]["vllm"]["bf16"];
+  const std::string line = bf16["serve"];
+  CHECK_THAT(line, Contains("--tensor-parallel-size 2"));
+  const auto fits = serve(line, "--memory 10GiB --stack vllm");
+  INFO(line);
+  CHECK(with_code(fits.diagnostics, "CTX210").empty());
+  CHECK(with_code(fits.diagnostics, "SRV505").empty());
+  CHECK(fits.exit_code == 0);
+  // One block more does not fit, and both rules say so from the one budget.
+  const std::int64_t longest = bf16["max_tokens"];
+  std::string over = line;
+  over.replace(over.find(std::to_string(longest)), std::to_string(longest).size(), std::to_string(longest + 16));
+  const auto too_long = serve(over, "--memory 10GiB --stack vllm --exit-zero");
+  CHECK(with_code(too_long.diagnostics, "CTX210").size() == 1);
+  CHECK(with_code(too_long.diagnostics, "SRV505").size() == 1);
+}
+
+TEST_CASE("an Ollama Modelfile's RoPE parameters and unknown parameters are refused as ollama create refuses them",
+          "[launch][cli][ollama]") {
+  TempDir dir;
+  fs::copy_file(source_path(kQwen3Gguf), dir.file("qwen3-8b.gguf"));
+  write_file(dir.file("Modelfile"),
+             "FROM ./qwen3-8b.gguf\nPARAMETER num_ctx 16384\nPARAMETER rope_frequency_base 1000000\n"
+             "PARAMETER temprature 0.6\nPARAMETER mirostat 1\n");
+  ScopedEnv unset("OLLAMA_CONTEXT_LENGTH", "");
+  const auto run = run_cli("check --format json " + dir.file("Modelfile"));
+  const json checked = json::parse(run.out)["files"][0];
+  CHECK(checked["target"] == 16384);
+  CHECK(names(checked["diagnostics"], "SRV501", "Ollama removed its RoPE parameters"));
+  CHECK(names(checked["diagnostics"], "SRV501", "did you mean temperature?"));
+  CHECK(names(checked["diagnostics"], "SRV503", "PARAMETER mirostat is deprecated"));
 }

@@ -71,8 +71,11 @@ TEST_CASE("every engine command a verified suggestion prints passes check --serv
     const auto run = run_cli(
         "check --serve - --model " + p.model + " --target " + kTarget + " " + kStack + " --format json", p.command);
     INFO(p.model << " (" << p.engine << "): " << p.command << "\n" << run.err);
-    CHECK(codes_of(run.out) == std::vector<std::string>{});
-    CHECK(run.exit_code == 0);
+    // As a correct recipe: nothing beyond ROPE103, static scaling's documented trade-off, which a launch that turns
+    // static YaRN on a model without it always carries (its exit is then 1 at --fail-on warning).
+    const std::vector<std::string> codes = codes_of(run.out);
+    CHECK((codes.empty() || codes == std::vector<std::string>{"ROPE103"}));
+    CHECK(run.exit_code == (codes.empty() ? 0 : 1));
   }
   CHECK(llama_cpp >= 1);
 }

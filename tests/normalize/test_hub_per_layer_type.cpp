@@ -118,7 +118,7 @@ TEST_CASE("MiMo-V2.5 remote code (mimo_v2): swa_rope_theta absent falls back to 
 }
 
 TEST_CASE("Granite SWA: layer_rope_theta gives each layer its base, 0 leaves it NoPE", "[hub-models][granite]") {
-  const Model model = load("testdata/hub/granite/granite-swash-2b-reconstructed.json");
+  const Model model = load("testdata/configs/synthetic/granite-swa-layer-rope-theta.json");
   CHECK(model.transformers_native);
   CHECK(model.schedule_summary() == "24 layers: 6 NoPE global, 18 RoPE sliding 128");
   REQUIRE(model.setups.size() == 1);
@@ -131,7 +131,8 @@ TEST_CASE("Granite SWA: layer_rope_theta gives each layer its base, 0 leaves it 
   std::vector<double> thetas(24, 1e4);
   thetas[0] = 5e5;
   thetas[4] = 5e5;
-  const Model two = load("testdata/hub/granite/granite-swash-2b-reconstructed.json", {{"/layer_rope_theta", thetas}});
+  const Model two =
+      load("testdata/configs/synthetic/granite-swa-layer-rope-theta.json", {{"/layer_rope_theta", thetas}});
   REQUIRE(two.setups.size() == 3);  // 1e4 on sliding layers, 1e4 on full layers 8..20, 5e5 on layers 0 and 4
   bool found = false;
   for (const auto& setup : two.setups)
@@ -143,7 +144,7 @@ TEST_CASE("Granite SWA: layer_rope_theta gives each layer its base, 0 leaves it 
   CHECK(found);
   CHECK(two.nope_layers().empty());
 
-  const Model short_list = load("testdata/hub/granite/granite-swash-2b-reconstructed.json",
+  const Model short_list = load("testdata/configs/synthetic/granite-swa-layer-rope-theta.json",
                                 {{"/layer_rope_theta", std::vector<double>{1e4, 0.0}}});
   const auto found_issues = diagnostics(short_list, "CFG006");
   REQUIRE(found_issues.size() == 1);
@@ -152,7 +153,9 @@ TEST_CASE("Granite SWA: layer_rope_theta gives each layer its base, 0 leaves it 
 
 TEST_CASE("Laguna-XS.2: YaRN x64 with partial 0.5 on full layers, default RoPE on all 128 dims of sliding layers",
           "[hub-models][laguna]") {
-  const Model model = load("testdata/hub/laguna/laguna-xs.2-reconstructed.json");
+  // The published FP8 config: a stray original_max_position_embeddings beside the two layer-type dicts, and a
+  // top-level partial_rotary_factor 0.5 that the sliding dict's own 1.0 overrides.
+  const Model model = load("testdata/hub/laguna/laguna-xs.2-fp8.json");
   CHECK(model.transformers_native);
   const RopeSetup& full = setup_named(model, "full_attention");
   const RopeSetup& sliding = setup_named(model, "sliding_attention");
@@ -160,16 +163,19 @@ TEST_CASE("Laguna-XS.2: YaRN x64 with partial 0.5 on full layers, default RoPE o
   CHECK(full.rotary_dim == 64);
   CHECK(full.partial_rotary_factor.from.pointer == "/rope_parameters/full_attention/partial_rotary_factor");
   CHECK(full.rope_theta.value == 5e5);
+  CHECK(full.factor->value == 64.0);
+  CHECK(full.original_max_position_embeddings->value == 4096);
   REQUIRE(full.yarn.attention_factor);
-  CHECK(full.yarn.attention_factor->value == 1.0);
-  CHECK(ropelens::compute_rope_table(full).attention_factor == 1.0);
+  CHECK(full.yarn.attention_factor->value == Approx(1.4158883083359672).epsilon(1e-15));
   CHECK(sliding.type == RopeType::default_rope);
   CHECK(sliding.rotary_dim == 128);
+  CHECK(sliding.partial_rotary_factor.from.pointer == "/rope_parameters/sliding_attention/partial_rotary_factor");
   CHECK(sliding.rope_theta.value == 1e4);
   CHECK(full.layers.size() == 10);
   CHECK(sliding.layers.size() == 30);
-  CHECK(diagnostics(model, "CFG013").empty());
-  CHECK(diagnostics(model, "CFG012").empty());
+  CHECK(any_note_contains(model, "/rope_parameters has original_max_position_embeddings beside the per-layer-type"));
+  CHECK(any_note_contains(model, "wins over the top-level /partial_rotary_factor 0.5"));
+  for (const std::string code : {"CFG013", "CFG012", "CFG007", "CTX201"}) CHECK(diagnostics(model, code).empty());
 }
 
 TEST_CASE("TeleChat3: telechat3-yarn is YaRN on s = 32768 / 8192 = 4 with magnitude 0.07 ln 4 + 1 = 1.0970",

@@ -102,5 +102,5 @@ TEST_CASE("golden: transformers float64 frequencies and attention factors to 1e-
       }
     }
   }
-  CHECK(checks == 67);  // every reference setup and variant in testdata/golden
+  CHECK(checks == 111);  // every reference setup and variant in testdata/golden
 }

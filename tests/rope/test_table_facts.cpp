@@ -12,14 +12,14 @@ using namespace ropelens;
 
 namespace {
 
-Model load(const std::string& config, std::vector<Edit> edits = {}) {
+Model load_config(const std::string& config, std::vector<Edit> edits = {}) {
   return load_model(test::source_path("testdata/configs/" + config), edits).model;
 }
 
 }  // namespace
 
 TEST_CASE("Llama-3.1-8B llama3: 29 kept, 29 divided by 8, pairs 29-34 smoothed") {
-  Model model = load("llama/llama-3.1-8b-instruct-bnb8bit-finetune.json");
+  Model model = load_config("llama/llama-3.1-8b-instruct-bnb8bit-finetune.json");
   TableReport report = build_table_report(model, {});
   REQUIRE(report.setups.size() == 1);
   const auto& st = report.setups[0];
@@ -35,9 +35,9 @@ TEST_CASE("Llama-3.1-8B llama3: 29 kept, 29 divided by 8, pairs 29-34 smoothed")
 }
 
 TEST_CASE("Qwen3-8B with yarn x4 on 32768: 24 kept, 16 ramped 1.05-3.40, 24 divided by 4") {
-  Model model =
-      load("qwen/qwen3-8b.json",
-           {parse_edit(R"(/rope_scaling={"rope_type":"yarn","factor":4,"original_max_position_embeddings":32768})")});
+  Model model = load_config(
+      "qwen/qwen3-8b.json",
+      {parse_edit(R"(/rope_scaling={"rope_type":"yarn","factor":4,"original_max_position_embeddings":32768})")});
   TableReport report = build_table_report(model, {});
   const auto& st = report.setups.at(0);
   CHECK(st.summary.kept == 24);
@@ -54,7 +54,7 @@ TEST_CASE("Qwen3-8B with yarn x4 on 32768: 24 kept, 16 ramped 1.05-3.40, 24 divi
 }
 
 TEST_CASE("Llama-2-7B-like at 8192: pairs 46-63 out of range, pair 63 from 27.1 to 54.2 degrees") {
-  Model model = load("llava/llava-v1.5-7b.json");
+  Model model = load_config("llava/llava-v1.5-7b.json");
   TableRequest request;
   request.target_tokens = 8192;
   TableReport report = build_table_report(model, request);
@@ -68,7 +68,7 @@ TEST_CASE("Llama-2-7B-like at 8192: pairs 46-63 out of range, pair 63 from 27.1 
 }
 
 TEST_CASE("the pairs filter selects rows but never the frequencies") {
-  Model model = load("llava/llava-v1.5-7b.json");
+  Model model = load_config("llava/llava-v1.5-7b.json");
   TableRequest request;
   request.pairs = {0, 16, 32, 48, 63};
   TableReport report = build_table_report(model, request);

@@ -28,6 +28,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "ropelens/documents/choices.hpp"
 #include "ropelens/documents/documents.hpp"
 #include "ropelens/documents/options.hpp"
 #include "ropelens/engines/engine.hpp"
@@ -102,12 +103,7 @@ class Options {
     std::string name;
     text(key, name);
     if (name.empty()) return;
-    const auto choices = engine_choices();
-    std::vector<std::string> names(choices.begin(), choices.end());
-    if (std::find(names.begin(), names.end(), name) == names.end())
-      throw std::invalid_argument(
-          fmt::format("--engine: '{}' is not one of {}{}", name, fmt::join(names, ", "), did_you_mean(name, names)));
-    out = name;
+    out = chosen(engine_choice_list(), name, "--engine");
   }
   // Every key given was read.
   void done() const {
@@ -166,9 +162,7 @@ void keep_notes(const Deployment& deployment, Run& run) {
 // check's options (`ropelens check NAME` with the model; with "serve", `check --serve COMMAND --model NAME`; with
 // "launch_file" and "launch_text", `check FILE --model NAME`).
 struct CheckCommand {
-  RuleOptions rules;
-  std::string engine;
-  std::vector<std::string> edits;
+  CheckRequest request;
   std::string format = "json";
   TextOptions text;
   std::string serve;
@@ -176,6 +170,7 @@ struct CheckCommand {
   std::string launch_text;
 
   explicit CheckCommand(Options& options) {
+    RuleOptions& rules = request.rules;
     options.tokens("target", rules.target);
     options.tokens("trained_length", rules.trained_length);
     options.tokens("extended_length", rules.extended_length, 0);
@@ -188,8 +183,8 @@ struct CheckCommand {
     options.gpus("tp", rules.tp);
     options.text("kv_dtype", rules.kv_dtype);
     options.list("stack", rules.stack);
-    options.engine("engine", engine);
-    options.list("set", edits);
+    options.engine("engine", request.engine);
+    options.list("set", request.edits);
     options.text("format", format);
     text = options.text_options();
     options.text("serve", serve);
@@ -198,10 +193,8 @@ struct CheckCommand {
   }
 
   CheckOptions resolve(Run& run) const {
-    CheckOptions check = resolve_rule_options(rules, ProjectSettings{}).check;
+    CheckOptions check = resolve_check_request(request, ProjectSettings{}).check;
     keep_notes(check.deployment, run);
-    check.edits = parse_edits(edits);
-    if (!engine.empty()) check.engines = check.deployment.viewed(engine);
     return check;
   }
 };
@@ -259,9 +252,9 @@ std::string table_document(const FileBytes* model, Options& options, Run& run) {
   const TextOptions text = options.text_options();
   options.done();
   if (!pairs.empty()) table.request.pairs = parse_pair_list(pairs);
-  table.request.kv_dtype = parse_kv_dtype_option(kv_dtype);
+  table.request.kv_dtype = parse_kv_dtype_option(kv_dtype, "--kv-dtype");
   if (!engine.empty()) {
-    table.deployment = resolve_stack_option(stack, ProjectSettings{});
+    table.deployment = with_engine_option(resolve_stack_option(stack, ProjectSettings{}), engine);
     keep_notes(table.deployment, run);
     table.engines = table.deployment.viewed(engine);
   }
@@ -282,7 +275,7 @@ std::string inspect_document(const FileBytes* model, Options& options, Run&) {
   options.text("format", format);
   const TextOptions text = options.text_options();
   options.done();
-  request.kv_dtype = parse_kv_dtype_option(kv_dtype);
+  request.kv_dtype = parse_kv_dtype_option(kv_dtype, "--kv-dtype");
   const LoadedModel loaded = load_file_bytes(required_model(model, "inspect"), parse_edits(edits));
   std::ostringstream out;
   write_inspect_document(loaded, request, format, out, text);
@@ -304,7 +297,7 @@ std::string suggest_document(const FileBytes* model, Options& options, Run& run)
   if (request.target_tokens == 0) throw std::invalid_argument("suggest: --target is required");
   const FileBytes& file = required_model(model, "suggest");
   apply_trained_length_rules(request, {}, file.shown);
-  request.deployment = resolve_stack_option(stack, ProjectSettings{});
+  request.deployment = with_engine_option(resolve_stack_option(stack, ProjectSettings{}), engine);
   keep_notes(request.deployment, run);
   request.engines = request.deployment.served(engine);
   std::ostringstream out;
@@ -363,7 +356,7 @@ std::string about_document(const FileBytes*, Options& options, Run&) {
   about["engines"] = json::array();
   for (std::string_view engine : engine_choices())
     if (engine != "all") about["engines"].push_back(engine);
-  about["kv_dtypes"] = {"bf16", "f16", "f32", "fp8", "q8_0", "q4_0"};
+  about["kv_dtypes"] = kv_dtype_choices().values;
   return about.dump(2) + "\n";
 }
 

@@ -15,10 +15,11 @@ namespace ropelens {
 // What an earlier version of a config says about its training (the old side of a diff, the file a baseline
 // saw): enough to bound a later version whose RoPE is the same.
 struct EarlierVersion {
-  std::string source;         // "old/config.json", "models/qwen/config.json in the baseline …"
-  std::int64_t declared = 0;  // its max_position_embeddings
-  std::int64_t trained = 0;   // the longest length it was trained at (longest_trained_length)
-  std::string rope;           // rope_signature: the RoPE that produced it
+  std::string source;          // "old/config.json", "models/qwen/config.json in the baseline …"
+  std::int64_t declared = 0;   // its max_position_embeddings
+  std::int64_t trained = 0;    // the longest length it was trained at (longest_trained_length)
+  std::string rope;            // rope_signature: the RoPE that produced it
+  bool source_config = false;  // the config.json a GGUF file was converted from, not an earlier version of the file
 };
 
 // What the user says about training, over what the config implies (--trained-length, --extended-length).
@@ -30,6 +31,9 @@ struct TrainingOverrides {
   // An earlier version of the same config (the old side of a diff, the config a baseline saw): its trained
   // length bounds this one when the RoPE is unchanged, since a raised max_position_embeddings trains nothing.
   std::optional<EarlierVersion> earlier = std::nullopt;
+  // false: the known bases are not matched. A GGUF file that runs another RoPE than the config it was converted
+  // from is that config's model, whatever base its own RoPE and shape resemble.
+  bool known_bases = true;
 };
 
 // Each setup's rotary layout and frequencies ("default rotary_dim 128 rope_theta 1000000 factor 1 original 0"),
@@ -41,7 +45,8 @@ EarlierVersion earlier_version(const Model& model, std::string source);
 
 // Where the trained length the audit uses comes from when it is shorter than the declared length although the
 // RoPE is unchanged: the bound, and the evidence for it.
-enum class TrainedFrom { known_base, earlier_version };
+enum class TrainedFrom { known_base, earlier_version, source_config };
+std::string_view to_string(TrainedFrom from);  // "known_base", "earlier_version", "source_config"
 
 struct TrainedLength {
   std::int64_t tokens = 0;    // the bound: the longest length the weights were trained at

@@ -18,6 +18,7 @@ struct KnownBase {
   std::string_view name;        // "Qwen3-8B"
   std::string_view family;      // "Qwen3"
   std::string_view model_type;  // as config.json states it
+  std::string_view gguf_arch;   // general.architecture of its GGUF (llama.cpp's convert_hf_to_gguf.py: "qwen3moe")
   int hidden_size = 0;
   int num_layers = 0;
   int num_attention_heads = 0;
@@ -33,8 +34,9 @@ struct KnownBase {
 // Every known base, in the order docs/known-bases.md lists them.
 std::span<const KnownBase> known_bases();
 
-// The bases the model matches on model_type, hidden size, layers, heads, vocabulary and RoPE (type, theta,
-// factor). `_name_or_path`/`base_model` naming one of them narrows the list to it.
+// The bases the model matches on model_type (a GGUF file: its architecture), hidden size, layers, heads,
+// vocabulary and RoPE (type, theta, factor). `_name_or_path`/`base_model` (a GGUF file: general.base_model.0.name,
+// else general.name) naming one of them, letters and digits compared, narrows the list to it.
 struct BaseMatch {
   std::vector<const KnownBase*> candidates;
   // More than one candidate with different lengths: the audit says so and takes none of them.

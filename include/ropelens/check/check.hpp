@@ -98,6 +98,18 @@ TrainingOverrides training_for(const TrainingOverrides& training, const std::vec
 TrainingOverrides training_for_tracked(const TrainingOverrides& training, const std::vector<TrainedLengthRule>& rules,
                                        const std::string& work_tree_path);
 
+// The config a GGUF file was converted from (LoadedModel::source) as evidence of its training: when the file holds
+// the RoPE the converter writes for it (no theta, scaling or layout difference), the config's trained length bounds
+// the file's, as an earlier version's would.
+std::optional<EarlierVersion> conversion_source_evidence(const LoadedModel& loaded,
+                                                         const std::vector<TrainedLengthRule>& rules);
+// Everything known about how a loaded file was trained, in one order for every command: the lengths stated
+// (--trained-length, else .ropelens.json's rule for its path), else the config a GGUF file was converted from, else
+// the earlier version a baseline recorded. The known bases are matched by the audit itself, except for a GGUF file
+// whose RoPE differs from its config's (the conversion findings name that cause).
+TrainingOverrides training_evidence(const LoadedModel& loaded, const TrainingOverrides& stated,
+                                    const std::vector<TrainedLengthRule>& rules, const Baseline* baseline = nullptr);
+
 struct CheckOptions {
   std::optional<std::int64_t> target_tokens;  // none: each model's declared length (resolve_target)
   TrainingOverrides training;
@@ -135,10 +147,12 @@ FileResult check_launch(Launch launch, const CheckOptions& options);
 // `check FILE` checks it: one result for the file, its launches' findings together. Throws as check_launch does.
 FileResult check_launch_file(const std::string& file, std::string_view text, const CheckOptions& options);
 // The launches of one --serve command, each checked (a model that cannot be read is that launch's unreadable
-// result). Throws std::invalid_argument when the command starts no engine ropelens knows.
+// result); a command that starts no engine ropelens knows is one unreadable result, named --serve.
 std::vector<FileResult> check_serve_command(std::string_view command, const CheckOptions& options);
-// The engine version a launch of `engine` runs under the deployment: its pin, else the engine's main branch.
-EngineVersion launch_version(const Deployment& deployment, Engine engine);
+// What a launch of `engine` runs under the deployment: its pin, else the newest release ropelens places.
+LaunchRelease launch_release(const Deployment& deployment, Engine engine);
+// The engine a flag-only fragment is read for: the stack's only engine; none without a stack or with several.
+std::optional<Engine> fragment_engine(const Deployment& deployment);
 
 // The findings about the config itself (the CFG and GGUF rules): what inspect lists as its problems.
 std::vector<Diagnostic> config_findings(const LoadedModel& loaded);

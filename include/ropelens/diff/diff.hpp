@@ -16,7 +16,9 @@
 
 namespace ropelens {
 
-enum class DiffStatus { modified, added, deleted, renamed };
+// config_changed: a GGUF file the change left as it was, beside a config.json it changed: the file is checked against
+// the config on each side, so a conversion the change made stale is a new finding on it.
+enum class DiffStatus { modified, added, deleted, renamed, config_changed };
 std::string_view to_string(DiffStatus status);
 
 // A normalized value on each side: null where the side has none.
@@ -117,7 +119,9 @@ using DiffSide = std::optional<FileResult>;
 ModelDiff diff_checked(DiffStatus status, const DiffSide& old_side, const DiffSide& new_side,
                        const Deployment& deployment = {});
 
-// `ropelens diff OLD NEW`: two config files, model folders or GGUF files, in any combination.
+// `ropelens diff OLD NEW`: two config files, model folders or GGUF files, in any combination. A GGUF file is checked
+// against the config.json on the other side (`diff config.json model.gguf`), else against --source or the config.json
+// beside it, as check does, so its conversion findings are new findings of its side.
 DiffReport diff_files(const std::string& old_path, const std::string& new_path, const CheckOptions& options);
 
 struct GitDiffRequest {
@@ -126,7 +130,10 @@ struct GitDiffRequest {
   std::vector<std::string> paths;           // pathspecs relative to the working directory; empty: "."
 };
 // `ropelens diff --git REV [PATH...]`: every config.json and GGUF file that differs between the revisions,
-// old contents read with git (no checkout needed), directory-scan exclusions (options.scan) applied.
+// old contents read with git (no checkout needed; a GGUF blob streamed, header only; a Git LFS pointer read as its
+// object in the local LFS store), directory-scan exclusions (options.scan) applied. Each GGUF side is checked against
+// the config.json beside it on that side; a GGUF file beside a changed config.json, itself unchanged, is checked on
+// both sides too and listed (config_changed) when its findings change.
 DiffReport diff_git(const GitDiffRequest& request, const CheckOptions& options);
 
 DiffCounts count_changes(const std::vector<ModelDiff>& models);

@@ -59,7 +59,7 @@ struct FitOptions {
   std::optional<std::int64_t> trained_length;  // --trained-length
 };
 // The request fit runs under the deployment: sizes parsed (a bad one is std::invalid_argument naming its option),
-// the deployment's engines served.
+// the deployment (with an engine --engine names that no stack states: with_engine_option) served.
 FitRequest resolve_fit_options(const FitOptions& options, const Deployment& deployment);
 // fit of a loaded model that the user named `named` (the word its serve commands use); the trained length from
 // `trained_lengths` when none is given. The report is returned for the caller's exit code.

@@ -27,15 +27,15 @@ struct Deployment {
   std::vector<DeployedEngine> engines;  // as the stack lists them, each once; empty: no stack was given
   std::vector<std::string> notes;       // what resolving said: a release newer than any ropelens places, …
 
-  // A stack was given (without one every engine and version counts).
+  // A stack was given (without one every version of the default stack's engines counts).
   bool stated() const { return !engines.empty(); }
-  // The engines it serves, in registry order: the stack's, or every engine.
+  // The engines it serves, in registry order: the stack's, or the default stack's (EngineRow::in_default_stack).
   std::vector<Engine> served() const;
   bool serves(Engine engine) const;
   // Some entry pins exactly this version.
   bool pins(EngineVersion version) const;
   // The versions it runs: a pinned entry its version, an unpinned one every modelled version of its engine, no
-  // stack every version of every engine.
+  // stack every version of the default stack's engines; a product's version (`kt`, `lmstudio`) only when pinned.
   std::vector<EngineVersion> versions() const;
   // The versions rules and engine tables compare: its own, and beside a lone engine other than the reference,
   // the reference version (transformers v5: what the config means) first.
@@ -54,6 +54,9 @@ struct Deployment {
 // Resolves every entry's version (a key or a release, versions.hpp); throws std::invalid_argument starting with
 // `where` for a version that is neither, listing what the engine takes.
 Deployment resolve_deployment(const Stack& stack, std::string_view where);
+// Without a stack, --engine naming an engine outside the default stack (mlx-lm, trtllm, exllamav3) deploys that
+// engine alone, as `--stack ENGINE` would; otherwise the deployment as it is.
+Deployment with_engine_option(Deployment deployment, std::string_view engine_option);
 // The compared versions' views at the target (engine_views over compared_versions()).
 std::vector<EngineView> deployment_views(const Model& model, const Deployment& deployment, std::int64_t target_tokens);
 

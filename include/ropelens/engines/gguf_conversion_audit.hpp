@@ -2,7 +2,9 @@
 // for that config (the converter as llama_cpp_convert.cpp models it), against what the file holds, key by key.
 #pragma once
 
+#include <algorithm>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ropelens/model/model.hpp"
@@ -24,11 +26,21 @@ struct ConversionDifference {
   std::string written;         // what the converter writes for the config ("absent" when it writes nothing)
   std::string found;           // what the file holds ("absent")
   std::string consequence;     // what llama.cpp then runs, with numbers
+  // The one fix that works for what was lost: gguf-set-metadata for a number the file holds, a new conversion (with
+  // the converter version that writes it) for a key it lacks, a string or a tensor, another engine for a layout GGUF
+  // cannot state.
+  std::string remedy;
 };
 
 struct ConversionAudit {
   std::string arch;                               // general.architecture of the file
   std::vector<ConversionDifference> differences;  // in the order above, per setup
+  // Factor tensors that hold exactly what the converter writes for the config ("rope_freqs.weight").
+  std::vector<std::string> tensors_as_converted;
+
+  bool as_converted(std::string_view tensor) const {
+    return std::find(tensors_as_converted.begin(), tensors_as_converted.end(), tensor) != tensors_as_converted.end();
+  }
 };
 
 // The differences between `gguf` (a Model read from a GGUF file) and what the converter writes for `source` (the

@@ -60,10 +60,11 @@ enum class TpSharding { heads, layers };
 
 // What an engine's default share of each GPU's memory is computed from.
 struct MemoryRequest {
-  std::uint64_t gpu_bytes = 0;             // one GPU's memory (--memory)
-  int tp = 1;                              // GPUs the model is split over
-  const Model* model = nullptr;            // the model served
-  const Deployment* deployment = nullptr;  // a pinned release can have another default
+  std::uint64_t gpu_bytes = 0;                 // one GPU's memory (--memory)
+  int tp = 1;                                  // GPUs the model is split over
+  const Model* model = nullptr;                // the model served
+  const Deployment* deployment = nullptr;      // a pinned release can have another default
+  std::optional<std::uint64_t> weights_bytes;  // the whole model's weights (--weights, else the checkpoint's), if known
 };
 
 // The share of each GPU's memory an engine takes for weights and KV cache by default, and how it is derived.
@@ -78,12 +79,22 @@ enum class OlderVersions {
   only_when_pinned,  // a library people upgrade with their code (transformers)
 };
 
+// A name that stands for one version of an engine (`--stack lmstudio` is `mlx-lm@lmstudio`): a product that runs the
+// engine's code with its own defaults.
+struct VersionAlias {
+  std::string_view name;  // "lmstudio"
+  std::string_view key;   // the version key it pins: "lmstudio"
+};
+
 struct EngineRow {
   // Who it is.
   Engine engine;
-  std::string_view name;                      // as --engine takes it and JSON prints it: "llama.cpp"
-  std::string_view display_name;              // as text prints it: "vLLM"
-  std::span<const std::string_view> aliases;  // other spellings --engine and --stack accept
+  std::string_view name;                          // as --engine takes it and JSON prints it: "llama.cpp"
+  std::string_view display_name;                  // as text prints it: "vLLM"
+  std::span<const std::string_view> aliases;      // other spellings --engine and --stack accept
+  std::span<const VersionAlias> version_aliases;  // names --stack takes for one of its versions (and --engine for it)
+  // Covered when no stack is given; an engine outside the default stack counts only when --stack or --engine names it.
+  bool in_default_stack;
   // What it runs: its versions, the RoPE view of each, and where it maps `architectures` to model classes.
   const VersionTable& versions;
   EngineView (*view)(const Model& model, EngineVersion version, std::int64_t target_tokens);

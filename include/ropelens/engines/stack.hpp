@@ -17,7 +17,7 @@ struct StackEntry {
   bool operator==(const StackEntry&) const = default;
 };
 
-// Empty: no stack was given, every engine and version counts.
+// Empty: no stack was given, every version of the default stack's engines counts.
 struct Stack {
   std::vector<StackEntry> entries;
   bool empty() const { return entries.empty(); }

@@ -50,6 +50,11 @@ struct ResolvedVersion {
 std::optional<ResolvedVersion> resolve_version(Engine engine, std::string_view text);
 // Whether `pinned` is a release of `engine` older than `release` (false for a key such as "main", or none).
 bool release_before(Engine engine, std::string_view pinned, std::string_view release);
+// The version an engine runs when nothing pins one: the behaviour of the newest release ropelens places
+// (`newest_known`), never an unreleased change (vLLM main is `vllm@main`, an explicit choice).
+EngineVersion default_version(Engine engine);
+// Whether some release has the behaviour (false for a change on the main branch not yet released).
+bool is_released(EngineVersion version);
 // "main, before-41277, before-56446, or a release such as 0.8.5": what `@VERSION` takes for one engine.
 std::string version_choices(Engine engine);
 // One line of the version tables `ropelens rules` and docs/engines.md print.

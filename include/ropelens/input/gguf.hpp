@@ -146,11 +146,20 @@ bool looks_like_gguf(const std::string& path);
 bool looks_like_gguf_bytes(std::string_view bytes);
 
 // Reads the header, the key-values, the tensor-info table and the RoPE factor tensors.
-// Throws InputError (input.hpp) naming what is wrong and its byte offset.
-GgufFile read_gguf(const std::string& path);
+// Throws InputError (input.hpp) naming what is wrong and its byte offset, and the file as `shown` (default: `path`).
+GgufFile read_gguf(const std::string& path, const std::optional<std::string>& shown = std::nullopt);
 GgufFile read_gguf_bytes(std::string display_path, std::string_view bytes);
 // The same from a file held in parts (the header a browser read): BytesNotRead names the bytes it lacks.
 struct FileBytes;
 GgufFile read_gguf_bytes(const FileBytes& file);
+
+// Fills `out` with up to `count` of a stream's next bytes and returns how many; 0 at its end.
+using ReadSome = std::function<std::size_t(char* out, std::size_t count)>;
+// The same for a file that arrives as a stream of `size` bytes (a git blob through a pipe), of which `first_bytes`
+// were taken already: read once, forward only, through a window of 64 KiB, with the bytes between the header and a
+// RoPE factor tensor's data read and dropped. Memory stays bounded whatever the size; a stream that ends early
+// throws InputError.
+GgufFile read_gguf_stream(std::string display_path, std::uint64_t size, std::string first_bytes,
+                          const ReadSome& read_some);
 
 }  // namespace ropelens

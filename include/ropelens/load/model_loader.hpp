@@ -57,14 +57,21 @@ LoadedModel load_model(const std::string& path, const std::vector<Edit>& edits =
 // the file (`weights_index_listed_absent`), the loader does not look for them.
 LoadedModel load_found_model(const std::string& path, const std::vector<Edit>& edits = {},
                              bool weights_index_listed_absent = false);
-// The same for bytes already in memory (a file at a git revision), shown as `shown`: JSON or GGUF.
+// The same for bytes already in memory, shown as `shown`: JSON or GGUF.
 LoadedModel load_model_bytes(std::string shown, std::string bytes, const std::vector<Edit>& edits = {});
+// The same for `path` (relative to the top level) at a git revision, shown as "REV:PATH"; none when the revision has
+// no such file. A GGUF blob is streamed from git and only its header read, whatever its size; a Git LFS pointer is
+// read as the object it names in the local LFS store (InputError with the fetch command when it is not there); any
+// other file is read whole up to kMaxConfigBytes.
+std::optional<LoadedModel> load_model_at_revision(const std::string& top_level, const std::string& revision,
+                                                  const std::string& path, const std::vector<Edit>& edits = {});
 
 // The same for a file held in memory, whole or in parts (input/file_bytes.hpp): a GGUF file is read from its header's
 // bytes; BytesNotRead names the bytes a read lacks, and the caller reads them and calls again. No file system.
 LoadedModel load_file_bytes(const FileBytes& file, const std::vector<Edit>& edits = {});
 
-// The same for a file already read (read_input_file, read_stdin): GGUF by its magic, else JSON.
+// The same for a file already read (read_input_file, read_stdin): GGUF by its magic, a Git LFS pointer as the object
+// it names in the work tree's LFS store, else JSON.
 LoadedModel load_input(InputFile input, const std::vector<Edit>& edits);
 // The same for a document already read (e.g. once from stdin, then loaded with several sets of edits).
 LoadedModel load_document(Document document, const std::vector<Edit>& edits);

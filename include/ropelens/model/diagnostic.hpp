@@ -30,6 +30,9 @@ struct Diagnostic {
   std::string message;  // what is wrong, with the real numbers; lowercase, no final period
   Location where;
   std::string help;  // what to do, starting with a verb
+  // A command that does what the help says, as one POSIX shell line ("" = none): text output lays it out below the
+  // help with the command printer (ropelens/render/command_text.hpp), so it pastes as printed.
+  std::string help_command;
   std::vector<Location> related;
   nlohmann::json facts = nlohmann::json::object();  // computed values for machine formats
 };

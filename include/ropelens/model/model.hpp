@@ -198,6 +198,7 @@ struct Checkpoint {
   std::vector<CheckpointTensor> tensors;  // sorted by name
   std::uint64_t bytes = 0;                // storage shared by several names (tied embeddings) counted once
   std::uint64_t parameters = 0;
+  bool in_memory = false;  // a loaded module's buffers (ropelens.verify_rotary), not files
   const CheckpointTensor* find(std::string_view name) const;
 };
 
@@ -211,11 +212,24 @@ struct LengthKey {
 struct Model {
   std::string source;  // shown to users: the path, or "id@revision" for a model named by id
   std::optional<ModelReference> reference;
+  // A file read at a git revision ("HEAD:m/model.gguf"): where it sits in the work tree, as shown, for a command
+  // that edits the file.
+  std::optional<std::string> work_tree_file;
+  // The file a command that edits it names: the work-tree file of a revision's blob, the file a model id resolved
+  // to, else the path shown.
+  const std::string& file_to_edit() const {
+    if (work_tree_file) return *work_tree_file;
+    return reference ? reference->path : source;
+  }
   Field<std::string> model_type;
   std::string text_pointer;  // "" or the nested language-model object, e.g. "/text_config"
   PositionScheme scheme = PositionScheme::rope;
   Provenance scheme_from;
   bool transformers_native = true;
+  // The model_type whose class semantics normalize read the config with: model_type itself, or the one the
+  // architectures or auto_map class names when model_type is not known ("" for a best-effort reading). Engines
+  // dispatch on the class, so their views key on this, not on model_type.
+  std::string read_as;
   Field<Pairing> pairing{Pairing::rotate_half, {}};
 
   Field<int> num_layers;
@@ -250,6 +264,9 @@ struct Model {
   // The keys the language-model config states (its own and the enclosing object's), sorted: engine model code
   // reads some attributes without a default, so whether a key is there decides whether the engine loads.
   std::vector<std::string> config_keys;
+  // Keys beside the per-layer-type dicts of a nested rope_parameters (Laguna-XS.2's original_max_position_embeddings):
+  // transformers never reads them; vLLM's subset test then calls the dict flat.
+  std::vector<std::string> rope_stray_keys;
 
   std::vector<int> nope_layers() const;       // layers that attend without RoPE
   std::vector<int> attention_layers() const;  // layers that attend (all of them when no schedule was read)

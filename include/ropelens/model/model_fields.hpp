@@ -84,12 +84,32 @@ inline constexpr auto kModelFields = std::make_tuple(
              in_log | in_diff | in_settings));
 
 // Members of Model that are not settings rows: identity, layout, scheme-specific parts and what normalize noted.
-inline constexpr std::string_view kModelMembersElsewhere[] = {
-    "source",      "reference",        "text_pointer", "scheme_from",          "transformers_native",
-    "length_keys", "layers",           "setups",       "hybrid_schedule_from", "alibi",
-    "t5",          "nope_temperature", "kv",           "weights_bytes",        "weights_parameters",
-    "checkpoint",  "vocab_size",       "hidden_size",  "name_or_path",         "gguf",
-    "notes",       "issues",           "config_keys"};
+inline constexpr std::string_view kModelMembersElsewhere[] = {"source",
+                                                              "reference",
+                                                              "text_pointer",
+                                                              "scheme_from",
+                                                              "transformers_native",
+                                                              "length_keys",
+                                                              "layers",
+                                                              "setups",
+                                                              "hybrid_schedule_from",
+                                                              "alibi",
+                                                              "t5",
+                                                              "nope_temperature",
+                                                              "kv",
+                                                              "weights_bytes",
+                                                              "weights_parameters",
+                                                              "checkpoint",
+                                                              "vocab_size",
+                                                              "hidden_size",
+                                                              "name_or_path",
+                                                              "gguf",
+                                                              "notes",
+                                                              "issues",
+                                                              "config_keys",
+                                                              "work_tree_file",
+                                                              "read_as",
+                                                              "rope_stray_keys"};
 
 // One RoPE setup's settings, in the order inspect prints them; method parameters only for their method.
 inline constexpr auto kSetupFields = std::make_tuple(

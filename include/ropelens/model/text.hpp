@@ -16,7 +16,8 @@ std::string index_ranges(const std::vector<int>& sorted_indices);
 std::string group_thousands(std::uint64_t value);
 
 // The candidate closest to a mistyped word (spelling_distance_within, model/spelling.hpp),
-// when it is close enough to be what was meant: "CTX2O1" → "CTX201", "chek" → "check".
+// when it is close enough to be what was meant: "CTX2O1" → "CTX201", "chek" → "check"; the same word in another
+// case ("BF16" → "bf16"); else the one candidate the word begins ("warn" → "warning").
 std::optional<std::string> closest_match(std::string_view word, const std::vector<std::string>& candidates);
 
 // Text from a config or a path, made safe to print on a terminal: C0 and C1 control characters, DEL,
@@ -38,6 +39,11 @@ std::string json_pointer_key(std::string_view pointer);
 // One POSIX shell word for `text`: as it is when every character is safe unquoted (letters, digits, and
 // _-./:@%+=,), else in single quotes with each ' written '\''.
 std::string shell_word(std::string_view text);
+
+// A command as one POSIX shell line: each word as shell_word writes it, except that a leading assignment keeps its
+// name bare (VLLM_ALLOW_LONG_MAX_MODEL_LEN=1, NAME='a b'), so the shell still reads it as one. What JSON documents
+// carry and the command printer (ropelens/render/command_text.hpp) lays out.
+std::string shell_line(const std::vector<std::string>& words);
 
 // " (did you mean 'check'?)" or "".
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates);

@@ -28,7 +28,7 @@ using EngineRender = void (*)(const Model&, const EngineReport&, std::ostream&, 
 using CheckRendererFactory = std::unique_ptr<CheckRenderer> (*)(std::ostream&, const TextOptions&);
 using DiffRender = void (*)(const DiffReport&, std::ostream&, const TextOptions&);
 using SuggestRender = void (*)(const SuggestReport&, std::ostream&, const TextOptions&);
-using RulesRender = void (*)(std::ostream&);
+using RulesRender = void (*)(std::ostream&, const TextOptions&);
 using ExplainRender = void (*)(const Rule&, std::ostream&);
 using FitRender = void (*)(const FitReport&, std::ostream&, const TextOptions&);
 

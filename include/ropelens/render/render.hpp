@@ -101,10 +101,13 @@ void render_engines_json(const Model& model, const EngineReport& report, std::os
 // The JSON document render_engines_json prints, for embedding in another report (e.g. check --format json).
 nlohmann::json engines_to_json(const Model& model, const EngineReport& report);
 
-void render_suggest_text(const SuggestReport& report, std::ostream& out);
+// Fitted to options.width (80 columns without one); its commands go through the command printer.
+void render_suggest_text(const SuggestReport& report, std::ostream& out, const TextOptions& options = {});
 void render_suggest_json(const SuggestReport& report, std::ostream& out);
 
-void render_rules_text(std::ostream& out);
+// The catalog fitted to options.width (each summary and change in its column, or below its row when the column
+// would be narrower than 30); without a width, each row on one line.
+void render_rules_text(std::ostream& out, const TextOptions& options = {});
 void render_rules_json(std::ostream& out);
 void render_rules_markdown(std::ostream& out);
 // `explain CODE`: the rule's page, or its metadata with the page as JSON.

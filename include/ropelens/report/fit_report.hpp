@@ -35,10 +35,10 @@ struct FitRequest {
   std::uint64_t memory_bytes = 0;  // one GPU's
   int gpus = 1;                    // --tp: the GPUs the model is split over
   FitReserve reserve;
-  std::vector<KvDtype> dtypes;                  // empty: the config's (default_kv_dtype)
-  Deployment deployment;                        // what is deployed, resolved once by the command line
-  std::vector<Engine> engines = all_engines();  // the rows, in this order: Deployment::served(--engine)
-  std::optional<std::uint64_t> weights_bytes;   // --weights, over what the checkpoint states
+  std::vector<KvDtype> dtypes;                          // empty: the config's (default_kv_dtype)
+  Deployment deployment;                                // what is deployed, resolved once by the command line
+  std::vector<Engine> engines = Deployment{}.served();  // the rows, in this order: Deployment::served(--engine)
+  std::optional<std::uint64_t> weights_bytes;           // --weights, over what the checkpoint states
   std::string model_word;      // the model as the serve commands name it, one shell word ("" when unknown)
   TrainingOverrides training;  // --trained-length: the RoPE cap check's audit uses
 };

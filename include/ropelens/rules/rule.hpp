@@ -57,6 +57,7 @@ class Finding {
  public:
   explicit Finding(Diagnostic& diagnostic) : d_(diagnostic) {}
   Finding& help(std::string text);
+  Finding& help_command(std::string command_line);  // "" leaves none
   Finding& related(std::string pointer);
   Finding& at_flag(std::string flag);  // the launch flag the finding is about (with an empty pointer)
   Finding& fact(const std::string& key, nlohmann::json value);

@@ -29,8 +29,8 @@ struct SuggestRequest {
   std::optional<std::int64_t> original_tokens;
   std::string original_from = "--trained-length";  // where original_tokens comes from, as the audit names it
   Deployment deployment;                           // the stack the edits are verified under (check's views and rules)
-  std::vector<Engine> engines = all_engines();     // which snippets to print (Deployment::served)
-  std::optional<std::string> revision;             // for a Hugging Face id (locate_model)
+  std::vector<Engine> engines = Deployment{}.served();  // which snippets to print (Deployment::served)
+  std::optional<std::string> revision;                  // for a Hugging Face id (locate_model)
 };
 
 // What the change does at every length, compared with the config as it is (static scaling: ROPE103).

@@ -176,7 +176,7 @@ class Converter {
     } else {
       cause = "the YaRN magnitude cannot be stored";
     }
-    if (model_.model_type.value == "deepseek_v4")
+    if (model_.read_as == "deepseek_v4")
       cause =
           "guessed (llama.cpp's DeepSeek-V4 converter was not read; the generic YaRN conversion is assumed): " + cause;
     lose(pointer, fmt::format("{}: magnitude {} instead of {}", cause, fmt_number(runs), fmt_number(wanted)));

@@ -1,222 +1,317 @@
-// `llama-server -m MODEL.gguf …` and `llama-cli …` as llama.cpp reads them (docs/engines.md, "Launch lines"):
+// `llama-server -m MODEL.gguf …`, `llama serve …` (the unified binary, PR #23459) and `llama-cli …` as the llama.cpp
+// build the launch runs reads them (docs/engines.md, "Launch lines"; common/arg.cpp @145b6280):
 // - the RoPE flags replace the GGUF keys the loader would read (llama-context.cpp, as gguf_flags.cpp writes them):
 //   --rope-scaling → {arch}.rope.scaling.type, --rope-scale N → the factor N, --rope-freq-scale S → the factor 1/S,
 //   --yarn-orig-ctx → rope.scaling.original_context_length, --rope-freq-base → rope.freq_base; --override-kv
 //   KEY=TYPE:VALUE rewrites any key (int, float, bool, str), so ARCH.context_length=int:N raises n_ctx_train;
-// - -c N is the KV cache of every slot together: llama-server gives each of its -np slots N / np tokens; -c 0 is
-//   n_ctx_train; each slot is capped at n_ctx_train (from commit cd5e3b57), which PR #28030 (2026-08-30) re-adjusts
-//   for YaRN flags and --override-kv lifts in every build;
-// - -ctk/--cache-type-k and -ctv/--cache-type-v take f32, f16, bf16, q8_0, q4_0, ….
-// The flag list below is the RoPE, context, cache, model and common serving flags of common/arg.cpp, not all of them:
-// a flag it does not hold is reported only when it is one edit away from one it holds.
+// - -c N is the KV cache of every slot together: llama-server gives each of its -np slots N / np tokens; -c 0 (and,
+//   with --fit, an omitted -c) is n_ctx_train; each slot is capped at n_ctx_train (from commit cd5e3b57), which
+//   PR #28030 (2026-08-30) re-adjusts for YaRN flags and --override-kv lifts in every build;
+// - -np left out (the server's -1, auto) is 4 slots sharing one unified KV pool, each request up to all of -c
+//   (PR #16736; build b7079 starts 4 slots, issue #17300): not a split; an explicit -np N splits unless -kvu;
+// - -fa takes on|off|auto (and 1|0|-1, true|false) from build b6327 (flash_attn_type), so a bare -fa
+//   takes the next word as its value and refuses a flag there; before, -fa was a switch;
+// - --fit (on by default since PR #16653) adjusts only what the command leaves unset: an omitted -c (or -c 0, before
+//   PR #19070 kept an explicit 0) may be lowered to what fits the devices' memory, never below --fit-ctx; an explicit
+//   -c N is kept;
+// - -ctk/--cache-type-k and -ctv/--cache-type-v take f32, f16, bf16, q8_0, q4_0, …;
+// - a "--" flag is read with '_' as '-' (common_params_parse_ex).
 #include <fmt/format.h>
 
 #include "llama_cpp.hpp"
 #include "ropelens/engines/launch.hpp"
 #include "ropelens/engines/versions.hpp"
+#include "ropelens/model/text.hpp"
 #include "ropelens/model/units.hpp"
 
 namespace ropelens::engine_detail {
+
+bool ollama_command(const ShellCommand& command, Launch& launch);  // ollama_launch.cpp
+void resolve_ollama(Launch& launch, const Model& run);
+
 namespace llama_cpp_launch {
 
 using namespace launch_detail;
 
-constexpr std::string_view kFlags[] = {
-    "-m",
-    "--model",
-    "-hf",
-    "-hfr",
-    "--hf-repo",
-    "-hff",
-    "--hf-file",
-    "-hft",
-    "--hf-token",
-    "-mu",
-    "--model-url",
-    "-c",
-    "--ctx-size",
-    "-np",
-    "--parallel",
-    "-kvu",
-    "--kv-unified",
-    "-cb",
-    "--cont-batching",
-    "-nocb",
-    "--no-cont-batching",
-    "--rope-scaling",
-    "--rope-scale",
-    "--rope-freq-base",
-    "--rope-freq-scale",
-    "--yarn-orig-ctx",
-    "--yarn-ext-factor",
-    "--yarn-attn-factor",
-    "--yarn-beta-slow",
-    "--yarn-beta-fast",
-    "--override-kv",
-    "-ctk",
-    "--cache-type-k",
-    "-ctv",
-    "--cache-type-v",
-    "-ngl",
-    "--gpu-layers",
-    "--n-gpu-layers",
-    "-t",
-    "--threads",
-    "-tb",
-    "--threads-batch",
-    "--threads-http",
-    "--host",
-    "--port",
-    "-fa",
-    "--flash-attn",
-    "--jinja",
-    "--no-jinja",
-    "-b",
-    "--batch-size",
-    "-ub",
-    "--ubatch-size",
-    "--mlock",
-    "--no-mmap",
-    "--mmap",
-    "-sm",
-    "--split-mode",
-    "-ts",
-    "--tensor-split",
-    "-mg",
-    "--main-gpu",
-    "-dev",
-    "--device",
-    "--temp",
-    "--top-p",
-    "--top-k",
-    "--min-p",
-    "-n",
-    "--n-predict",
-    "-a",
-    "--alias",
-    "--api-key",
-    "--api-key-file",
-    "--chat-template",
-    "--chat-template-file",
-    "--metrics",
-    "--slots",
-    "--no-slots",
-    "--props",
-    "--no-webui",
-    "-v",
-    "--verbose",
-    "-lv",
-    "--verbosity",
-    "--log-file",
-    "--log-disable",
-    "-s",
-    "--seed",
-    "-p",
-    "--prompt",
-    "-f",
-    "--file",
-    "-i",
-    "--interactive",
-    "-cnv",
-    "--conversation",
-    "-no-cnv",
-    "--no-conversation",
-    "-st",
-    "--single-turn",
-    "--keep",
-    "--mmproj",
-    "--mmproj-url",
-    "--no-mmproj",
-    "-md",
-    "--model-draft",
-    "--draft-max",
-    "--draft-min",
-    "--draft-p-min",
-    "-ngld",
-    "--gpu-layers-draft",
-    "-cd",
-    "--ctx-size-draft",
-    "--reasoning-format",
-    "--reasoning-budget",
-    "-nkvo",
-    "--no-kv-offload",
-    "--cache-reuse",
-    "--ctx-checkpoints",
-    "--embedding",
-    "--embeddings",
-    "--rerank",
-    "--reranking",
-    "--pooling",
-    "--lora",
-    "--lora-scaled",
-    "--numa",
-    "--no-warmup",
-    "--swa-full",
-    "--grammar",
-    "--grammar-file",
-    "--json-schema",
-    "--repeat-penalty",
-    "--repeat-last-n",
-    "--presence-penalty",
-    "--frequency-penalty",
-    "-to",
-    "--timeout",
-    "-ot",
-    "--override-tensor",
-    "--cpu-moe",
-    "-cmoe",
-    "--n-cpu-moe",
-    "-ncmoe",
-    "-fit",
-    "--fit",
-    "--path",
-    "--api-prefix",
-    "--ssl-key-file",
-    "--ssl-cert-file",
-    "--slot-save-path",
-    "--prio",
-    "--prio-batch",
-    "--poll",
-    "-C",
-    "--cpu-mask",
-    "-e",
-    "--escape",
-    "--no-escape",
-    "-r",
-    "--reverse-prompt",
-    "-sp",
-    "--special",
-    "--no-perf",
-    "-dt",
-    "--defrag-thold",
-    "-sys",
-    "--system-prompt",
-    "--check-tensors",
-    "--no-op-offload",
-    "--spec-replace",
-    "-hfd",
-    "--hf-repo-draft",
-    "-hfv",
-    "--hf-repo-v",
-    "--tools",
-    "--models-dir",
-    "--models-max",
-    "--no-models-autoload",
-    "--sleep-idle-seconds",
-    "--webui",
-    "--offline",
-    "-kvo",
-    "--kv-offload",
-    "--ctx-shift",
-    "--no-context-shift",
-    "--context-shift",
-    "-dio",
-    "--direct-io",
-    "--mlock",
-    "-h",
-    "--help",
-    "--version",
+// The RoPE, context, cache, slot, memory, model and common serving flags of common/arg.cpp @145b6280, not every flag
+// (a flag it does not hold is reported only when it is one edit from one it holds); none was removed in the builds
+// ropelens places, and their build numbers are not placed (every build takes them). What changed in place is in
+// parse_flag: -fa's value (b6327), -np's default (b7079).
+constexpr FlagRelease kFlags[] = {
+    {"-m", "", ""},
+    {"--model", "", ""},
+    {"-hf", "", ""},
+    {"-hfr", "", ""},
+    {"--hf-repo", "", ""},
+    {"-hff", "", ""},
+    {"--hf-file", "", ""},
+    {"-hft", "", ""},
+    {"--hf-token", "", ""},
+    {"-mu", "", ""},
+    {"--model-url", "", ""},
+    {"-c", "", ""},
+    {"--ctx-size", "", ""},
+    {"-np", "", ""},
+    {"--parallel", "", ""},
+    {"-kvu", "", ""},
+    {"--kv-unified", "", ""},
+    {"-cb", "", ""},
+    {"--cont-batching", "", ""},
+    {"-nocb", "", ""},
+    {"--no-cont-batching", "", ""},
+    {"--rope-scaling", "", ""},
+    {"--rope-scale", "", ""},
+    {"--rope-freq-base", "", ""},
+    {"--rope-freq-scale", "", ""},
+    {"--yarn-orig-ctx", "", ""},
+    {"--yarn-ext-factor", "", ""},
+    {"--yarn-attn-factor", "", ""},
+    {"--yarn-beta-slow", "", ""},
+    {"--yarn-beta-fast", "", ""},
+    {"--override-kv", "", ""},
+    {"-ctk", "", ""},
+    {"--cache-type-k", "", ""},
+    {"-ctv", "", ""},
+    {"--cache-type-v", "", ""},
+    {"-ngl", "", ""},
+    {"--gpu-layers", "", ""},
+    {"--n-gpu-layers", "", ""},
+    {"-t", "", ""},
+    {"--threads", "", ""},
+    {"-tb", "", ""},
+    {"--threads-batch", "", ""},
+    {"--threads-http", "", ""},
+    {"--host", "", ""},
+    {"--port", "", ""},
+    {"-fa", "", ""},
+    {"--flash-attn", "", ""},
+    {"--jinja", "", ""},
+    {"--no-jinja", "", ""},
+    {"-b", "", ""},
+    {"--batch-size", "", ""},
+    {"-ub", "", ""},
+    {"--ubatch-size", "", ""},
+    {"--mlock", "", ""},
+    {"--no-mmap", "", ""},
+    {"--mmap", "", ""},
+    {"-sm", "", ""},
+    {"--split-mode", "", ""},
+    {"-ts", "", ""},
+    {"--tensor-split", "", ""},
+    {"-mg", "", ""},
+    {"--main-gpu", "", ""},
+    {"-dev", "", ""},
+    {"--device", "", ""},
+    {"--temp", "", ""},
+    {"--top-p", "", ""},
+    {"--top-k", "", ""},
+    {"--min-p", "", ""},
+    {"-n", "", ""},
+    {"--n-predict", "", ""},
+    {"-a", "", ""},
+    {"--alias", "", ""},
+    {"--api-key", "", ""},
+    {"--api-key-file", "", ""},
+    {"--chat-template", "", ""},
+    {"--chat-template-file", "", ""},
+    {"--metrics", "", ""},
+    {"--slots", "", ""},
+    {"--no-slots", "", ""},
+    {"--props", "", ""},
+    {"--no-webui", "", ""},
+    {"-v", "", ""},
+    {"--verbose", "", ""},
+    {"-lv", "", ""},
+    {"--verbosity", "", ""},
+    {"--log-file", "", ""},
+    {"--log-disable", "", ""},
+    {"-s", "", ""},
+    {"--seed", "", ""},
+    {"-p", "", ""},
+    {"--prompt", "", ""},
+    {"-f", "", ""},
+    {"--file", "", ""},
+    {"-i", "", ""},
+    {"--interactive", "", ""},
+    {"-cnv", "", ""},
+    {"--conversation", "", ""},
+    {"-no-cnv", "", ""},
+    {"--no-conversation", "", ""},
+    {"-st", "", ""},
+    {"--single-turn", "", ""},
+    {"--keep", "", ""},
+    {"--mmproj", "", ""},
+    {"--mmproj-url", "", ""},
+    {"--no-mmproj", "", ""},
+    {"-md", "", ""},
+    {"--model-draft", "", ""},
+    {"--draft-max", "", ""},
+    {"--draft-min", "", ""},
+    {"--draft-p-min", "", ""},
+    {"-ngld", "", ""},
+    {"--gpu-layers-draft", "", ""},
+    {"-cd", "", ""},
+    {"--ctx-size-draft", "", ""},
+    {"--reasoning-format", "", ""},
+    {"--reasoning-budget", "", ""},
+    {"-nkvo", "", ""},
+    {"--no-kv-offload", "", ""},
+    {"--cache-reuse", "", ""},
+    {"--ctx-checkpoints", "", ""},
+    {"--embedding", "", ""},
+    {"--embeddings", "", ""},
+    {"--rerank", "", ""},
+    {"--reranking", "", ""},
+    {"--pooling", "", ""},
+    {"--lora", "", ""},
+    {"--lora-scaled", "", ""},
+    {"--numa", "", ""},
+    {"--no-warmup", "", ""},
+    {"--swa-full", "", ""},
+    {"--grammar", "", ""},
+    {"--grammar-file", "", ""},
+    {"--json-schema", "", ""},
+    {"--repeat-penalty", "", ""},
+    {"--repeat-last-n", "", ""},
+    {"--presence-penalty", "", ""},
+    {"--frequency-penalty", "", ""},
+    {"-to", "", ""},
+    {"--timeout", "", ""},
+    {"-ot", "", ""},
+    {"--override-tensor", "", ""},
+    {"--cpu-moe", "", ""},
+    {"-cmoe", "", ""},
+    {"--n-cpu-moe", "", ""},
+    {"-ncmoe", "", ""},
+    {"-fit", "", ""},
+    {"--fit", "", ""},
+    {"--path", "", ""},
+    {"--api-prefix", "", ""},
+    {"--ssl-key-file", "", ""},
+    {"--ssl-cert-file", "", ""},
+    {"--slot-save-path", "", ""},
+    {"--prio", "", ""},
+    {"--prio-batch", "", ""},
+    {"--poll", "", ""},
+    {"-C", "", ""},
+    {"--cpu-mask", "", ""},
+    {"-e", "", ""},
+    {"--escape", "", ""},
+    {"--no-escape", "", ""},
+    {"-r", "", ""},
+    {"--reverse-prompt", "", ""},
+    {"-sp", "", ""},
+    {"--special", "", ""},
+    {"--no-perf", "", ""},
+    {"-dt", "", ""},
+    {"--defrag-thold", "", ""},
+    {"-sys", "", ""},
+    {"--system-prompt", "", ""},
+    {"--check-tensors", "", ""},
+    {"--no-op-offload", "", ""},
+    {"--spec-replace", "", ""},
+    {"-hfd", "", ""},
+    {"--hf-repo-draft", "", ""},
+    {"-hfv", "", ""},
+    {"--hf-repo-v", "", ""},
+    {"--tools", "", ""},
+    {"--models-dir", "", ""},
+    {"--models-max", "", ""},
+    {"--no-models-autoload", "", ""},
+    {"--sleep-idle-seconds", "", ""},
+    {"--webui", "", ""},
+    {"--offline", "", ""},
+    {"-kvo", "", ""},
+    {"--kv-offload", "", ""},
+    {"--ctx-shift", "", ""},
+    {"--no-context-shift", "", ""},
+    {"--context-shift", "", ""},
+    {"-dio", "", ""},
+    {"--direct-io", "", ""},
+    {"-h", "", ""},
+    {"--help", "", ""},
+    {"--version", "", ""},
+    {"--cache-ram", "", ""},
+    {"-cram", "", ""},
+    {"--swa-checkpoints", "", ""},
+    {"--no-kv-unified", "", ""},
+    {"-no-kvu", "", ""},
+    {"--repack", "", ""},
+    {"-nr", "", ""},
+    {"--no-repack", "", ""},
+    {"--no-host", "", ""},
+    {"-ns", "", ""},
+    {"--sequences", "", ""},
+    {"-mm", "", ""},
+    {"-mmu", "", ""},
+    {"--mmproj-auto", "", ""},
+    {"--no-mmproj-auto", "", ""},
+    {"--mmproj-offload", "", ""},
+    {"--no-mmproj-offload", "", ""},
+    {"-dr", "", ""},
+    {"--docker-repo", "", ""},
+    {"-hfrd", "", ""},
+    {"-hffv", "", ""},
+    {"--hf-file-v", "", ""},
+    {"-hfrv", "", ""},
+    {"--rpc", "", ""},
+    {"--perf", "", ""},
+    {"--show-timings", "", ""},
+    {"--no-show-timings", "", ""},
+    {"-co", "", ""},
+    {"--color", "", ""},
+    {"--usage", "", ""},
+    {"-cl", "", ""},
+    {"--cache-list", "", ""},
+    {"-Cr", "", ""},
+    {"--cpu-range", "", ""},
+    {"--cpu-strict", "", ""},
+    {"-Cb", "", ""},
+    {"--cpu-mask-batch", "", ""},
+    {"-Crb", "", ""},
+    {"--cpu-range-batch", "", ""},
+    {"--cpu-strict-batch", "", ""},
+    {"--poll-batch", "", ""},
+    {"--override-tensor-draft", "", ""},
+    {"-otd", "", ""},
+    {"--cpu-moe-draft", "", ""},
+    {"-cmoed", "", ""},
+    {"--n-cpu-moe-draft", "", ""},
+    {"-ncmoed", "", ""},
+    {"--list-devices", "", ""},
+    {"--op-offload", "", ""},
+    {"--predict", "", ""},
+    {"-fitt", "", ""},
+    {"--fit-target", "", ""},
+    {"-fitc", "", ""},
+    {"--fit-ctx", "", ""},
+    {"--control-vector", "", ""},
+    {"--control-vector-scaled", "", ""},
+    {"--control-vector-layer-range", "", ""},
+    {"--verbose-prompt", "", ""},
+    {"--display-prompt", "", ""},
+    {"--no-display-prompt", "", ""},
+    {"--warmup", "", ""},
+    {"--attention", "", ""},
+    {"--grp-attn-n", "", ""},
+    {"-gan", "", ""},
+    {"--grp-attn-w", "", ""},
+    {"-gaw", "", ""},
+    {"--ignore-eos", "", ""},
+    {"--samplers", "", ""},
+    {"--sampling-seq", "", ""},
+    {"--load-mode", "", ""},
+    {"-lm", "", ""},
+    {"--spec-type", "", ""},
+    {"--spec-draft-n-max", "", ""},
+    {"--no-log-prefix", "", ""},
+    {"--no-log-timestamps", "", ""},
+    {"--log-verbosity", "", ""},
 };
+
+// Builds where a flag's meaning changed in place.
+constexpr std::string_view kFirstFlashAttnValue = "b6327";  // -fa [on|off|auto]; before, a switch
+constexpr std::string_view kFirstAutoSlots = "b7079";       // -np -1 (auto): 4 slots, one unified KV pool
 
 GgufValue text_value(const std::string& text) {
   GgufValue value;
@@ -288,7 +383,36 @@ std::optional<KvDtype> cache_type(const std::string& value) {
   return parse_kv_dtype(value);
 }
 
-bool parse_flag(Launch& launch, const std::vector<std::string>& words, const std::string& flag, std::size_t& i) {
+// -fa as the build reads it: from b6327 it takes a value (common_arg_utils::is_truthy, is_falsey, is_autoy), so a
+// bare -fa takes the next word and refuses it when it is none of them ("unknown value for --flash-attn: '-c'").
+void flash_attn(Launch& launch, const std::vector<std::string>& words, std::size_t& i, const std::string& flag) {
+  if (release_before(Engine::llama_cpp, launch.release, kFirstFlashAttnValue)) return;  // a switch
+  const std::string& word = words[i];
+  if (const auto eq = word.find('='); eq != std::string::npos && word.starts_with("--")) return;
+  if (i + 1 >= words.size()) {
+    launch.problems.push_back({LaunchProblemKind::unknown_flag, flag,
+                               fmt::format("{} takes a value (on, off or auto) since build {}, and the command ends: "
+                                           "llama.cpp refuses to start (\"expected value for argument\")",
+                                           flag, kFirstFlashAttnValue),
+                               fmt::format("write {} on (or auto, the default)", flag)});
+    return;
+  }
+  static constexpr std::string_view kValues[] = {"on",       "enabled", "true", "1",    "off",
+                                                 "disabled", "false",   "0",    "auto", "-1"};
+  const std::string& value = words[++i];
+  if (std::find(std::begin(kValues), std::end(kValues), value) != std::end(kValues)) return;
+  launch.problems.push_back(
+      {LaunchProblemKind::unknown_flag, flag,
+       fmt::format("{} takes a value since build {}: a bare {} swallows the next word, '{}', and llama.cpp refuses to "
+                   "start (\"unknown value for --flash-attn: '{}'\"){}",
+                   flag, kFirstFlashAttnValue, flag, terminal_safe(value), terminal_safe(value),
+                   value.starts_with("-") ? fmt::format(", so {} is not read either", terminal_safe(value)) : ""),
+       fmt::format("write {} on (or auto, the default since then)", flag)});
+  if (value.starts_with("-")) --i;  // the flag it swallowed is not a value: read on from it for the other problems
+}
+
+bool parse_flag(Launch& launch, const std::vector<std::string>& words, const std::string& flag, std::size_t& i,
+                bool& slots_set, std::optional<bool>& unified) {
   const std::string arch_key = "{arch}.";
   if (flag == "-m" || flag == "--model") {
     if (auto value = value_of(words, i, flag, launch)) launch.model = *value;
@@ -300,12 +424,23 @@ bool parse_flag(Launch& launch, const std::vector<std::string>& words, const std
     if (auto value = value_of(words, i, flag, launch)) {
       auto tokens = token_value(launch, flag, *value, true);
       launch.asked_tokens = tokens && *tokens > 0 ? tokens : std::nullopt;  // -c 0: n_ctx_train
+      launch.length_from_model = tokens && *tokens == 0;
     }
   } else if (flag == "-np" || flag == "--parallel") {
-    if (auto value = value_of(words, i, flag, launch))
-      if (auto n = token_value(launch, flag, *value, false)) launch.slots = *n;
+    if (auto value = value_of(words, i, flag, launch)) {
+      if (*value == "-1") {
+        slots_set = false;  // auto, as when left out
+      } else if (auto n = token_value(launch, flag, *value, false)) {
+        launch.slots = *n;
+        slots_set = true;
+      }
+    }
   } else if (flag == "-kvu" || flag == "--kv-unified") {
-    launch.slots_split_length = false;
+    unified = true;
+  } else if (flag == "-no-kvu" || flag == "--no-kv-unified") {
+    unified = false;
+  } else if (flag == "-fa" || flag == "--flash-attn") {
+    flash_attn(launch, words, i, flag);
   } else if (flag == "--rope-scaling") {
     if (auto value = value_of(words, i, flag, launch)) {
       if (*value != "none" && *value != "linear" && *value != "yarn") {
@@ -358,6 +493,8 @@ constexpr std::pair<std::string_view, std::string_view> kEnvFlags[] = {
     {"LLAMA_ARG_HF_REPO", "-hf"},
     {"LLAMA_ARG_CTX_SIZE", "-c"},
     {"LLAMA_ARG_N_PARALLEL", "-np"},
+    {"LLAMA_ARG_KV_UNIFIED", "-kvu"},
+    {"LLAMA_ARG_FLASH_ATTN", "-fa"},
     {"LLAMA_ARG_ROPE_SCALING_TYPE", "--rope-scaling"},
     {"LLAMA_ARG_ROPE_SCALE", "--rope-scale"},
     {"LLAMA_ARG_ROPE_FREQ_BASE", "--rope-freq-base"},
@@ -367,35 +504,82 @@ constexpr std::pair<std::string_view, std::string_view> kEnvFlags[] = {
     {"LLAMA_ARG_CACHE_TYPE_V", "-ctv"},
 };
 
+// How the words set the slots: -np's value when given, and -kvu / -no-kvu.
+struct SlotFlags {
+  bool slots_set = false;
+  std::optional<bool> unified;
+};
+
 // The variables set in the command's environment, read as their flags. common_params_parse_ex applies them before
 // the command line, so a flag given too wins; what they set is named after the variable.
-void apply_env_flags(const ShellCommand& command, Launch& launch) {
+void apply_env_flags(const ShellCommand& command, Launch& launch, SlotFlags& slots) {
   for (const auto& [variable, flag] : kEnvFlags) {
     const auto it = command.env.find(std::string(variable));
     if (it == command.env.end()) continue;
-    const std::vector<std::string> words{std::string(flag), it->second};
+    std::vector<std::string> words{std::string(flag), it->second};
+    if (flag == "-kvu") words.pop_back();  // a switch: any value sets it
     const std::size_t problems = launch.problems.size();
     std::size_t i = 0;
-    parse_flag(launch, words, words[0], i);
+    parse_flag(launch, words, words[0], i, slots.slots_set, slots.unified);
     for (std::size_t p = problems; p < launch.problems.size(); ++p) launch.problems[p].flag = variable;
     if (launch.length_flag == flag) launch.length_flag = variable;
   }
 }
 
-bool parse_llama_cpp(const ShellCommand& command, EngineVersion, Launch& launch) {
+void read_flags(const std::vector<std::string>& w, std::size_t start, Launch& launch, SlotFlags& slots) {
+  const FlagSyntax syntax{kFlags, {}, "llama.cpp", true, false, false, false};
+  walk_flags(w, start, syntax, launch, [&](const std::string& flag, std::size_t& i) {
+    return parse_flag(launch, w, flag, i, slots.slots_set, slots.unified);
+  });
+}
+
+// The slots the server starts: -np N splits -c over N unless -kvu; left out (or -1), from build b7079 the server
+// starts 4 slots on one unified pool (each request up to all of -c), before it one slot.
+void settle_slots(Launch& launch, const SlotFlags& slots, bool server) {
+  if (!server) {
+    launch.slots = 1;
+    return;
+  }
+  const bool auto_slots = !slots.slots_set && !release_before(Engine::llama_cpp, launch.release, kFirstAutoSlots);
+  if (!slots.slots_set) launch.slots = auto_slots ? 4 : 1;
+  const bool unified = slots.unified.value_or(auto_slots);
+  launch.slots_share_pool = unified && launch.slots > 1;
+  launch.slots_split_length = !unified;
+  if (auto_slots && unified)
+    launch.notes.push_back(
+        "-np is left out: llama-server starts 4 slots on one unified KV pool (-np -1, auto; "
+        "PR #16736), so a request may use all of -c while the others leave room");
+}
+
+bool parse_llama_cpp(const ShellCommand& command, Launch& launch) {
   const auto& w = command.words;
   if (w.empty()) return false;
-  const std::string program = w[0].substr(w[0].rfind('/') + 1);
-  if (program != "llama-server" && program != "llama-cli") return false;
-  launch.slots_split_length = program == "llama-server";
-  launch.capped_at_trained = program == "llama-server";
-  apply_env_flags(command, launch);
-  const FlagSyntax syntax{kFlags, "llama.cpp", false, false, false, false};
-  walk_flags(w, 1, syntax, launch,
-             [&](const std::string& flag, std::size_t& i) { return parse_flag(launch, w, flag, i); });
-  if (!launch.slots_split_length) launch.slots = std::max<std::int64_t>(1, launch.slots);
+  const std::string program = program_name(w[0]);
+  if (program == "ollama") return ollama_command(command, launch);
+  std::size_t start = 1;
+  bool server = program == "llama-server";
+  if (program == "llama" && w.size() > 1 && w[1] == "serve") {  // the unified binary (PR #23459)
+    server = true;
+    start = 2;
+  } else if (!server && program != "llama-cli") {
+    return false;
+  }
+  launch.capped_at_trained = server;
+  SlotFlags slots;
+  apply_env_flags(command, launch, slots);
+  read_flags(w, start, launch, slots);
+  settle_slots(launch, slots, server);
   if (launch.length_flag.empty()) launch.length_flag = "-c";
   return true;
+}
+
+void fragment_llama_cpp(const ShellCommand& command, Launch& launch) {
+  launch.capped_at_trained = true;
+  SlotFlags slots;
+  apply_env_flags(command, launch, slots);
+  read_flags(command.words, 0, launch, slots);
+  settle_slots(launch, slots, true);
+  if (launch.length_flag.empty()) launch.length_flag = "-c";
 }
 
 std::string scaling_text(const Model& model) {
@@ -429,6 +613,9 @@ bool readjust_for_yarn(Launch& launch, const Model& run, const Model& as_read) {
   const auto readjusted = static_cast<std::int64_t>(static_cast<double>(original) * factor);
   if (readjusted == run.max_position_embeddings.value) return false;
   launch.gguf_keys["{arch}.context_length"] = int_value(readjusted);
+  // n_ctx_orig_yarn was fixed before the re-adjustment: without an original_context_length key (or --yarn-orig-ctx)
+  // it is the file's n_ctx_train, not the re-adjusted one, so the key holds it for the file read again.
+  launch.gguf_keys.try_emplace("{arch}.rope.scaling.original_context_length", int_value(original));
   launch.notes.push_back(fmt::format(
       "llama.cpp re-adjusts n_ctx_train from {} to {} for the YaRN flags (n_ctx_orig_yarn {} × factor {}; PR #28030, "
       "build b10754 and later): a slot is capped there, and the audit reads the file so",
@@ -445,6 +632,25 @@ void resolve_llama_cpp(Launch& launch, const Model& run, const Model& as_read) {
                      scaling_text(as_read), scaling_text(run)),
          "drop the RoPE flags and keep the file's scaling, or state the whole scaling the model should run with"});
   const std::int64_t trained = run.max_position_embeddings.value;
+  if (!launch.asked_tokens && launch.default_by_memory.empty()) {
+    if (launch.slots_split_length && launch.slots > 1)
+      launch.problems.push_back(
+          {LaunchProblemKind::slot_below_asked, launch.length_flag,
+           fmt::format(
+               "{} is the file's training context, n_ctx_train {}, split over {} slots: each request gets a "
+               "{}-token slot, a 1/{} share",
+               launch.length_from_model ? launch.length_flag + " 0" : fmt::format("{} left out", launch.length_flag),
+               trained, launch.slots, launch.served_tokens, launch.slots),
+           fmt::format("give -c {} for {} slots of {} tokens, or -kvu so that one request may use the whole cache, or "
+                       "fewer slots",
+                       trained * launch.slots, launch.slots, trained)});
+    if (launch.runner.empty() && launch.capped_at_trained)
+      launch.notes.push_back(fmt::format(
+          "{}: the context is n_ctx_train {}; --fit (on by default from PR #16653) may lower it to what the devices' "
+          "free memory holds, down to --fit-ctx (4096 by default); an explicit -c N is kept",
+          launch.length_from_model ? launch.length_flag + " 0" : fmt::format("{} left out", launch.length_flag),
+          trained));
+  }
   if (launch.capped_at_trained && trained > 0 && launch.served_tokens > trained) {
     const std::int64_t asked = launch.served_tokens;
     launch.served_tokens = trained;
@@ -457,19 +663,21 @@ void resolve_llama_cpp(Launch& launch, const Model& run, const Model& as_read) {
         {LaunchProblemKind::slot_below_asked, launch.length_flag,
          fmt::format("each request would get {} tokens, but {} caps it at n_ctx_train {}: requests get {} "
                      "tokens",
-                     asked, launch.slots_split_length ? "llama-server" : "Ollama", trained, trained),
-         launch.slots_split_length
+                     asked, launch.runner.empty() ? "llama-server" : "Ollama", trained, trained),
+         launch.runner.empty()
              ? fmt::format("--override-kv {}.context_length=int:{} lifts the cap (after extending RoPE to that length)",
                            run.model_type.value.empty() ? "ARCH" : run.model_type.value, asked)
              : fmt::format("set num_ctx to at most {}, or create the model from a GGUF whose {}.context_length is "
                            "raised (after extending RoPE to that length)",
                            trained, run.model_type.value.empty() ? "ARCH" : run.model_type.value)});
   }
+  if (launch.runner == "Ollama") resolve_ollama(launch, run);
 }
 
 }  // namespace llama_cpp_launch
 
-std::optional<Launch> ollama_modelfile(const std::string& path, std::string_view text, EngineVersion version);
+std::optional<Launch> ollama_modelfile(const std::string& path, std::string_view text, const LaunchRelease& release);
+extern const EngineVariables kLlamaCppVariables[2];
 
 // .devops/*.Dockerfile: the "server" stage's ENTRYPOINT is /app/llama-server and the "light" stage's /app/llama-cli
 // (ggml-org/llama.cpp at 00d69466), published as ghcr.io/ggml-org/llama.cpp:server, :server-cuda, :light, ….
@@ -478,12 +686,16 @@ constexpr ImageEntrypoint kLlamaCppImages[] = {
     {"ggml-org/llama.cpp", "light", "/app/llama-cli"},
     {"ggerganov/llama.cpp", "server", "/app/llama-server"},  // the images' name before the organisation moved
     {"ggerganov/llama.cpp", "light", "/app/llama-cli"},
+    // ollama/ollama's Dockerfile: ENTRYPOINT ["/bin/ollama"], CMD ["serve"] (ollama/ollama at fb307609).
+    {"ollama/ollama", "", "/bin/ollama", "serve"},
 };
 
 const LaunchSyntax kLlamaCppLaunch = {.parse = llama_cpp_launch::parse_llama_cpp,
+                                      .fragment = llama_cpp_launch::fragment_llama_cpp,
                                       .file = ollama_modelfile,
                                       .resolve = llama_cpp_launch::resolve_llama_cpp,
                                       .load_time_keys = llama_cpp_launch::readjust_for_yarn,
-                                      .images = kLlamaCppImages};
+                                      .images = kLlamaCppImages,
+                                      .variables = kLlamaCppVariables};
 
 }  // namespace ropelens::engine_detail

@@ -11,7 +11,8 @@
 namespace ropelens::engine_detail {
 namespace {
 
-constexpr double kSglangSwaRatio = 0.8;  // --swa-full-tokens-ratio default
+constexpr double kSglangSwaRatio = 0.8;             // --swa-full-tokens-ratio default
+constexpr double kKtransformersMemFraction = 0.98;  // kt run's --mem-fraction-static
 
 // SGLang splits its pool only when full and sliding layers both exist.
 bool has_hybrid_swa(const kv_detail::CachingLayers& model) {
@@ -83,6 +84,8 @@ int prefill_graph_sizes(std::int64_t max_bs) {
 // 512 + 1.5·max(chunk, 2048) + tp/8·1024 + 2·max_bs + 8 per prefill graph size (1536 for MLA) MiB, at least
 // 10240 MiB above 60 GiB, and takes round((gpu − reserved) / gpu, 3).
 MemoryShare sglang_memory_share(const MemoryRequest& request) {
+  if (request.deployment && request.deployment->pins(EngineVersion::sglang_ktransformers))
+    return {kKtransformersMemFraction, "KTransformers' kt run passes --mem-fraction-static 0.98"};
   const double gpu = static_cast<double>(request.gpu_bytes) / static_cast<double>(1ULL << 20);
   const bool small_tp = request.tp < 4;
   std::int64_t chunk = 8192;

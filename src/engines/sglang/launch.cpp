@@ -19,9 +19,16 @@ namespace sglang_launch {
 
 using namespace launch_detail;
 
-constexpr std::string_view kFlags[] = {
+constexpr FlagRelease kFlags[] = {
 #include "launch_flags.inc"
 };
+
+constexpr std::string_view kVariableNames[] = {
+#include "variables.inc"
+};
+constexpr EngineVariables kVariables[] = {
+    {"SGLANG_", kVariableNames, "the SGLANG_* names of python/sglang at 0.4.6, 0.5.6 and 8905cbd4", ""},
+    {"SGL_", kVariableNames, "the SGL_* names of python/sglang at 0.4.6, 0.5.6 and 8905cbd4", ""}};
 
 void override_args(Launch& launch, const std::string& flag, const std::string& text) {
   nlohmann::json overrides;
@@ -51,7 +58,10 @@ bool parse_flag(Launch& launch, const std::vector<std::string>& words, const std
     if (auto value = value_of(words, i, flag, launch)) launch.memory_fraction = number_value(launch, flag, *value);
   } else if (flag == "--tp-size" || flag == "--tensor-parallel-size") {
     if (auto value = value_of(words, i, flag, launch))
-      if (auto n = token_value(launch, flag, *value, false)) launch.tensor_parallel = *n;
+      if (auto n = token_value(launch, flag, *value, false)) {
+        launch.tensor_parallel = *n;
+        launch.tensor_parallel_flag = flag;
+      }
   } else if (flag == "--kv-cache-dtype") {
     if (auto value = value_of(words, i, flag, launch)) {
       if (value->starts_with("fp8")) launch.kv_dtype = KvDtype::fp8;
@@ -63,19 +73,38 @@ bool parse_flag(Launch& launch, const std::vector<std::string>& words, const std
   return true;
 }
 
-bool parse_sglang(const ShellCommand& command, EngineVersion, Launch& launch) {
+void read_flags(const std::vector<std::string>& words, std::size_t start, Launch& launch) {
+  const FlagSyntax syntax{kFlags, {}, "SGLang", false, true, false, true};
+  walk_flags(words, start, syntax, launch,
+             [&](const std::string& flag, std::size_t& i) { return parse_flag(launch, words, flag, i); });
+}
+
+// `python -m sglang.launch_server …`, and `sglang serve [MODEL] …` (python/sglang/cli/serve.py @8905cbd4, which
+// passes the rest to the same parser).
+bool parse_sglang(const ShellCommand& command, Launch& launch) {
   const auto& w = command.words;
-  const auto program = [](const std::string& word) { return word.substr(word.rfind('/') + 1); };
-  if (w.size() < 3 || !program(w[0]).starts_with("python") || w[1] != "-m" || w[2] != "sglang.launch_server")
-    return false;
-  const FlagSyntax syntax{kFlags, "SGLang", false, true, false, true};
-  walk_flags(w, 3, syntax, launch,
-             [&](const std::string& flag, std::size_t& i) { return parse_flag(launch, w, flag, i); });
+  const auto program = [](const std::string& word) { return program_name(word); };
+  std::size_t start = 0;
+  if (w.size() >= 3 && program(w[0]).starts_with("python") && w[1] == "-m" && w[2] == "sglang.launch_server") start = 3;
+  else if (w.size() >= 2 && program(w[0]) == "sglang" && w[1] == "serve") start = 2;
+  else return false;
+  if (start == 2 && w.size() > 2 && !w[2].starts_with("-")) launch.model = w[start++];  // sglang serve MODEL
+  read_flags(w, start, launch);
+  check_variables(command, kVariables, launch);
   return true;
+}
+
+void fragment_sglang(const ShellCommand& command, Launch& launch) {
+  read_flags(command.words, 0, launch);
+  check_variables(command, kVariables, launch);
 }
 
 }  // namespace sglang_launch
 
-const LaunchSyntax kSglangLaunch = {.parse = sglang_launch::parse_sglang, .file = nullptr, .resolve = nullptr};
+const LaunchSyntax kSglangLaunch = {.parse = sglang_launch::parse_sglang,
+                                    .fragment = sglang_launch::fragment_sglang,
+                                    .file = nullptr,
+                                    .resolve = nullptr,
+                                    .variables = sglang_launch::kVariables};
 
 }  // namespace ropelens::engine_detail

@@ -89,7 +89,7 @@ EngineSetupView sglang_method_view(const Model& model, const RopeSetup& setup, i
 // beta_slow, original_max_position_embeddings) on every layer, the compress_ratio 0 layers included: unit magnitude,
 // bit-identical to vLLM's deepseek_v4.py.
 RopeSetup sglang_deepseek_v4_reading(const Model& model, const RopeSetup& setup, std::vector<Note>& notes) {
-  if (model.model_type.value != "deepseek_v4") return setup;
+  if (model.read_as != "deepseek_v4") return setup;
   RopeSetup served = deepseek_v4_served(model, setup);
   if (setup.type != RopeType::yarn && served.type == RopeType::yarn)
     notes.push_back(
@@ -122,6 +122,8 @@ EngineSetupView sglang_setup_view(const Model& model, const RopeSetup& setup, in
   view.notes.insert(view.notes.begin(), notes.begin(), notes.end());
   return view;
 }
+
+constexpr std::int64_t kKtransformersTotalTokens = 40000;  // kt run's --max-total-tokens
 
 // CONTEXT_LENGTH_KEYS (python/sglang/srt/utils/hf_transformers/common.py @00828e56): "The ordering here is
 // important"; the first key present wins.
@@ -211,8 +213,20 @@ EngineView sglang_view(const Model& model, EngineVersion version, std::int64_t t
       "SGLang rotary_embedding/factory.py, yarn.py @0b1fd02d, hf_transformers/common.py get_context_length "
       "@00828e56";
   view.length = sglang_length_limit(model, target_tokens);
+  if (version == EngineVersion::sglang_ktransformers)
+    view.notes.push_back(
+        Note("kt run passes --max-total-tokens {}: the token pool, so a request's input stops at "
+             "min(context length, {}) − 1 tokens",
+             kKtransformersTotalTokens, kKtransformersTotalTokens));
   view.refusal = sglang_refusal(model);
   if (view.refusal) view.notes.push_back(Note("cannot load this config: {}", *view.refusal));
+  // HfModelConfigParser.parse (utils/hf_transformers/config.py @8905cbd4) calls AutoConfig.from_pretrained first;
+  // common.py registers only its own classes and the deepseek_v32/deepseek_v4/kimi_k2 aliases.
+  if (model_type_needs_registering(model))
+    view.notes.push_back(
+        Note("model_type '{}' has no config class in SGLang's registry and the config no auto_map: "
+             "unless transformers has one, loading stops in AutoConfig before {} is chosen",
+             model.model_type.value, model.read_as));
   for (std::size_t i = 0; i < model.setups.size(); ++i)
     view.setups.push_back(sglang_setup_view(model, model.setups[i], static_cast<int>(i), target_tokens));
   return view;

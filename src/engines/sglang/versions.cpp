@@ -14,6 +14,13 @@ constexpr VersionRow kSglangRows[] = {
      .first_release = "0.5.16",
      .evidence = "495ae9aaa merged 2026-07-15 on main; release/v0.5.15 was cut by 2026-07-07 (cherry-picks "
                  "e2ea7aafa, 6875df337) and its docs bumped on 2026-07-13 (805385414)"},
+    {.version = EngineVersion::sglang_ktransformers,
+     .key = "ktransformers",
+     .label = "SGLang under KTransformers",
+     .change = "",
+     .first_release = "",
+     .evidence = "kvcache-ai/ktransformers @95009ea6: `kt run` starts python -m sglang.launch_server with "
+                 "--max-total-tokens 40000 and --mem-fraction-static 0.98 (read in the research notes, not re-read)"},
 };
 
 }  // namespace

@@ -129,7 +129,7 @@ bool partial_from_rope_pct(const RopeSetup& setup) {
 // deepseek_yarn with mscale and mscale_all_dim 0 (magnitude 1) on every layer: the sliding-window layers too, which
 // transformers' DeepseekV4Config runs unscaled.
 RopeSetup deepseek_v4_reading(const Model& model, const RopeSetup& setup, std::vector<Note>& notes) {
-  if (model.model_type.value != "deepseek_v4") return setup;
+  if (model.read_as != "deepseek_v4") return setup;
   RopeSetup served = deepseek_v4_served(model, setup);
   if (setup.type != RopeType::yarn && served.type == RopeType::yarn)
     notes.push_back(
@@ -312,10 +312,24 @@ std::string vllm_follows(EngineVersion version) {
   }
 }
 
+// patch_legacy_rope_type (vllm/transformers_utils/config.py @9aaf83ef, lines 405-454; run by patch_rope_parameters in
+// both its transformers branches) treats rope_parameters as nested only when is_rope_parameters_nested's subset test
+// passes: a key beside the layer-type dicts makes it check the outer dict for a rope_type, and it has none.
+std::optional<std::string> stray_key_refusal(const Model& model) {
+  if (model.rope_stray_keys.empty()) return std::nullopt;
+  for (const auto& key : model.rope_stray_keys)
+    if (key == "rope_type" || key == "type") return std::nullopt;
+  return fmt::format(
+      "ValueError: rope_parameters should have a 'rope_type' key (patch_legacy_rope_type: {} beside the layer-type "
+      "dicts fails is_rope_parameters_nested's subset test, so the outer dict is read as flat)",
+      fmt::join(model.rope_stray_keys, ", "));
+}
+
 // chatglm.py @9aaf83ef reads config.original_rope without a default, and vLLM's own ChatGLMConfig
 // (transformers_utils/configs/chatglm.py), which fills ChatGLM2's other attributes, does not define it.
 std::optional<std::string> vllm_refusal(const Model& model) {
   if (auto mimo = mimo_v2_refusal(model)) return mimo;
+  if (auto stray = stray_key_refusal(model)) return stray;
   if (model.model_type.value != "chatglm" || model.states_key("original_rope")) return std::nullopt;
   return std::string(
       "AttributeError: 'ChatGLMConfig' object has no attribute 'original_rope' (chatglm.py reads it without a "
@@ -330,6 +344,15 @@ EngineView vllm_view(const Model& model, EngineVersion version, std::int64_t tar
   view.length = vllm_length_limit(model, version, target_tokens);
   view.refusal = vllm_refusal(model);
   if (view.refusal) view.notes.push_back(Note("cannot load this config: {}", *view.refusal));
+  // HFConfigParser.parse (transformers_utils/config.py @9aaf83ef, lines 199-262): AutoConfig.from_pretrained raises
+  // for a model_type neither transformers nor vLLM's _CONFIG_REGISTRY has; an hf_overrides model_type registers
+  // vLLM's class under the on-disk name too.
+  if (model_type_needs_registering(model))
+    view.notes.push_back(
+        Note("model_type '{}' has no config class in vLLM's registry and the config no auto_map: "
+             "unless transformers has one, loading stops in AutoConfig before {} is chosen; "
+             "--hf-overrides '{{\"model_type\": \"{}\"}}' loads it",
+             model.model_type.value, model.read_as, model.read_as));
   for (std::size_t i = 0; i < model.setups.size(); ++i)
     view.setups.push_back(vllm_setup_view(model, model.setups[i], static_cast<int>(i), version, target_tokens));
   return view;

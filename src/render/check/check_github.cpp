@@ -50,6 +50,7 @@ std::string render_detail::github_annotation(const std::string& path, const Diag
   if (d.where.column) where += fmt::format(",col={}", *d.where.column);
   where += ",title=" + escape_property(fmt::format("{} {}", d.code, d.name));
   std::string message = d.message + (d.help.empty() ? "" : " (help: " + d.help + ")");
+  if (!d.help_command.empty()) message += " (command: " + d.help_command + ")";
   return fmt::format("::{} {}::{}\n", command(d.severity), where, escape_data(message));
 }
 

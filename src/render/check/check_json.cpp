@@ -26,6 +26,7 @@ void render_detail::write_diagnostic_json(JsonWriter& w, const Diagnostic& d) {
   w.member("facts", d.facts);
   if (!d.where.flag.empty()) w.member("flag", d.where.flag);
   w.member("help", d.help);
+  if (!d.help_command.empty()) w.member("help_command", d.help_command);
   if (d.where.line) w.member("line", *d.where.line);
   w.member("message", d.message).member("name", d.name).member("pointer", d.where.pointer);
   w.key("related").begin_array();

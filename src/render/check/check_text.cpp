@@ -12,6 +12,7 @@
 #include "ropelens/engines/engine_report.hpp"
 #include "ropelens/render/render.hpp"
 #include "render/writers/terminal_text.hpp"
+#include "ropelens/render/command_text.hpp"
 
 namespace ropelens {
 namespace {
@@ -51,6 +52,7 @@ void render_detail::append_finding_text(const std::string& path, const Diagnosti
                  d.where.byte_offset ? fmt::format(" (byte {})", *d.where.byte_offset) : "");
   for (const auto& r : d.related) fmt::format_to(to, "  see {}\n", pointer_text(r.pointer));
   if (!d.help.empty()) fmt::format_to(to, "{}\n", fitted("  help: " + terminal_safe(d.help), 0, 8, options));
+  if (!d.help_command.empty()) out += command_text(terminal_safe(d.help_command), {options.width, 8, 2});
 }
 
 namespace {
@@ -157,12 +159,15 @@ class TextCheckRenderer : public CheckRenderer {
  public:
   TextCheckRenderer(std::ostream& out, const TextOptions& options) : out_(out), options_(options) {}
 
+  // The findings are fitted as they are written (their help commands laid out by the command printer, which
+  // fit_lines must not rewrap); the audit and the engine views after them are fitted line by line.
   std::string render_file(const FileResult& file) const override {
-    std::string part;
-    if (file.error) return part;
+    std::string findings;
+    if (file.error) return findings;
     const std::string where = file.resolved_file ? render_detail::linked_path(*file.resolved_file) : file.path;
-    for (const auto& d : file.diagnostics) render_detail::append_finding_text(where, d, part, options_);
-    if (options_.quiet) return part;
+    for (const auto& d : file.diagnostics) render_detail::append_finding_text(where, d, findings, options_);
+    if (options_.quiet) return findings;
+    std::string part;
     bool audited = render_audit(file, options_, part);
     if (file.engines) {
       std::ostringstream engines;
@@ -171,7 +176,7 @@ class TextCheckRenderer : public CheckRenderer {
       audited = true;
     }
     if (!file.diagnostics.empty() || audited) part += '\n';
-    return render_detail::fit_lines(part, options_.width);  // the audit heading, a long setup name or path
+    return findings + render_detail::fit_lines(part, options_.width);  // the audit heading, a long setup name or path
   }
 
   void write_file(const std::string& part) override { out_ << part; }

@@ -7,8 +7,8 @@
 
 #include "render/writers/terminal_text.hpp"
 #include "ropelens/model/text.hpp"
-
 #include "ropelens/model/units.hpp"
+#include "ropelens/render/command_text.hpp"
 #include "ropelens/render/render.hpp"
 
 namespace ropelens {
@@ -83,13 +83,18 @@ void fit_rows(const FitReport& report, const TextOptions& options, std::ostream&
   }
 }
 
-void serve_lines(const FitReport& report, std::ostream& out) {
+// Each engine's command through the command printer: after its label when the two fit one line (or there is no
+// width), else on the lines below it.
+void serve_lines(const FitReport& report, const TextOptions& options, std::ostream& out) {
   bool heading = false;
   for (const EngineFit& fit : report.fits) {
     if (fit.serve_command.empty() || fit.max_tokens == 0) continue;
     if (!heading) out << "\nserve:\n";
     heading = true;
-    out << fmt::format("  {} ({}): {}\n", display_name(fit.engine), to_string(fit.dtype), fit.serve_command);
+    const std::string label = fmt::format("  {} ({}):", display_name(fit.engine), to_string(fit.dtype));
+    const std::string one_line = label + " " + fit.serve_command;
+    if (!options.width || render_detail::display_width(one_line) <= *options.width) out << one_line << "\n";
+    else out << label << "\n" << command_text(fit.serve_command, {options.width, 4, 2});
   }
 }
 
@@ -106,24 +111,34 @@ void error_lines(const FitReport& report, std::ostream& out) {
       fmt::join(engines, ", "), format_bytes(static_cast<std::int64_t>(report.memory_bytes)));
 }
 
-void write_fit_text(const FitReport& report, const TextOptions& options, std::ostream& out) {
-  budget_lines(report, out);
-  cap_lines(report, out);
-  engine_budget_lines(report, out);
-  fit_rows(report, options, out);
-  serve_lines(report, out);
-  error_lines(report, out);
+void not_counted_lines(const FitReport& report, std::ostream& out) {
   out << "\nnot counted:\n";
   for (const std::string& item : report.not_counted) out << fmt::format("  {}\n", item);
 }
 
+// Prose and tables written by `write`, with every line wider than the window wrapped at spaces.
+template <class Write> std::string fitted(const TextOptions& options, Write write) {
+  std::ostringstream block;
+  write(block);
+  return render_detail::fit_lines(block.str(), options.width);
+}
+
 }  // namespace
 
-// On a terminal, each row's last column wraps in its column and every other line wider than the window at spaces.
+// On a terminal, each row's last column wraps in its column and every other line wider than the window at spaces;
+// the serve commands are laid out by the command printer, never wrapped as prose.
 void render_fit_text(const FitReport& report, std::ostream& out, const TextOptions& options) {
-  std::ostringstream block;
-  write_fit_text(report, options, block);
-  out << render_detail::fit_lines(block.str(), options.width);
+  out << fitted(options, [&](std::ostream& block) {
+    budget_lines(report, block);
+    cap_lines(report, block);
+    engine_budget_lines(report, block);
+    fit_rows(report, options, block);
+  });
+  serve_lines(report, options, out);
+  out << fitted(options, [&](std::ostream& block) {
+    error_lines(report, block);
+    not_counted_lines(report, block);
+  });
 }
 
 }  // namespace ropelens

@@ -28,9 +28,13 @@ class SettingRows {
   std::vector<SettingRow> rows_;
 };
 
-// What follows a value in its row: code beyond transformers, the pairs a rotary width makes, mrope's layout.
+// What follows a value in its row: a model_type beyond transformers as remote code, and the class it was read as
+// when that is another (with its auto_map, still remote code), the pairs a rotary width makes, mrope's layout.
 std::string model_suffix(const Model& model, std::string_view field) {
-  return field == "model_type" && !model.transformers_native ? " (remote code)" : "";
+  if (field != "model_type" || model.transformers_native) return "";
+  if (model.read_as.empty()) return " (unknown class: read as Llama)";
+  if (model.read_as == model.model_type.value) return " (remote code)";
+  return fmt::format(" ({}read as {})", model.states_key("auto_map") ? "remote code, " : "", model.read_as);
 }
 
 std::string setup_suffix(const RopeSetup& s, std::string_view field) {

@@ -11,6 +11,7 @@
 #include "render/writers/markdown_html.hpp"
 #include "render/inspect/model_settings.hpp"
 #include "ropelens/model/units.hpp"
+#include "ropelens/render/command_text.hpp"
 #include "ropelens/render/render.hpp"
 #include "ropelens/check/report_data.hpp"
 #include "render/table/rope_charts.hpp"
@@ -195,9 +196,10 @@ void findings_section(const FileResult& file, std::ostream& out) {
       ++count;
       items += fmt::format(
           "<div class=\"finding\">{} <a href=\"#rule-{}\"><code>{}</code></a> {} <span class=\"muted\">at {}</span>"
-          "<p>{}</p>{}</div>\n",
+          "<p>{}</p>{}{}</div>\n",
           severity_badge(d.severity), h(d.code), h(d.code), h(d.name), h(location_text(d.where)), h(d.message),
-          d.help.empty() ? "" : fmt::format("<p class=\"muted\">help: {}</p>", h(d.help)));
+          d.help.empty() ? "" : fmt::format("<p class=\"muted\">help: {}</p>", h(d.help)),
+          d.help_command.empty() ? "" : fmt::format("<pre>{}</pre>", h(command_text(d.help_command, {80, 0, 2}))));
     }
     if (count > 0) out << fmt::format("<h4>{} ({})</h4>\n{}", to_string(severity), count, items);
   }

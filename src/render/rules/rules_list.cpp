@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "render/writers/terminal_text.hpp"
 #include "ropelens/render/render.hpp"
 #include "ropelens/engines/versions.hpp"
 #include "ropelens/rules/rule.hpp"
@@ -23,15 +24,40 @@ constexpr const char* kVersionsIntro =
 
 }  // namespace
 
-void render_rules_text(std::ostream& out) {
+namespace {
+
+constexpr int kNarrowestColumn = 30;
+
+// A row's cells, then its last column: in that column when it leaves at least kNarrowestColumn of the width, else
+// on the lines below the row, indented `below` columns.
+std::string catalog_row(const std::string& cells, const std::string& last, const TextOptions& options, int below) {
+  const std::string line = cells + last;
+  if (!options.width || render_detail::display_width(line) <= *options.width) return line + "\n";
+  if (*options.width - render_detail::display_width(cells) >= kNarrowestColumn)
+    return render_detail::hanging(cells, last, options.width) + "\n";
+  const std::string indent(static_cast<std::size_t>(below), ' ');
+  const std::string head = cells.substr(0, cells.find_last_not_of(' ') + 1);
+  return render_detail::fit_lines(head, options.width, 2) + "\n" +
+         render_detail::wrapped(indent + last, *options.width, below) + "\n";
+}
+
+}  // namespace
+
+void render_rules_text(std::ostream& out, const TextOptions& options) {
   for (const Rule* rule : rule_registry())
-    out << fmt::format("{:<8} {:<7} {:<7} {:<34} {}\n", rule->meta.code, to_string(rule->meta.default_severity),
-                       default_set_label(*rule), rule->meta.name, rule->meta.summary);
-  out << "\nengine versions modelled (--stack ENGINE@VERSION, or ENGINE@RELEASE such as vllm@0.8.5):\n";
-  out << fmt::format("  {:<26} {:<24} {:<16} {}\n", "--stack", "label", "first release", "change");
+    out << catalog_row(fmt::format("{:<8} {:<7} {:<7} {:<34} ", rule->meta.code, to_string(rule->meta.default_severity),
+                                   default_set_label(*rule), rule->meta.name),
+                       std::string(rule->meta.summary), options, 9);
+  out << render_detail::fit_lines(
+             "\nengine versions modelled (--stack ENGINE@VERSION, or ENGINE@RELEASE such as vllm@0.8.5):",
+             options.width, 2)
+      << "\n";
+  out << catalog_row(fmt::format("  {:<26} {:<24} {:<16} ", "--stack", "label", "first release"), "change", options, 4);
   for (const VersionLine& line : version_lines())
-    out << fmt::format("  {:<26} {:<24} {:<16} {}\n", fmt::format("{}@{}", to_string(line.engine), line.row->key),
-                       line.row->label, line.first_release, line.change);
+    out << catalog_row(
+        fmt::format("  {:<26} {:<24} {:<16} ", fmt::format("{}@{}", to_string(line.engine), line.row->key),
+                    line.row->label, line.first_release),
+        std::string(line.change), options, 4);
 }
 
 void render_rules_json(std::ostream& out) {

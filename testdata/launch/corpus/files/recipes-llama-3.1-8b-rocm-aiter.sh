@@ -1,0 +1,4 @@
+export VLLM_ROCM_USE_AITER=1
+vllm serve meta-llama/Llama-3.1-8B-Instruct \
+  --tensor-parallel-size 1 \
+  --disable-log-requests
