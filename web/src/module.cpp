@@ -342,9 +342,10 @@ std::string rule_docs_document(const FileBytes*, Options& options, Run&) {
 std::string rules_document(const FileBytes*, Options& options, Run&) {
   std::string format = "json";
   options.text("format", format);
+  const TextOptions text = options.text_options();
   options.done();
   std::ostringstream out;
-  find_format(rules_formats(), format, "rules")(out);
+  find_format(rules_formats(), format, "rules")(out, text);
   return out.str();
 }
 
