@@ -17,6 +17,13 @@ function configs(folder) {
   return found.sort();
 }
 
+// Each config is checked as `check CONFIG --format json` does, and again under the engines only --stack brings in
+// (MLX-LM, TensorRT-LLM, ExLlamaV3) with their views (--engine all).
+const RUNS = [
+  [{}, []],
+  [{ stack: "mlx-lm,trtllm,exllamav3", engine: "all" }, ["--stack", "mlx-lm,trtllm,exllamav3", "--engine", "all"]],
+];
+
 test("every config in testdata/configs: check JSON equal to the command line's", async () => {
   const all = configs("testdata/configs");
   assert.ok(all.length >= 50, `${all.length} configs`);
@@ -24,9 +31,11 @@ test("every config in testdata/configs: check JSON equal to the command line's",
   const differing = [];
   for (const config of all) {
     ropelens.setModelText(config, read(config));
-    const result = await ropelens.run("check", {});
-    const expected = runCli(["check", config, "--format", "json"]);
-    if (!result.ok || result.document !== expected) differing.push(config);
+    for (const [options, flags] of RUNS) {
+      const result = await ropelens.run("check", options);
+      const expected = runCli(["check", config, "--format", "json", ...flags]);
+      if (!result.ok || result.document !== expected) differing.push(`${config} ${flags.join(" ")}`.trim());
+    }
   }
-  assert.deepEqual(differing, [], `${differing.length} of ${all.length} differ`);
+  assert.deepEqual(differing, [], `${differing.length} of ${all.length * RUNS.length} differ`);
 });
