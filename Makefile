@@ -2,6 +2,8 @@
 BUILD      ?= build
 SAN_BUILD  ?= build-sanitize
 FUZZ_BUILD ?= build-fuzz
+# The WebAssembly module and the playground page (web/, docs/web.md), built with Debian's Emscripten.
+WEB_BUILD  ?= build-web
 JOBS       ?= $(shell nproc)
 EXAMPLE    ?= testdata/configs/qwen/qwen3-8b.json
 FUZZ_SECONDS ?= 60
@@ -14,7 +16,7 @@ VENV       ?= .venv
 # format-check looks at every tracked C++ file, or with FORMAT_BASE=<revision> at those changed since then.
 FORMAT_BASE ?=
 
-.PHONY: deps deps-browser build binary python python-test run test coverage test-sanitize golden fuzz bench docs install deb format format-check clean
+.PHONY: deps deps-browser deps-web build binary python python-test run test web test-web bench-web coverage test-sanitize golden fuzz bench docs install deb format format-check clean
 
 deps:
 	@bash cmake/install-deps.sh build
@@ -26,6 +28,29 @@ deps-browser:
 # Configured as pip's build backend configures it (CMakePresets.json), so `pip install .` reuses it.
 $(BUILD)/CMakeCache.txt: | deps
 	cmake --preset default -S . -B $(BUILD)
+
+# Emscripten (clang 14, binaryen, node) for `make web`; `make run` does not need it.
+deps-web:
+	@bash cmake/install-deps.sh web
+
+$(WEB_BUILD)/CMakeCache.txt: | deps-web
+	emcmake cmake -S web -B $(WEB_BUILD) -DCMAKE_BUILD_TYPE=Release -DROPELENS_WERROR=ON
+
+# The playground page: web/index.html, one file holding the page and the WebAssembly module; open it from disk or
+# serve it from any static host.
+web: deps-web $(WEB_BUILD)/CMakeCache.txt
+	cmake --build $(WEB_BUILD) -j $(JOBS)
+	@echo "ropelens: the page is web/index.html"
+
+# The module's own tests in node (each document against the CLI's, every config in testdata/configs), then the page
+# in headless Chromium (tests/browser/web_in_chromium.py).
+test-web: web binary deps-browser
+	ROPELENS_WEB_BUILD=$(WEB_BUILD) ROPELENS_BIN=$(BUILD)/ropelens node --test web/tests/
+	python3 tests/browser/web_in_chromium.py --ropelens $(BUILD)/ropelens --source . --artefacts $(WEB_BUILD)/artefacts
+
+# Figures: the module's size compressed, the page's weight, load and first-result times, one check in Chromium.
+bench-web: web
+	python3 bench/web.py --page web/index.html --module $(WEB_BUILD)/ropelens.wasm
 
 # Everything: the binary, its man page and completions, and the test suite.
 build: deps $(BUILD)/CMakeCache.txt
@@ -108,4 +133,4 @@ format-check:
 	@bash cmake/format-check.sh $(FORMAT_BASE)
 
 clean:
-	rm -rf $(BUILD) $(SAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(SAN_BUILD) $(FUZZ_BUILD) $(WEB_BUILD) web/index.html

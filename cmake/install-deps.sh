@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages ropelens builds and tests with, skipping those already installed.
-# Usage: install-deps.sh [build] [browser]   (default: build)
+# Usage: install-deps.sh [build] [browser] [fuzz] [web]   (default: build)
 #   build    the compiler, CMake, pkgconf, the five libraries, libyaml (Compose files and Kubernetes manifests)
 #            and git (`ropelens diff --git` and .gitignore-aware scans run it); for the tests, git-lfs (the Git LFS
 #            test of `diff --git`, skipped with a message where it is absent), python3-jsonschema
@@ -11,6 +11,7 @@
 #            without it)
 #   browser  headless Chromium and a font, for the report's browser test (`make test` adds it)
 #   fuzz     clang and its runtimes (libFuzzer, the sanitizers), for `make fuzz`
+#   web      Emscripten (with clang 14, lld, binaryen and node) for the WebAssembly module and the page (`make web`)
 set -euo pipefail
 groups=("${@:-build}")
 packages=()
@@ -22,7 +23,8 @@ for group in "${groups[@]}"; do
                       python3-dev python3-pybind11 python3-venv python3-pytest) ;;
     browser) packages+=(chromium fonts-dejavu-core) ;;
     fuzz) packages+=(clang libclang-rt-dev) ;;
-    *) echo "ropelens: unknown dependency group '$group' (expected build, browser or fuzz)" >&2; exit 2 ;;
+    web) packages+=(emscripten) ;;
+    *) echo "ropelens: unknown dependency group '$group' (expected build, browser, fuzz or web)" >&2; exit 2 ;;
   esac
 done
 missing=()

@@ -1,6 +1,7 @@
 // ropelens._ropelens: the core as a Python module. Every function here does what the command of the same name does
-// (src/cli/*.cpp): the same request structures, resolved by the command line's own option code (src/cli/options.cpp),
-// and the same renderers, so that `.to_json()` is the CLI's `--format json` byte for byte. The package around it
+// (src/cli/*.cpp): the same request structures, resolved by the command line's own option code (src/cli/options.cpp,
+// over documents/options.hpp), and the same document composition (documents/documents.hpp), so that `.to_json()` is
+// the CLI's `--format json` byte for byte. The package around it
 // (python/ropelens/__init__.py) turns keyword arguments into these requests and the JSON into plain attributes.
 //
 // Adding an option: a field of a request below is one `def_readwrite`/`def_property` line here and one keyword in
@@ -25,6 +26,7 @@
 #include "ropelens/check/check.hpp"
 #include "ropelens/check/project_settings.hpp"
 #include "ropelens/diff/diff.hpp"
+#include "ropelens/documents/documents.hpp"
 #include "ropelens/input/input.hpp"
 #include "ropelens/input/model_locator.hpp"
 #include "ropelens/load/model_loader.hpp"
@@ -79,44 +81,30 @@ std::shared_ptr<Loaded> load_text(const std::string& shown, const std::string& t
 }
 
 std::string inspect_json(const Loaded& model, std::optional<std::int64_t> target, const std::string& kv_dtype) {
-  InspectReport report = build_inspect_report(model.loaded, {target, kv_dtype_option(kv_dtype)});
-  report.problems = config_findings(model.loaded);
   std::ostringstream out;
-  find_format(inspect_formats(), "json", "inspect")(report, out, {});
+  write_inspect_document(model.loaded, {target, kv_dtype_option(kv_dtype)}, "json", out);
   return out.str();
 }
 
 // `ropelens check` options: the command's own request (cli::CheckRequest, every in-process option of check), resolved
-// by its own code (cli::resolve_check_request) against the settings `project` names.
+// by its own code (cli::resolve_check_command) against the settings `project` names.
 struct CheckCall {
   cli::CheckRequest request;
   std::optional<std::string> project;
 
-  CheckOptions resolve() const { return cli::resolve_check_request(request, project_settings(project)).check; }
+  CheckOptions resolve() const { return cli::resolve_check_command(request, project_settings(project)).check; }
 };
 
 // check PATH...: the command's pipeline (check_paths_streaming with the renderer on the workers). A file that cannot
 // be read is reported in the document, as the command reports it in a scan; with `raise_unreadable` (a single path
 // that names a file) it raises the command's one-line error instead, as `inspect` and `table` do.
 std::string check_paths_json(const std::vector<std::string>& paths, const CheckCall& call, bool raise_unreadable) {
-  const CheckOptions check = call.resolve();
   std::ostringstream out;
-  auto renderer = make_check_renderer("json", out, {});
-  renderer->begin();
-  const CheckRenderer& render_only = *renderer;
   std::optional<std::string> first_error;
-  CheckCounts counts = check_paths_streaming(
-      paths, check, [&](const FileResult& file) { return render_only.render_file(file); },
-      [&](RenderedFile&& file) {
-        if (file.skipped) return;
-        renderer->write_file(file.part);
-        if (file.error) {
-          renderer->unreadable(file.path, *file.error);
-          if (!first_error) first_error = *file.error;
-        }
-      });
+  write_check_document(paths, call.resolve(), "json", out, {}, [&](const RenderedFile& file) {
+    if (file.error && !first_error) first_error = *file.error;
+  });
   if (raise_unreadable && first_error) throw std::invalid_argument(*first_error);
-  renderer->end(counts);
   return out.str();
 }
 
@@ -125,14 +113,8 @@ std::string check_loaded_json(const Loaded& model, const CheckCall& call) {
   const CheckOptions check = call.resolve();
   LoadedModel loaded = model.loaded;
   attach_conversion_source(loaded, check.source);
-  const FileResult file = check_model(std::move(loaded), check);
-  CheckCounts counts;
-  counts.add(file);
   std::ostringstream out;
-  auto renderer = make_check_renderer("json", out, {});
-  renderer->begin();
-  renderer->file(file);
-  renderer->end(counts);
+  write_check_document({check_model(std::move(loaded), check)}, "json", out);
   return out.str();
 }
 
@@ -142,13 +124,11 @@ struct TableCall {
 };
 
 std::string table_json(const Loaded& model, const TableCall& call) {
-  if (auto missing = audit_model(model.loaded.model, 1).pair_figures_missing())
-    throw std::invalid_argument(fmt::format("{}: no RoPE table: {}", model.name, *missing));
-  TableRequest request = call.request;
-  request.training = {model.loaded.as_trained ? &*model.loaded.as_trained : nullptr, call.training};
-  const TableReport report = build_table_report(model.loaded.model, request);
+  TableOptions table;
+  table.request = call.request;
+  table.training = call.training;
   std::ostringstream out;
-  find_format(table_formats(), "json", "table")(report, out, {});
+  write_table_document(model.loaded, table, "json", out);
   return out.str();
 }
 
@@ -169,11 +149,8 @@ std::string fit_document(const Loaded& model, const FitCall& call) {
     request.dtypes.push_back(*parse_kv_dtype(cli::chosen(cli::kv_dtype_choices(), name, "kv_dtype")));
   request.deployment = cli::deployment_option(call.stack, project_settings(call.project));
   request.engines = request.deployment.served(call.engine);
-  const Model& loaded = model.loaded.model;
-  request.model_word = served_model_word(loaded.reference ? loaded.reference->path : model.name, loaded.reference);
-  const FitReport report = fit_model(loaded, request);
   std::ostringstream out;
-  find_format(fit_formats(), "json", "fit")(report, out, {});
+  write_fit_document(model.loaded, model.name, std::move(request), {}, "json", out);
   return out.str();
 }
 
@@ -188,9 +165,8 @@ std::string suggest_json(const std::string& path, const SuggestCall& call) {
   SuggestRequest request = call.request;
   request.deployment = cli::deployment_option(call.stack, project_settings(call.project));
   request.engines = request.deployment.served(call.engine);
-  const SuggestReport report = suggest_changes(path, request);
   std::ostringstream out;
-  find_format(suggest_formats(), "json", "suggest")(report, out, {});
+  write_suggest_document(suggest_changes(path, request), "json", out);
   return out.str();
 }
 
@@ -224,14 +200,8 @@ std::string verify_buffers_json(const Loaded& model, const std::vector<Buffer>& 
   std::sort(checkpoint.tensors.begin(), checkpoint.tensors.end(),
             [](const CheckpointTensor& a, const CheckpointTensor& b) { return a.name < b.name; });
   loaded.model.checkpoint = std::move(checkpoint);
-  const FileResult file = check_model(std::move(loaded), call.resolve());
-  CheckCounts counts;
-  counts.add(file);
   std::ostringstream out;
-  auto renderer = make_check_renderer("json", out, {});
-  renderer->begin();
-  renderer->file(file);
-  renderer->end(counts);
+  write_check_document({check_model(std::move(loaded), call.resolve())}, "json", out);
   return out.str();
 }
 

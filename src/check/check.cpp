@@ -114,20 +114,7 @@ std::string message_without_file(const InputError& error) {
 
 FileResult check_launch_file(const ScannedFile& file, const CheckOptions& options) {
   const InputFile input = read_input_file(file.path);
-  std::vector<Launch> launches = read_launches(
-      file.path, input.text, [&](Engine engine) { return launch_release(options.deployment, engine); },
-      fragment_engine(options.deployment));
-  FileResult merged;
-  for (Launch& launch : launches) {
-    FileResult one = check_launch(std::move(launch), options);
-    if (merged.path.empty()) {
-      merged = std::move(one);
-      continue;
-    }
-    merged.diagnostics.insert(merged.diagnostics.end(), std::make_move_iterator(one.diagnostics.begin()),
-                              std::make_move_iterator(one.diagnostics.end()));
-  }
-  return merged;
+  return ropelens::check_launch_file(file.path, input.text, options);
 }
 
 // A named file whose name says nothing of what it is (`start`, `override.conf`, `run.zsh`) and whose first line
@@ -361,6 +348,14 @@ FileResult check_model(LoadedModel loaded, const CheckOptions& options) {
   return result;
 }
 
+FileResult check_file_bytes(const FileBytes& file, const CheckOptions& options) {
+  try {
+    return check_model(load_file_bytes(file, options.edits), options);
+  } catch (const InputError& e) {
+    return unreadable(e);
+  }
+}
+
 LaunchRelease launch_release(const Deployment& deployment, Engine engine) {
   for (const DeployedEngine& deployed : deployment.engines)
     if (deployed.engine == engine && deployed.version) return {*deployed.version, deployed.pinned};
@@ -394,12 +389,15 @@ std::string missing_model(const Launch& launch) {
 
 FileResult check_launch(Launch launch, const CheckOptions& options) {
   const std::string spec = options.launch_model.value_or(launch.placeholder_model ? "" : launch.model);
-  if (spec.empty()) throw InputError(launch.file, missing_model(launch));
+  if (spec.empty() && !options.launch_input) throw InputError(launch.file, missing_model(launch));
   std::vector<Edit> edits = launch.config_edits;
   edits.insert(edits.end(), options.edits.begin(), options.edits.end());
-  LoadedModel loaded = load_launched_model(spec, edits, launch.gguf_keys);
-  if (add_load_time_keys(launch, loaded.model, loaded.trained()))
-    loaded = load_launched_model(spec, edits, launch.gguf_keys);
+  const auto load = [&] {
+    return options.launch_input ? load_launched_model(*options.launch_input, edits, launch.gguf_keys)
+                                : load_launched_model(spec, edits, launch.gguf_keys);
+  };
+  LoadedModel loaded = load();
+  if (add_load_time_keys(launch, loaded.model, loaded.trained())) loaded = load();
   CheckOptions for_launch = options;
   // The line's own parallelism is the deployment's (fit's printed line carries --tensor-parallel-size).
   if (!launch.tensor_parallel_flag.empty())
@@ -440,6 +438,43 @@ FileResult check_launch(Launch launch, const CheckOptions& options) {
   }
   if (options.baseline) result.baseline = options.baseline->apply(result.path, result.diagnostics);
   return result;
+}
+
+FileResult check_launch_file(const std::string& file, std::string_view text, const CheckOptions& options) {
+  std::vector<Launch> launches = read_launches(
+      file, text, [&](Engine engine) { return launch_release(options.deployment, engine); },
+      fragment_engine(options.deployment));
+  FileResult merged;
+  for (Launch& launch : launches) {
+    FileResult one = check_launch(std::move(launch), options);
+    if (merged.path.empty()) {
+      merged = std::move(one);
+      continue;
+    }
+    merged.diagnostics.insert(merged.diagnostics.end(), std::make_move_iterator(one.diagnostics.begin()),
+                              std::make_move_iterator(one.diagnostics.end()));
+  }
+  return merged;
+}
+
+std::vector<FileResult> check_serve_command(std::string_view command, const CheckOptions& options) {
+  std::vector<Launch> launches;
+  try {
+    launches = read_serve_commands(
+        command, [&](Engine engine) { return launch_release(options.deployment, engine); },
+        fragment_engine(options.deployment));
+  } catch (const std::invalid_argument& e) {  // an entry of the document, as an unreadable file is
+    return {unreadable(InputError("--serve", e.what()))};
+  }
+  std::vector<FileResult> results;
+  for (Launch& launch : launches) {
+    try {
+      results.push_back(check_launch(std::move(launch), options));
+    } catch (const InputError& e) {
+      results.push_back(unreadable(e));
+    }
+  }
+  return results;
 }
 
 std::vector<Diagnostic> config_findings(const LoadedModel& loaded) {
@@ -532,24 +567,8 @@ template <class Item> CheckCounts check_all(const std::vector<std::string>& path
   const std::vector<ScannedFile> files = files_under(paths, options, unreadable_paths, counts.scan_notes);
   const auto times = phase_times_if_logging();
   const logging::Stopwatch check_time;
-  for (const std::string& command : options.serve_commands) {
-    std::vector<Launch> launches;
-    try {
-      launches = read_serve_commands(
-          command, [&](Engine engine) { return launch_release(options.deployment, engine); },
-          fragment_engine(options.deployment));
-    } catch (const std::invalid_argument& e) {  // an entry of the document, as an unreadable file is
-      emit(make_item(unreadable(InputError("--serve", e.what())), times.get()));
-      continue;
-    }
-    for (Launch& launch : launches) {
-      try {
-        emit(make_item(check_launch(std::move(launch), options), times.get()));
-      } catch (const InputError& e) {
-        emit(make_item(unreadable(e), times.get()));
-      }
-    }
-  }
+  for (const std::string& command : options.serve_commands)
+    for (FileResult& result : check_serve_command(command, options)) emit(make_item(std::move(result), times.get()));
   for (auto& failed : unreadable_paths) emit(make_item(std::move(failed), times.get()));
   const unsigned workers = worker_count_for(files.size(), options.jobs);
   check_in_order<Item>(

@@ -1,10 +1,15 @@
 #include "ropelens/check/report_data.hpp"
 
-#include <set>
-
 #include "ropelens/rules/rule_docs.hpp"
 
 namespace ropelens {
+
+std::vector<RuleDocEntry> rule_doc_entries(const std::set<std::string>& codes) {
+  std::vector<RuleDocEntry> docs;
+  for (const auto& code : codes)
+    if (const Rule* rule = find_rule(code)) docs.push_back({rule->meta.code, rule->meta.name, rule_doc(code)});
+  return docs;
+}
 
 std::unique_ptr<ModelReport> model_report(FileResult&& checked) {
   auto report = std::make_unique<ModelReport>();
@@ -49,9 +54,7 @@ ReportDocument build_report(const std::vector<std::string>& paths, const CheckOp
     document.models.push_back(model_report(std::move(file)));
     add_fit(*document.models.back(), options);
   });
-  for (const auto& code : codes)
-    if (const Rule* rule = find_rule(code))
-      document.rule_docs.push_back({rule->meta.code, rule->meta.name, rule_doc(code)});
+  document.rule_docs = rule_doc_entries(codes);
   return document;
 }
 

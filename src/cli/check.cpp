@@ -12,6 +12,7 @@
 #include "ropelens/check/baseline.hpp"
 #include "ropelens/check/check.hpp"
 #include "ropelens/check/project_settings.hpp"
+#include "ropelens/documents/documents.hpp"
 #include "ropelens/render/formats.hpp"
 
 namespace ropelens::cli {
@@ -43,29 +44,20 @@ void run_check(const CheckCommandOptions& options, Outcome& outcome) {
   if (options.paths.empty() && options.request.serve.empty())
     throw std::invalid_argument("check: give a PATH or --serve 'COMMAND' (see ropelens check --help)");
   ResolvedRuleOptions resolved =
-      resolve_check_request(options.request, load_project_settings(std::filesystem::current_path().string()));
+      resolve_check_command(options.request, load_project_settings(std::filesystem::current_path().string()));
   CheckOptions& check = resolved.check;
   check.keep_findings = !options.write_baseline.empty();
 
   std::vector<BaselineEntry> recorded;
   std::vector<EarlierVersion> trained;
   Output output(options.output.path);
-  auto renderer = make_check_renderer(options.format, output.stream(), text_options(options.output, output));
-  renderer->begin();
-  const CheckRenderer& render_only = *renderer;
-  CheckCounts counts = check_paths_streaming(
-      options.paths, check, [&](const FileResult& file) { return render_only.render_file(file); },
-      [&](RenderedFile&& file) {
-        if (file.skipped) return;  // counted in the summary; RenderedFile::skipped says why
-        renderer->write_file(file.part);
-        if (file.error) {
-          renderer->unreadable(file.path, *file.error);
-          print_error(*file.error);
-        }
-        for (const auto& finding : file.findings) recorded.push_back(baseline_entry(file.path, finding));
-        if (file.trained) trained.push_back(std::move(*file.trained));
-      });
-  renderer->end(counts);
+  const CheckCounts counts = write_check_document(options.paths, check, options.format, output.stream(),
+                                                  text_options(options.output, output), [&](const RenderedFile& file) {
+                                                    if (file.error) print_error(*file.error);
+                                                    for (const auto& finding : file.findings)
+                                                      recorded.push_back(baseline_entry(file.path, finding));
+                                                    if (file.trained) trained.push_back(*file.trained);
+                                                  });
   output.close();
   for (const auto& note : counts.scan_notes) print_warning(note);
   if (!options.write_baseline.empty()) {

@@ -4,10 +4,9 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "output.hpp"
-#include "ropelens/report/inspect_report.hpp"
-#include "ropelens/check/check.hpp"
-#include "ropelens/load/model_loader.hpp"
 #include "ropelens/check/model_log.hpp"
+#include "ropelens/documents/documents.hpp"
+#include "ropelens/load/model_loader.hpp"
 #include "ropelens/render/formats.hpp"
 
 namespace ropelens::cli {
@@ -33,12 +32,9 @@ void setup_inspect(CLI::App* cmd, Outcome& outcome) {
   cmd->callback([options, &outcome] {
     LoadedModel loaded = load_model(options->path, parse_edits(options->edits), options->revision);
     log_loaded_model(loaded);
-    InspectReport report =
-        build_inspect_report(loaded, {options->target, parse_kv_dtype_option(options->kv_dtype, "--kv-dtype")});
-    report.problems = config_findings(loaded);
     Output output(options->output.path);
-    find_format(inspect_formats(), options->format, "inspect")(report, output.stream(),
-                                                               text_options(options->output, output));
+    write_inspect_document(loaded, {options->target, parse_kv_dtype_option(options->kv_dtype, "--kv-dtype")},
+                           options->format, output.stream(), text_options(options->output, output));
     output.close();
     outcome.exit_code = 0;
   });

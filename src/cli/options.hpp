@@ -10,7 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "choices.hpp"
-
+#include "ropelens/documents/options.hpp"
 #include "ropelens/memory/kv_cache.hpp"
 #include "ropelens/check/check.hpp"
 #include "ropelens/load/model_loader.hpp"
@@ -41,11 +41,6 @@ void add_tp_option(CLI::App& cmd, int& tp);
 // The deployment: the stack given (else .ropelens.json's) resolved once, its versions placed in each engine's version
 // table; what resolving noted (a release ropelens cannot place exactly) is printed as a warning.
 Deployment deployment_option(const std::vector<std::string>& values, const ProjectSettings& settings);
-std::vector<Edit> parse_edits(const std::vector<std::string>& specs);
-// "" = the config's dtype; another value not a dtype is a usage error naming `label` and the nearest dtype.
-std::optional<KvDtype> parse_kv_dtype_option(const std::string& dtype, std::string_view label);
-// --memory SIZE as bytes; a bad size is a usage error naming the option.
-std::int64_t parse_memory_option(const std::string& size);
 
 // The PATH argument's help: files, folders and model ids.
 inline constexpr const char* kPathHelp =
@@ -66,54 +61,30 @@ CLI::Option* add_trained_length_option(CLI::App& cmd, std::optional<std::int64_t
 void add_training_options(CLI::App& cmd, std::optional<std::int64_t>& trained_length,
                           std::optional<std::int64_t>& extended_length);
 
-// What check and diff share: the target, which rules run at which severity, what fails the run, and what
-// directory scans leave out. Flags win over .ropelens.json.
-struct RuleOptions {
-  std::optional<std::int64_t> target;
-  std::optional<std::int64_t> trained_length;
-  std::optional<std::int64_t> extended_length;
-  std::string fail_on;
-  std::vector<std::string> select;
-  std::vector<std::string> extend_select;
-  std::vector<std::string> ignore;
-  std::vector<std::string> severity;
-  std::vector<std::string> exclude;
-  std::string memory;              // --memory SIZE ("" = .ropelens.json's, else none)
-  int tp = 1;                      // --tp N: GPUs for --memory's budget
-  std::string kv_dtype;            // --kv-dtype ("" = the config's dtype)
-  std::vector<std::string> stack;  // --stack ENGINE[@VERSION],... (empty = .ropelens.json's, else every engine)
-};
+// The option structs and parsers of the core (documents/options.hpp), under the names the commands and the Python
+// module use.
+using ropelens::CheckRequest;
+using ropelens::parse_edits;
+using ropelens::parse_kv_dtype_option;
+using ropelens::parse_memory_option;
+using ropelens::parse_pair_list;
+using ropelens::resolve_check_request;
+using ropelens::resolve_rule_options;
+using ropelens::ResolvedRuleOptions;
+using ropelens::RuleOptions;
+
 void add_rule_options(CLI::App& cmd, RuleOptions& options);
 
-struct ResolvedRuleOptions {
-  CheckOptions check;
-  Severity fail_on = Severity::warning;
-};
-// The settings file of the working directory (.ropelens.json there or in a parent) merged with the flags: what
-// check, report and diff each run, so that they select, count and fail alike.
+// The settings file of the working directory (.ropelens.json there or in a parent) merged with the flags
+// (resolve_rule_options): what check, report and diff each run, so that they select, count and fail alike. What
+// resolving the stack noted is printed as a warning.
 ResolvedRuleOptions resolve_check_options(const RuleOptions& options);
-// Validates every selector (a typo is a usage error naming the nearest rule) and merges the settings.
-ResolvedRuleOptions resolve_rule_options(const RuleOptions& options, const ProjectSettings& settings);
 
-// Everything `check` runs with that makes sense without a terminal: its rule options and what it reads. The command
-// (src/cli/check.cpp) binds each field to its flag; the Python module (python/src/module.cpp) to a keyword of
-// ropelens.check, so both take the same options and resolve them with the same code. What only a terminal run has
-// (--format, -o, --color, -q, --exit-zero, --write-baseline) stays in check.cpp.
-struct CheckRequest {
-  RuleOptions rules;                    // --target … --stack, --tp, --memory, --kv-dtype, --fail-on
-  std::vector<std::string> edits;       // --set POINTER=JSON
-  std::string engine;                   // --engine
-  std::optional<std::string> revision;  // --revision
-  std::optional<std::string> source;    // --source: the config GGUF files were converted from
-  std::vector<std::string> serve;       // --serve: launch lines ("-": read from stdin)
-  std::optional<std::string> model;     // --model: the model launch lines run
-  std::string baseline;                 // --baseline FILE
-  bool force_exclude = false;           // --force-exclude
-  unsigned jobs = 0;                    // -j: 0 = the cores available
-};
+// check's flags bound to the request (documents/options.hpp), which resolve_check_request resolves.
 void add_check_request_options(CLI::App& cmd, CheckRequest& request);
-// The request resolved against the settings as check runs it (the command line: the working directory's).
-ResolvedRuleOptions resolve_check_request(const CheckRequest& request, const ProjectSettings& settings);
+// resolve_check_request, with what resolving the stack noted printed as warnings: what check and the Python module's
+// check run.
+ResolvedRuleOptions resolve_check_command(const CheckRequest& request, const ProjectSettings& settings);
 
 // The exit code of a run: 2 when a file could not be read, else 1 when findings at these counts reach
 // `fail_on` (unless --exit-zero), else 0.
@@ -123,8 +94,5 @@ struct FindingCounts {
   int infos = 0;
 };
 int exit_code_for(bool unreadable, FindingCounts findings, Severity fail_on, bool exit_zero);
-
-// "0,16,32" and ranges "29-34"; throws std::invalid_argument.
-std::vector<int> parse_pair_list(const std::string& text);
 
 }  // namespace ropelens::cli

@@ -7,8 +7,8 @@
 #include "options.hpp"
 #include "output.hpp"
 #include "exit_codes.hpp"
+#include "ropelens/documents/documents.hpp"
 #include "ropelens/render/formats.hpp"
-#include "ropelens/suggest/suggest.hpp"
 
 namespace ropelens::cli {
 
@@ -41,17 +41,13 @@ void setup_suggest(CLI::App* cmd, Outcome& outcome) {
     request.revision = options->revision;
     request.target_tokens = options->target;
     const ProjectSettings settings = load_project_settings(".");
-    TrainingOverrides stated;
-    stated.trained_length = options->original;
-    const TrainingOverrides training = training_for(stated, settings.trained_lengths, shown_path(options->path));
-    request.original_tokens = training.trained_length;
-    request.original_from = training.trained_length_from;
+    request.original_tokens = options->original;
+    apply_trained_length_rules(request, settings.trained_lengths, shown_path(options->path));
     request.deployment = with_engine_option(deployment_option(options->stack, settings), options->engine);
     request.engines = request.deployment.served(options->engine);
     const SuggestReport report = suggest_changes(options->path, request);
     Output output(options->output.path);
-    find_format(suggest_formats(), options->format, "suggest")(report, output.stream(),
-                                                               text_options(options->output, output));
+    write_suggest_document(report, options->format, output.stream(), text_options(options->output, output));
     output.close();
     outcome.exit_code = kExitClean;
   });

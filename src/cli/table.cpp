@@ -12,22 +12,15 @@
 #include "options.hpp"
 #include "ropelens/engines/deployment.hpp"
 #include "output.hpp"
-#include "ropelens/audit/audit.hpp"
-#include "ropelens/engines/engine_report.hpp"
 #include "ropelens/check/check.hpp"
 #include "ropelens/check/model_log.hpp"
+#include "ropelens/documents/documents.hpp"
 #include "ropelens/render/formats.hpp"
-#include "ropelens/report/table_report.hpp"
 
 namespace ropelens::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-// A table of a model whose head_dim had to be made up would be a table of nothing: say what is missing instead.
-std::optional<std::string> missing_for_pairs(const Model& model) {
-  return audit_model(model, 1).pair_figures_missing();
-}
 
 // The formats of the table and of the engine views (--engine), each once.
 std::vector<std::string> table_format_names() {
@@ -76,38 +69,21 @@ void setup_table(CLI::App* cmd, Outcome& outcome) {
     LoadedModel loaded = load_model(options->path, parse_edits(options->edits), options->revision);
     attach_conversion_source(loaded, std::nullopt);
     log_loaded_model(loaded);
-    if (auto missing = missing_for_pairs(loaded.model)) {
-      print_error(fmt::format("{}: no RoPE table: {}", options->path, *missing));
-      outcome.exit_code = kExitError;
-      return;
+    TableOptions table;
+    table.request.target_tokens = options->target;
+    table.request.seq_len = options->seq_len;
+    if (!options->pairs.empty()) table.request.pairs = parse_pair_list(options->pairs);
+    table.request.kv_dtype = parse_kv_dtype_option(options->kv_dtype, "--kv-dtype");
+    table.training.trained_length = options->trained_length;
+    table.training.extended_length = options->extended_length;
+    const ProjectSettings settings = load_project_settings(fs::current_path().string());
+    table.trained_lengths = settings.trained_lengths;
+    if (!options->engine.empty()) {
+      table.deployment = with_engine_option(deployment_option(options->stack, settings), options->engine);
+      table.engines = table.deployment.viewed(options->engine);
     }
     Output output(options->output.path);
-    std::ostream& out = output.stream();
-    if (!options->engine.empty()) {
-      auto target = resolve_target(options->target, loaded.model);
-      const Deployment deployment = with_engine_option(
-          deployment_option(options->stack, load_project_settings(fs::current_path().string())), options->engine);
-      auto report = select_engine_report(deployment_views(loaded.model, deployment, target),
-                                         deployment.viewed(options->engine), target);
-      find_format(engine_formats(), options->format, "table --engine")(loaded.model, report, out,
-                                                                       text_options(options->output, output));
-      output.close();
-      outcome.exit_code = 0;
-      return;
-    }
-    TableRequest request;
-    request.target_tokens = options->target;
-    request.seq_len = options->seq_len;
-    TrainingOverrides training;
-    training.trained_length = options->trained_length;
-    training.extended_length = options->extended_length;
-    request.training = {
-        loaded.as_trained ? &*loaded.as_trained : nullptr,
-        training_evidence(loaded, training, load_project_settings(fs::current_path().string()).trained_lengths)};
-    if (!options->pairs.empty()) request.pairs = parse_pair_list(options->pairs);
-    request.kv_dtype = parse_kv_dtype_option(options->kv_dtype, "--kv-dtype");
-    TableReport report = build_table_report(loaded.model, request);
-    find_format(table_formats(), options->format, "table")(report, out, text_options(options->output, output));
+    write_table_document(loaded, table, options->format, output.stream(), text_options(options->output, output));
     output.close();
     outcome.exit_code = 0;
   });

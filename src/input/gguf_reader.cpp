@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "ropelens/input/file_bytes.hpp"
 #include "ropelens/input/input.hpp"
 
 namespace ropelens {
@@ -120,6 +121,19 @@ class MemorySource final : public ByteSource {
 
  private:
   std::string_view bytes_;
+};
+
+// A file held in parts (FileBytes): a read of bytes not held throws BytesNotRead, naming them.
+class PartsSource final : public ByteSource {
+ public:
+  explicit PartsSource(const FileBytes& file) : file_(file) {}
+  std::uint64_t size() const override { return file_.size; }
+  void read(std::uint64_t offset, char* out, std::size_t count) override {
+    if (count > 0) std::memcpy(out, file_.at(offset, count).data(), count);
+  }
+
+ private:
+  const FileBytes& file_;
 };
 
 class FileSource final : public ByteSource {
@@ -673,6 +687,11 @@ GgufFile read_gguf_stream(std::string display_path, std::uint64_t size, std::str
 GgufFile read_gguf_bytes(std::string display_path, std::string_view bytes) {
   MemorySource source(bytes);
   return Parser(source, std::move(display_path)).parse();
+}
+
+GgufFile read_gguf_bytes(const FileBytes& file) {
+  PartsSource source(file);
+  return Parser(source, file.shown).parse();
 }
 
 }  // namespace ropelens

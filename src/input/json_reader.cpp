@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "bounded_dom.hpp"
+#include "ropelens/input/file_bytes.hpp"
 #include "ropelens/input/gguf.hpp"
 #include "ropelens/input/input.hpp"
 
@@ -177,6 +178,11 @@ std::string read_up_to(int fd, std::size_t expected, std::size_t limit, const st
   return text;
 }
 
+InputError too_large(const std::string& shown, std::uintmax_t size) {
+  return InputError(shown,
+                    fmt::format("{} bytes is larger than {} MiB; not a config.json", size, kMaxConfigBytes >> 20));
+}
+
 InputFile read_opened(InputFile input, int fd, const struct stat& info) {
   if (!S_ISREG(info.st_mode)) throw InputError(input.shown, "not a regular file");
   const auto size = static_cast<std::uintmax_t>(info.st_size);
@@ -186,8 +192,7 @@ InputFile read_opened(InputFile input, int fd, const struct stat& info) {
       input.gguf = true;
       return input;
     }
-    throw InputError(input.shown,
-                     fmt::format("{} bytes is larger than {} MiB; not a config.json", size, kMaxConfigBytes >> 20));
+    throw too_large(input.shown, size);
   }
   input.text = read_up_to(fd, static_cast<std::size_t>(size), kMaxConfigBytes, input.shown);
   input.gguf = looks_like_gguf_bytes(input.text);
@@ -222,6 +227,17 @@ InputFile read_file_shown_as(const std::string& path, std::string shown) {
 InputFile read_input_file(const std::string& path) { return read_file_shown_as(path, shown_path(path)); }
 
 InputFile read_found_file(const std::string& shown) { return read_file_shown_as(shown, shown); }
+
+InputFile read_input_bytes(const FileBytes& file) {
+  InputFile input;
+  input.shown = file.shown;
+  input.gguf = looks_like_gguf_bytes(file.head());
+  if (input.gguf) return input;
+  if (file.size > kMaxConfigBytes) throw too_large(file.shown, file.size);
+  if (!file.complete()) throw BytesNotRead(file.shown, 0, file.size);
+  input.text = std::string(file.head());
+  return input;
+}
 
 InputFile read_stdin() {
   InputFile input;

@@ -2,7 +2,6 @@
 // bounded by a visit budget and a depth instead of by the file's size alone.
 #include "ropelens/input/launch_manifest.hpp"
 
-#include <filesystem>
 #include <functional>
 #include <stdexcept>
 
@@ -223,11 +222,6 @@ class YamlParser {
 };
 
 }  // namespace launch_manifest_detail
-
-bool is_launch_manifest(const std::string& path) {
-  const std::string extension = std::filesystem::path(path).extension().string();
-  return extension == ".yaml" || extension == ".yml";
-}
 
 std::vector<ManifestContainer> read_launch_manifest(std::string_view text) {
   if (text.size() > kMaxManifestBytes)

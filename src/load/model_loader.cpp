@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "ropelens/input/file_bytes.hpp"
 #include "ropelens/input/gguf.hpp"
 #include "ropelens/input/git.hpp"
 #include "ropelens/input/input.hpp"
@@ -276,34 +277,56 @@ LoadedModel load_model(const std::string& path, const std::vector<Edit>& edits,
   return load_located(locate_model(path, revision), edits);
 }
 
-LoadedModel load_launched_model(const std::string& spec, const std::vector<Edit>& edits,
-                                const std::map<std::string, GgufValue, std::less<>>& gguf_keys) {
-  const LocatedModel located = locate_model(spec);
+namespace {
+
+// A model as a launch runs it, from wherever its bytes are: `load` reads the file with edits, `read_header` its GGUF
+// header, `name` names the result as the file is shown.
+template <class Load, class ReadHeader, class Name>
+LoadedModel load_launched(const std::string& shown, const std::vector<Edit>& edits,
+                          const std::map<std::string, GgufValue, std::less<>>& gguf_keys, const Load& load,
+                          const ReadHeader& read_header, const Name& name) {
   if (gguf_keys.empty()) {
-    LoadedModel loaded = load_located(located, {});
+    LoadedModel loaded = load(std::vector<Edit>{});
     if (edits.empty()) return loaded;
     if (loaded.gguf)
-      throw InputError(located.shown, "the launch line's config overrides apply to config.json, not to a GGUF file");
-    return load_located(located, edits);
+      throw InputError(shown, "the launch line's config overrides apply to config.json, not to a GGUF file");
+    return load(edits);
   }
-  LoadedModel as_read = load_located(located, edits);
+  LoadedModel as_read = load(edits);
   if (!as_read.gguf)
-    throw InputError(located.shown,
+    throw InputError(shown,
                      "the launch line's GGUF flags (--rope-scaling, --override-kv, …) apply to a GGUF "
                      "file, not to a config.json");
-  GgufFile file = read_gguf(located.path);
+  GgufFile file = read_header();
   const GgufValue* arch = file.find("general.architecture");
   const std::string prefix = (arch && arch->as_string() ? *arch->as_string() : as_read.model.model_type.value) + ".";
   for (const auto& [key, value] : gguf_keys) {
-    const std::string name = key.starts_with("{arch}.") ? prefix + key.substr(7) : key;
+    const std::string name_in_file = key.starts_with("{arch}.") ? prefix + key.substr(7) : key;
     GgufValue replaced = value;
-    if (auto it = file.kv.find(name); it != file.kv.end()) replaced.offset = it->second.offset;
-    file.kv[name] = replaced;
+    if (auto it = file.kv.find(name_in_file); it != file.kv.end()) replaced.offset = it->second.offset;
+    file.kv[name_in_file] = replaced;
   }
   LoadedModel loaded = load_gguf(file, {});
-  name_model(loaded, located);
+  name(loaded);
   loaded.as_trained = std::move(as_read.model);
   return loaded;
+}
+
+}  // namespace
+
+LoadedModel load_launched_model(const std::string& spec, const std::vector<Edit>& edits,
+                                const std::map<std::string, GgufValue, std::less<>>& gguf_keys) {
+  const LocatedModel located = locate_model(spec);
+  return load_launched(
+      located.shown, edits, gguf_keys, [&](const std::vector<Edit>& with) { return load_located(located, with); },
+      [&] { return read_gguf(located.path); }, [&](LoadedModel& loaded) { name_model(loaded, located); });
+}
+
+LoadedModel load_launched_model(const FileBytes& file, const std::vector<Edit>& edits,
+                                const std::map<std::string, GgufValue, std::less<>>& gguf_keys) {
+  return load_launched(
+      file.shown, edits, gguf_keys, [&](const std::vector<Edit>& with) { return load_file_bytes(file, with); },
+      [&] { return read_gguf_bytes(file); }, [](LoadedModel&) {});
 }
 
 LoadedModel load_found_model(const std::string& path, const std::vector<Edit>& edits,
@@ -349,6 +372,12 @@ void attach_conversion_source(LoadedModel& loaded, const std::optional<std::stri
     loaded.model.notes.push_back(
         fmt::format("{} beside it is no model's config: the conversion is not checked", beside.string()));
   }
+}
+
+LoadedModel load_file_bytes(const FileBytes& file, const std::vector<Edit>& edits) {
+  InputFile input = read_input_bytes(file);
+  if (input.gguf) return load_gguf(read_gguf_bytes(file), edits);
+  return load_input(std::move(input), edits);
 }
 
 namespace {

@@ -221,6 +221,19 @@ SuggestReport suggest_changes(const std::string& path, const SuggestRequest& req
   return suggest_for(model, plan, request);
 }
 
+SuggestReport suggest_changes(const FileBytes& file, const SuggestRequest& request) {
+  InputFile input = read_input_bytes(file);
+  if (input.gguf) {
+    GgufFile gguf = read_gguf_bytes(file);
+    Model model = model_from_gguf(gguf);
+    suggest_detail::Plan plan;
+    plan.gguf = &gguf;
+    plan.gguf_path = file.shown;
+    return suggest_for(model, plan, request);
+  }
+  return suggest_changes(parse_config(std::move(input.shown), std::move(input.text)), request);
+}
+
 SuggestReport suggest_changes(const Document& document, const SuggestRequest& request) {
   const Model model = load_document(document, {}).model;  // as check loads it: vocabulary and identity too
   suggest_detail::Plan plan;

@@ -91,7 +91,7 @@ TEST_CASE("docs/ARCHITECTURE.md lists the layers, bottom first") {
   std::vector<std::string> names;
   for (const auto& layer : layers()) names.push_back(layer.name);
   CHECK(names == std::vector<std::string>{"log", "model", "input", "normalize", "load", "math", "engines", "audit",
-                                          "report", "rules", "check", "suggest", "diff", "render", "cli"});
+                                          "report", "rules", "check", "suggest", "diff", "render", "documents", "cli"});
 }
 
 TEST_CASE("every folder in the layer table exists, and every folder of the tree is in it") {

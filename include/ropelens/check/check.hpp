@@ -123,22 +123,32 @@ struct CheckOptions {
   bool force_exclude = false;                // filter named paths as a scan would (pre-commit names every changed file)
   std::shared_ptr<const Baseline> baseline;  // suppress the findings it holds
   bool keep_findings = false;                // RenderedFile::findings is filled (--write-baseline)
-  std::optional<std::int64_t> memory_budget;  // --memory: one GPU's bytes for weights plus KV cache (CTX210)
-  int tensor_parallel = 1;                    // --tp: the GPUs the model is split over (CTX210)
-  std::optional<KvDtype> kv_dtype;            // --kv-dtype: none: the config's dtype
-  Deployment deployment;                      // --stack: the engines and versions the rules and views cover
-  unsigned jobs = 0;                          // -j: threads that read and check files (0: available_cores())
-  std::vector<std::string> serve_commands;    // --serve: launch commands, checked before the paths
-  std::optional<std::string> launch_model;    // --model: the model launches run, instead of the one they name
-  std::shared_ptr<const Launch> launch;       // set by check_launch for the rules (SRV); none for a plain file
+  std::optional<std::int64_t> memory_budget;      // --memory: one GPU's bytes for weights plus KV cache (CTX210)
+  int tensor_parallel = 1;                        // --tp: the GPUs the model is split over (CTX210)
+  std::optional<KvDtype> kv_dtype;                // --kv-dtype: none: the config's dtype
+  Deployment deployment;                          // --stack: the engines and versions the rules and views cover
+  unsigned jobs = 0;                              // -j: threads that read and check files (0: available_cores())
+  std::vector<std::string> serve_commands;        // --serve: launch commands, checked before the paths
+  std::optional<std::string> launch_model;        // --model: the model launches run, instead of the one they name
+  std::shared_ptr<const FileBytes> launch_input;  // the same held in memory (a browser's model), over launch_model
+  std::shared_ptr<const Launch> launch;           // set by check_launch for the rules (SRV); none for a plain file
 };
 
 // Checks one loaded file (load_model): the audit reads its training history from the file before its edits.
 FileResult check_model(LoadedModel loaded, const CheckOptions& options);
+// Checks a file held in memory as check checks a file named on its command line: one that cannot be read is an
+// unreadable result. BytesNotRead (a part not yet read) is thrown, for the caller to read and call again.
+FileResult check_file_bytes(const FileBytes& file, const CheckOptions& options);
 // Checks one launch (engines/launch.hpp): its model (--model, else the one it names) loaded with the overrides its
 // engine version applies, audited at the length it serves, with that engine version as the deployment; every finding
 // points at the launch's line. Throws InputError when the model cannot be read.
 FileResult check_launch(Launch launch, const CheckOptions& options);
+// Every launch in a launch file's text (read_launches: a script, a Modelfile, a Compose file or manifest), checked as
+// `check FILE` checks it: one result for the file, its launches' findings together. Throws as check_launch does.
+FileResult check_launch_file(const std::string& file, std::string_view text, const CheckOptions& options);
+// The launches of one --serve command, each checked (a model that cannot be read is that launch's unreadable
+// result); a command that starts no engine ropelens knows is one unreadable result, named --serve.
+std::vector<FileResult> check_serve_command(std::string_view command, const CheckOptions& options);
 // What a launch of `engine` runs under the deployment: its pin, else the newest release ropelens places.
 LaunchRelease launch_release(const Deployment& deployment, Engine engine);
 // The engine a flag-only fragment is read for: the stack's only engine; none without a stack or with several.

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,6 +40,8 @@ struct ReportDocument {
   std::vector<RuleDocEntry> rule_docs;               // the rules with findings, by code: the page embeds their docs
 };
 
+// The docs of the rules with these codes, by code (codes that name no rule are passed over).
+std::vector<RuleDocEntry> rule_doc_entries(const std::set<std::string>& codes);
 // One model's part of the report from a checked file.
 std::unique_ptr<ModelReport> model_report(FileResult&& checked);
 // Checks every file under the paths (as check_paths) and builds its part of the report.

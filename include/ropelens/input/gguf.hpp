@@ -149,6 +149,9 @@ bool looks_like_gguf_bytes(std::string_view bytes);
 // Throws InputError (input.hpp) naming what is wrong and its byte offset, and the file as `shown` (default: `path`).
 GgufFile read_gguf(const std::string& path, const std::optional<std::string>& shown = std::nullopt);
 GgufFile read_gguf_bytes(std::string display_path, std::string_view bytes);
+// The same from a file held in parts (the header a browser read): BytesNotRead names the bytes it lacks.
+struct FileBytes;
+GgufFile read_gguf_bytes(const FileBytes& file);
 
 // Fills `out` with up to `count` of a stream's next bytes and returns how many; 0 at its end.
 using ReadSome = std::function<std::size_t(char* out, std::size_t count)>;

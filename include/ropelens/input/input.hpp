@@ -46,6 +46,10 @@ InputFile read_input_file(const std::string& path);
 // The same for a file a directory scan found: `shown` is already the path as shown (find_model_files), so the
 // working directory is not looked up again for each of thousands of files.
 InputFile read_found_file(const std::string& shown);
+// The same for a file held in memory (file_bytes.hpp): a config.json must be there whole (BytesNotRead asks for the
+// rest); a GGUF file's text is left empty, its header being read from the parts.
+struct FileBytes;
+InputFile read_input_bytes(const FileBytes& file);
 // Standard input, read to its end (at most kMaxConfigBytes): a config.json or a whole GGUF header.
 InputFile read_stdin();
 

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ropelens/input/file_bytes.hpp"
 #include "ropelens/input/gguf.hpp"
 #include "ropelens/input/input.hpp"
 #include "ropelens/model/model.hpp"
@@ -65,6 +66,10 @@ LoadedModel load_model_bytes(std::string shown, std::string bytes, const std::ve
 std::optional<LoadedModel> load_model_at_revision(const std::string& top_level, const std::string& revision,
                                                   const std::string& path, const std::vector<Edit>& edits = {});
 
+// The same for a file held in memory, whole or in parts (input/file_bytes.hpp): a GGUF file is read from its header's
+// bytes; BytesNotRead names the bytes a read lacks, and the caller reads them and calls again. No file system.
+LoadedModel load_file_bytes(const FileBytes& file, const std::vector<Edit>& edits = {});
+
 // The same for a file already read (read_input_file, read_stdin): GGUF by its magic, a Git LFS pointer as the object
 // it names in the work tree's LFS store, else JSON.
 LoadedModel load_input(InputFile input, const std::vector<Edit>& edits);
@@ -80,6 +85,9 @@ void attach_conversion_source(LoadedModel& loaded, const std::optional<std::stri
 // `gguf_keys` replacing a GGUF file's keys ("{arch}." standing for its general.architecture) as llama.cpp's flags
 // do; the file as it is becomes `as_trained`. Throws InputError when edits name a GGUF file or keys a config.
 LoadedModel load_launched_model(const std::string& spec, const std::vector<Edit>& edits,
+                                const std::map<std::string, GgufValue, std::less<>>& gguf_keys);
+// The same for a model held in memory (the browser's pasted config or dropped GGUF header).
+LoadedModel load_launched_model(const FileBytes& file, const std::vector<Edit>& edits,
                                 const std::map<std::string, GgufValue, std::less<>>& gguf_keys);
 
 // Parses "POINTER=JSON" (the --set syntax); throws std::invalid_argument with a one-line reason.

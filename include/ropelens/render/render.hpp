@@ -55,6 +55,10 @@ nlohmann::json fit_json(const FitReport& report);
 
 // `report`: one self-contained HTML page (inline CSS and SVG; no scripts, nothing fetched).
 void render_report_html(const ReportDocument& document, std::ostream& out);
+// Parts of that page: per RoPE setup of a table with its audit, the bands, the audit and the wavelength and
+// angle-coverage charts with their captions; and the docs of rules, one <article> each.
+void render_report_setups_html(const TableReport& table, std::ostream& out);
+void render_rule_docs_html(const std::vector<RuleDocEntry>& docs, std::ostream& out);
 
 // Check output is streamed: begin, one part per file in path order, then end with the counts.
 class CheckRenderer {

@@ -82,5 +82,8 @@ struct SuggestReport {
 // `ropelens check PATH --set … --target T` runs).
 SuggestReport suggest_changes(const std::string& path, const SuggestRequest& request);
 SuggestReport suggest_changes(const Document& document, const SuggestRequest& request);
+// The same for a file held in memory (a browser's): a config.json whole, a GGUF file's header (BytesNotRead asks for
+// what is missing).
+SuggestReport suggest_changes(const FileBytes& file, const SuggestRequest& request);
 
 }  // namespace ropelens

@@ -235,7 +235,7 @@ void model_section(std::size_t index, const ModelReport& m, std::ostream& out) {
   if (!schemes.str().empty()) out << "<pre>" << h(schemes.str()) << "</pre>\n";
   if (model.setups.empty())
     out << fmt::format("<p>No rotary layers: positional scheme {}.</p>\n", to_string(model.scheme));
-  for (const auto& st : m.table.setups) setup_section(m.table, st, out);
+  render_report_setups_html(m.table, out);
   if (file.engines) engines_section(model, *file.engines, out);
   fit_section(m, out);
   findings_section(file, out);
@@ -245,13 +245,21 @@ void model_section(std::size_t index, const ModelReport& m, std::ostream& out) {
 void rule_docs_section(const ReportDocument& document, std::ostream& out) {
   if (document.rule_docs.empty()) return;
   out << "<section id=\"rules\">\n<h2>Rules with findings</h2>\n";
-  for (const auto& doc : document.rule_docs)
-    out << fmt::format("<article class=\"rule-doc\" id=\"rule-{}\">\n{}</article>\n", h(doc.code),
-                       markdown_to_html(doc.markdown, 2));
+  render_rule_docs_html(document.rule_docs, out);
   out << "</section>\n";
 }
 
 }  // namespace
+
+void render_report_setups_html(const TableReport& table, std::ostream& out) {
+  for (const auto& st : table.setups) setup_section(table, st, out);
+}
+
+void render_rule_docs_html(const std::vector<RuleDocEntry>& docs, std::ostream& out) {
+  for (const auto& doc : docs)
+    out << fmt::format("<article class=\"rule-doc\" id=\"rule-{}\">\n{}</article>\n", h(doc.code),
+                       markdown_to_html(doc.markdown, 2));
+}
 
 void render_report_html(const ReportDocument& document, std::ostream& out) {
   out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"

@@ -1,0 +1,10 @@
+# The sources of ropelens_core (every layer below the command line: src/ without src/cli/ and main.cpp, and rules/)
+# and the rule docs embedded in it, for the native build and the WebAssembly module (web/CMakeLists.txt) alike.
+function(ropelens_core_sources sources_var docs_var)
+  get_filename_component(root "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/.." ABSOLUTE)
+  file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${root}/src/*.cpp ${root}/rules/*.cpp)
+  list(FILTER sources EXCLUDE REGEX "/src/(cli/|main\\.cpp$)")
+  file(GLOB_RECURSE docs CONFIGURE_DEPENDS ${root}/rules/*.md)
+  set(${sources_var} ${sources} PARENT_SCOPE)
+  set(${docs_var} ${docs} PARENT_SCOPE)
+endfunction()

@@ -1,0 +1,16 @@
+// The WebAssembly module's stand-in for the YAML reader (src/input/launch_manifest.cpp needs libyaml, which Debian
+// builds for no WebAssembly target): a Compose file or Kubernetes manifest gets a one-line error, as any launch file
+// the build cannot read.
+#include <stdexcept>
+
+#include "ropelens/input/launch_manifest.hpp"
+
+namespace ropelens {
+
+std::vector<ManifestContainer> read_launch_manifest(std::string_view) {
+  throw std::invalid_argument(
+      "Compose files and Kubernetes manifests are read by the ropelens command, not in the browser (no libyaml "
+      "here): paste the container's command as a launch line");
+}
+
+}  // namespace ropelens
