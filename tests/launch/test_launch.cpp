@@ -609,7 +609,7 @@ TEST_CASE("a docker run of the vLLM image, a systemd unit and ollama serve are c
   CHECK(names(unread.diagnostics, "SRV507", "did you mean VLLM_ALLOW_LONG_MAX_MODEL_LEN?"));
 }
 
-TEST_CASE("--stack ollama@RELEASE places Ollama's num_ctx default and the variables each release reads",
+TEST_CASE("Ollama releases under --stack ollama@RELEASE: num_ctx's default and the variables each reads",
           "[launch][cli][ollama]") {
   const std::string gguf = "--model " + source_path(kQwen3Gguf);
   const auto target = [&](const std::string& line, const std::string& stack) {
