@@ -130,7 +130,9 @@ namespace {
 std::vector<std::string> entry_texts(const std::vector<DeployedEngine>& engines) {
   std::vector<std::string> parts;
   for (const auto& entry : engines)
-    parts.push_back(fmt::format("{}{}", to_string(entry.engine), entry.pinned.empty() ? "" : "@" + entry.pinned));
+    parts.push_back(runner_pin(entry.pinned)
+                        ? entry.pinned  // "ollama@0.5.12", as --stack takes it
+                        : fmt::format("{}{}", to_string(entry.engine), entry.pinned.empty() ? "" : "@" + entry.pinned));
   return parts;
 }
 

@@ -384,6 +384,11 @@ void choose_default_by_memory(Launch& launch, std::optional<std::int64_t> gpu_me
         break;
       }
   launch.asked_tokens = chosen->tokens;
+  if (tiers.size() == 1) {  // a release whose default does not depend on the memory
+    launch.notes.push_back(
+        fmt::format("{} is {} tokens ({})", launch.length_flag, chosen->tokens, launch.default_by_memory_source));
+    return;
+  }
   std::vector<std::string> steps;
   for (auto tier = tiers.rbegin(); tier != tiers.rend(); ++tier)
     steps.push_back(tier->min_bytes == 0 ? fmt::format("{}", tier->tokens)

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "ropelens/engines/versions.hpp"
 #include "ropelens/model/text.hpp"
 
 namespace ropelens {
@@ -12,6 +13,14 @@ namespace ropelens {
 StackEntry parse_stack_entry(std::string_view text, std::string_view where) {
   const auto at = text.find('@');
   const std::string_view name = text.substr(0, at);
+  if (const auto runs = runner_engine(name)) {  // `ollama@0.5.12`: llama.cpp as that Ollama release runs it
+    if (at != std::string_view::npos && !runner_pin(text))
+      throw std::invalid_argument(
+          fmt::format("{}: '{}' names no {} release after '@' (expected a release such as "
+                      "{}@0.6.7)",
+                      where, text, name, name));
+    return StackEntry{*runs, std::string(text)};
+  }
   std::vector<std::string> names;
   for (Engine engine : all_engines()) names.emplace_back(to_string(engine));
   const auto engine = parse_engine(name);

@@ -133,9 +133,38 @@ ResolvedVersion place_release(Engine engine, const VersionTable& table, std::str
   return resolved;
 }
 
+// Products that run an engine's server with releases of their own (docs/engines.md, "Ollama releases").
+constexpr std::pair<std::string_view, Engine> kRunners[] = {{"ollama", Engine::llama_cpp}};
+
 }  // namespace
 
+std::optional<Engine> runner_engine(std::string_view name) {
+  for (const auto& [runner, engine] : kRunners)
+    if (runner == name) return engine;
+  return std::nullopt;
+}
+
+std::optional<RunnerPin> runner_pin(std::string_view pinned) {
+  const auto at = pinned.find('@');
+  const std::string_view name = pinned.substr(0, at);
+  const auto engine = runner_engine(name);
+  if (!engine) return std::nullopt;
+  const std::string_view release = at == std::string_view::npos ? std::string_view() : pinned.substr(at + 1);
+  if (at != std::string_view::npos && !parse_dotted(release)) return std::nullopt;
+  return RunnerPin{*engine, name, release};
+}
+
+bool dotted_release_before(std::string_view release, std::string_view bound) {
+  const auto given = parse_dotted(release);
+  const auto limit = parse_dotted(bound);
+  return given && limit && compare(*given, *limit) < 0;
+}
+
 std::optional<ResolvedVersion> resolve_version(Engine engine, std::string_view text) {
+  if (const auto pin = runner_pin(text)) {
+    if (pin->engine != engine) return std::nullopt;
+    return ResolvedVersion{default_version(engine), std::nullopt};
+  }
   const VersionTable& table = engine_row(engine).versions;
   for (const VersionRow& row : table.rows)
     if (row.key == text) return ResolvedVersion{row.version, std::nullopt};

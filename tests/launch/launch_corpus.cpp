@@ -266,8 +266,8 @@ CorpusGot run_corpus_case(const CorpusCase& c, const std::string& corpus_dir) {
     fs::copy_file(source, copy, fs::copy_options::overwrite_existing);
     args.push_back(copy.lexically_relative(root).string());
   }
-  const std::string engine = c.engine == "ollama" ? "llama.cpp" : c.engine;
-  args.insert(args.end(), {"--stack", c.engine == "ollama" || c.release.empty() ? engine : engine + "@" + c.release});
+  // An Ollama case runs llama.cpp as that Ollama release runs it (`--stack ollama@0.5.12`).
+  args.insert(args.end(), {"--stack", c.release.empty() ? c.engine : c.engine + "@" + c.release});
   if (model_option) args.insert(args.end(), {"--model", *model_option});
   args.insert(args.end(), c.ropelens_args.begin(), c.ropelens_args.end());
   std::string line;

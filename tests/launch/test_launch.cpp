@@ -609,6 +609,83 @@ TEST_CASE("a docker run of the vLLM image, a systemd unit and ollama serve are c
   CHECK(names(unread.diagnostics, "SRV507", "did you mean VLLM_ALLOW_LONG_MAX_MODEL_LEN?"));
 }
 
+TEST_CASE("Ollama releases under --stack ollama@RELEASE: num_ctx's default and the variables each reads",
+          "[launch][cli][ollama]") {
+  const std::string gguf = "--model " + source_path(kQwen3Gguf);
+  const auto target = [&](const std::string& line, const std::string& stack) {
+    return serve(line, gguf + " --stack " + stack).file["target"];
+  };
+  // api/types.go DefaultOptions NumCtx 2048 before v0.5.13; envconfig's 2048 until v0.6.6, 4096 from v0.6.7; tiers
+  // by the GPUs' memory from v0.15.5 (4096 without --memory).
+  CHECK(target("ollama serve", "ollama@0.1.26") == 2048);
+  CHECK(target("ollama serve", "ollama@0.6.6") == 2048);
+  CHECK(target("ollama serve", "ollama@0.6.7") == 4096);
+  CHECK(target("ollama serve", "ollama@0.15.4 --memory 24GiB") == 4096);
+  CHECK(target("ollama serve", "ollama@0.15.5 --memory 24GiB") == 32768);
+  CHECK(target("ollama serve", "ollama --memory 24GiB") == 32768);  // the newest release
+  const auto noted = run_cli("check -v --exit-zero --serve - " + gguf + " --stack ollama@0.3.11", "ollama serve");
+  CHECK_THAT(noted.err, Contains("Ollama's default num_ctx is 2048 tokens (Ollama's default before v0.5.13: "
+                                 "api/types.go DefaultOptions"));
+
+  // OLLAMA_CONTEXT_LENGTH came in 0.5.13: 0.5.12 ignores it, and says so.
+  const std::string line = "OLLAMA_CONTEXT_LENGTH=8192 ollama serve";
+  CHECK(target(line, "ollama@0.5.13") == 8192);
+  const auto old = serve(line, gguf + " --stack ollama@0.5.12");
+  CHECK(old.file["target"] == 2048);
+  REQUIRE(with_code(old.diagnostics, "SRV507").size() == 1);
+  CHECK(names(old.diagnostics, "SRV507", "OLLAMA_CONTEXT_LENGTH is not a variable Ollama 0.5.12 reads"));
+  CHECK(names(old.diagnostics, "SRV507", "came in Ollama 0.5.13"));
+  // OLLAMA_NUM_CTX (ollama/ollama#9519) stands for it: no did-you-mean of a variable the release lacks.
+  const auto num_ctx = serve("OLLAMA_NUM_CTX=8192 ollama serve", gguf + " --stack ollama@0.5.12");
+  CHECK(num_ctx.file["target"] == 2048);
+  CHECK(names(num_ctx.diagnostics, "SRV507",
+              "OLLAMA_CONTEXT_LENGTH, the variable OLLAMA_NUM_CTX stands for, came "
+              "in Ollama 0.5.13"));
+  // OLLAMA_NUM_PARALLEL came in 0.1.33.
+  CHECK(with_code(serve("OLLAMA_NUM_PARALLEL=2 ollama serve", gguf + " --stack ollama@0.1.33").diagnostics, "SRV507")
+            .empty());
+  CHECK(with_code(serve("OLLAMA_NUM_PARALLEL=2 ollama serve", gguf + " --stack ollama@0.1.26").diagnostics, "SRV507")
+            .size() == 1);
+
+  // The stack is written back as given, and a release that is not one is refused.
+  const auto bad = run_cli("check --serve - " + gguf + " --stack ollama@b4000", "ollama serve");
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.err, Contains("'ollama@b4000' names no ollama release"));
+}
+
+TEST_CASE("ollama run and ollama launch are clients: a server variable on their line is never read",
+          "[launch][cli][ollama]") {
+  const std::string gguf = "--model " + source_path(kQwen3Gguf);
+  for (const std::string line : {"OLLAMA_CONTEXT_LENGTH=64000 ollama run qwen3:8b",
+                                 "OLLAMA_CONTEXT_LENGTH=64000 ollama launch codex --model qwen3:8b"}) {
+    INFO(line);
+    const auto client = serve(line, gguf);
+    CHECK(client.file["target"] == 4096);  // the server's default (no --memory: the smallest tier)
+    REQUIRE(with_code(client.diagnostics, "SRV501").size() == 1);
+    CHECK(names(client.diagnostics, "SRV501", "is a client of the server already running"));
+    CHECK(names(client.diagnostics, "SRV501", "OLLAMA_CONTEXT_LENGTH=64000 ollama serve"));
+  }
+  // OLLAMA_HOST is the client's own: nothing to say.
+  const auto host = serve("OLLAMA_HOST=127.0.0.1:11500 ollama run qwen3:8b", gguf);
+  CHECK(host.diagnostics.empty());
+  CHECK(host.exit_code == 0);
+  // The server's own line reads it.
+  CHECK(serve("OLLAMA_CONTEXT_LENGTH=16384 ollama serve", gguf).file["target"] == 16384);
+}
+
+TEST_CASE("ollama serve takes no flags: llama-server's flags after it are refused, not read", "[launch][cli][ollama]") {
+  const std::string gguf = "--model " + source_path(kQwen3Gguf);
+  const auto flags = serve("ollama serve --model qwen3:8b --ctx-size 2048 --parallel", gguf);
+  REQUIRE(with_code(flags.diagnostics, "SRV501").size() == 1);
+  CHECK(with_code(flags.diagnostics, "SRV501")[0]["message"].get<std::string>().starts_with(
+      "ollama serve takes no arguments and no flags"));
+  CHECK(names(flags.diagnostics, "SRV501", "unknown flag: --model"));
+  CHECK(names(flags.diagnostics, "SRV501", "--model, --ctx-size, --parallel are llama-server's flags"));
+  CHECK(flags.exit_code == 1);
+  // Without --model on the ropelens line, the refused --model names the model the line means (from the Ollama store).
+  CHECK(serve("ollama serve", gguf).diagnostics.empty());
+}
+
 TEST_CASE("the Ollama image, uv run -m, and launch files known by their first line are read as launches",
           "[launch][cli][forms]") {
   TempDir dir;
@@ -668,6 +745,45 @@ TEST_CASE("llama.cpp's -fa takes a value from b6327: a bare -fa swallows the nex
       with_code(serve("llama-server -m " + source_path(kQwen3Gguf) + " -fa on -c 8192").diagnostics, "SRV501").empty());
   // The unified binary's `llama serve` is llama-server.
   CHECK(serve("llama serve -m " + source_path(kQwen3Gguf) + " -c 8192").file["target"] == 8192);
+}
+
+TEST_CASE("llama.cpp refuses a quantized V cache without flash attention: off, a switch left out, or auto on CUDA",
+          "[launch][cli][llama.cpp]") {
+  const std::string server = "llama-server -m " + source_path(kQwen3Gguf) + " -c 8192 ";
+  const auto refused = [&](const std::string& flags, const std::string& extra = "") {
+    return with_code(serve(server + flags, extra).diagnostics, "SRV501");
+  };
+  // Before b6327 -fa is an off-by-default switch: -ctv q8_0 alone is refused, with -fa it is not (#10378, b4120).
+  const auto old = refused("-ctk q8_0 -ctv q8_0", "--stack llama.cpp@b4120");
+  REQUIRE(old.size() == 1);
+  CHECK_THAT(old[0]["message"].get<std::string>(),
+             Contains("-ctv q8_0 without -fa") && Contains("V cache quantization requires flash_attn"));
+  CHECK(refused("-ctk q8_0 -ctv q8_0 -fa", "--stack llama.cpp@b4120").empty());
+  CHECK(refused("-ctk q8_0", "--stack llama.cpp@b4120").empty());  // a quantized K alone needs no flash attention
+  // From b6327 -fa auto: a matching q8_0 (or q4_0) pair keeps flash attention on CUDA, an f16 K with a q4_0 V
+  // turns it off (#28524), and -fa off refuses any quantized V.
+  CHECK(refused("-ctk q8_0 -ctv q8_0").empty());
+  const auto asymmetric = refused("--cache-type-v q4_0");
+  REQUIRE(asymmetric.size() == 1);
+  CHECK_THAT(asymmetric[0]["message"].get<std::string>(),
+             Contains("--cache-type-v q4_0 with -ctk f16 and -fa auto") && Contains("turns flash attention off"));
+  CHECK_THAT(asymmetric[0]["help"].get<std::string>(), Contains("-ctk q4_0 -ctv q4_0"));
+  CHECK(refused("--cache-type-v q4_0 -fa on").empty());
+  REQUIRE(refused("-ctk q8_0 -ctv q8_0 -fa off").size() == 1);
+  CHECK_THAT(refused("-ctk q8_0 -ctv q8_0 -fa off")[0]["message"].get<std::string>(),
+             Contains("quantized V cache was requested, but this requires Flash Attention"));
+}
+
+TEST_CASE("llama-server caps a slot at n_ctx_train from build b6925 (cd5e3b575), not before",
+          "[launch][cli][llama.cpp]") {
+  const std::string line = "llama-server -m " + source_path(kQwen3Gguf) + " -c 131072";
+  const auto capped = serve(line, "--stack llama.cpp@b6925");
+  CHECK(with_code(capped.diagnostics, "SRV504").size() == 1);
+  CHECK(capped.file["target"] == 40960);
+  const auto before = serve(line, "--stack llama.cpp@b4112");
+  CHECK(with_code(before.diagnostics, "SRV504").empty());
+  CHECK(before.file["target"] == 131072);  // one slot (-np 1 then) of all of -c, past the training context
+  CHECK(!with_code(before.diagnostics, "CTX201").empty());
 }
 
 TEST_CASE("YaRN flags without --yarn-orig-ctx on a file without the original key: no CTX201",

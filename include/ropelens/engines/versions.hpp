@@ -67,4 +67,19 @@ struct VersionLine {
 // Every engine's behaviours, in registry order and each engine's view order.
 std::vector<VersionLine> version_lines();
 
+// A product that runs an engine's server and has releases of its own: Ollama starts llama.cpp's llama-server.
+// `--stack ollama@0.5.12` pins llama.cpp as "ollama@0.5.12" (its newest behaviour, which its RoPE views follow), and
+// the engine's launch reader places the product's release in its own tables ("ollama" alone: its newest release).
+struct RunnerPin {
+  Engine engine;             // the engine it runs
+  std::string_view runner;   // "ollama"
+  std::string_view release;  // "0.5.12"; "" for the newest
+};
+// The runner a --stack name stands for ("ollama" → llama.cpp), nullopt for any other name.
+std::optional<Engine> runner_engine(std::string_view name);
+// A pin written as RUNNER or RUNNER@RELEASE ("ollama@0.5.12"); nullopt for anything else.
+std::optional<RunnerPin> runner_pin(std::string_view pinned);
+// Whether the dotted release `release` ("0.5.12", "v0.6.7") is older than `bound`; false when either is not one.
+bool dotted_release_before(std::string_view release, std::string_view bound);
+
 }  // namespace ropelens

@@ -312,6 +312,7 @@ constexpr FlagRelease kFlags[] = {
 // Builds where a flag's meaning changed in place.
 constexpr std::string_view kFirstFlashAttnValue = "b6327";  // -fa [on|off|auto]; before, a switch
 constexpr std::string_view kFirstAutoSlots = "b7079";       // -np -1 (auto): 4 slots, one unified KV pool
+constexpr std::string_view kFirstSlotCap = "b6925";         // cd5e3b575 (PR #16736): a slot capped at n_ctx_train
 
 GgufValue text_value(const std::string& text) {
   GgufValue value;
@@ -385,10 +386,24 @@ std::optional<KvDtype> cache_type(const std::string& value) {
 
 // -fa as the build reads it: from b6327 it takes a value (common_arg_utils::is_truthy, is_falsey, is_autoy), so a
 // bare -fa takes the next word and refuses it when it is none of them ("unknown value for --flash-attn: '-c'").
-void flash_attn(Launch& launch, const std::vector<std::string>& words, std::size_t& i, const std::string& flag) {
-  if (release_before(Engine::llama_cpp, launch.release, kFirstFlashAttnValue)) return;  // a switch
+// What -fa leaves flash attention at: "on", "off" or "auto" (the words the build takes, read as one of these).
+std::string flash_attn_state(const std::string& value) {
+  if (value == "on" || value == "enabled" || value == "true" || value == "1") return "on";
+  if (value == "off" || value == "disabled" || value == "false" || value == "0") return "off";
+  return "auto";
+}
+
+void flash_attn(Launch& launch, const std::vector<std::string>& words, std::size_t& i, const std::string& flag,
+                std::string& state) {
+  if (release_before(Engine::llama_cpp, launch.release, kFirstFlashAttnValue)) {  // a switch
+    state = "on";
+    return;
+  }
   const std::string& word = words[i];
-  if (const auto eq = word.find('='); eq != std::string::npos && word.starts_with("--")) return;
+  if (const auto eq = word.find('='); eq != std::string::npos && word.starts_with("--")) {
+    state = flash_attn_state(word.substr(eq + 1));
+    return;
+  }
   if (i + 1 >= words.size()) {
     launch.problems.push_back({LaunchProblemKind::unknown_flag, flag,
                                fmt::format("{} takes a value (on, off or auto) since build {}, and the command ends: "
@@ -400,7 +415,10 @@ void flash_attn(Launch& launch, const std::vector<std::string>& words, std::size
   static constexpr std::string_view kValues[] = {"on",       "enabled", "true", "1",    "off",
                                                  "disabled", "false",   "0",    "auto", "-1"};
   const std::string& value = words[++i];
-  if (std::find(std::begin(kValues), std::end(kValues), value) != std::end(kValues)) return;
+  if (std::find(std::begin(kValues), std::end(kValues), value) != std::end(kValues)) {
+    state = flash_attn_state(value);
+    return;
+  }
   launch.problems.push_back(
       {LaunchProblemKind::unknown_flag, flag,
        fmt::format("{} takes a value since build {}: a bare {} swallows the next word, '{}', and llama.cpp refuses to "
@@ -411,8 +429,20 @@ void flash_attn(Launch& launch, const std::vector<std::string>& words, std::size
   if (value.starts_with("-")) --i;  // the flag it swallowed is not a value: read on from it for the other problems
 }
 
+// How the words set the slots (-np's value when given, -kvu / -no-kvu), the cache types and flash attention.
+struct ServerFlags {
+  bool slots_set = false;
+  std::optional<bool> unified;
+  std::string cache_k = "f16";  // -ctk as written
+  std::string cache_v = "f16";  // -ctv's value
+  std::string cache_v_flag;     // -ctv as written (or its LLAMA_ARG_ variable)
+  std::string flash_attn = "";  // "on", "off", "auto"; "" when -fa is not given
+};
+
 bool parse_flag(Launch& launch, const std::vector<std::string>& words, const std::string& flag, std::size_t& i,
-                bool& slots_set, std::optional<bool>& unified) {
+                ServerFlags& flags) {
+  bool& slots_set = flags.slots_set;
+  std::optional<bool>& unified = flags.unified;
   const std::string arch_key = "{arch}.";
   if (flag == "-m" || flag == "--model") {
     if (auto value = value_of(words, i, flag, launch)) launch.model = *value;
@@ -440,7 +470,7 @@ bool parse_flag(Launch& launch, const std::vector<std::string>& words, const std
   } else if (flag == "-no-kvu" || flag == "--no-kv-unified") {
     unified = false;
   } else if (flag == "-fa" || flag == "--flash-attn") {
-    flash_attn(launch, words, i, flag);
+    flash_attn(launch, words, i, flag, flags.flash_attn);
   } else if (flag == "--rope-scaling") {
     if (auto value = value_of(words, i, flag, launch)) {
       if (*value != "none" && *value != "linear" && *value != "yarn") {
@@ -480,7 +510,15 @@ bool parse_flag(Launch& launch, const std::vector<std::string>& words, const std
       }
     }
   } else if (flag == "-ctk" || flag == "--cache-type-k") {
-    if (auto value = value_of(words, i, flag, launch)) launch.kv_dtype = cache_type(*value);
+    if (auto value = value_of(words, i, flag, launch)) {
+      launch.kv_dtype = cache_type(*value);
+      flags.cache_k = *value;
+    }
+  } else if (flag == "-ctv" || flag == "--cache-type-v") {
+    if (auto value = value_of(words, i, flag, launch)) {
+      flags.cache_v = *value;
+      flags.cache_v_flag = flag;
+    }
   } else {
     return false;
   }
@@ -504,15 +542,9 @@ constexpr std::pair<std::string_view, std::string_view> kEnvFlags[] = {
     {"LLAMA_ARG_CACHE_TYPE_V", "-ctv"},
 };
 
-// How the words set the slots: -np's value when given, and -kvu / -no-kvu.
-struct SlotFlags {
-  bool slots_set = false;
-  std::optional<bool> unified;
-};
-
 // The variables set in the command's environment, read as their flags. common_params_parse_ex applies them before
 // the command line, so a flag given too wins; what they set is named after the variable.
-void apply_env_flags(const ShellCommand& command, Launch& launch, SlotFlags& slots) {
+void apply_env_flags(const ShellCommand& command, Launch& launch, ServerFlags& slots) {
   for (const auto& [variable, flag] : kEnvFlags) {
     const auto it = command.env.find(std::string(variable));
     if (it == command.env.end()) continue;
@@ -520,22 +552,22 @@ void apply_env_flags(const ShellCommand& command, Launch& launch, SlotFlags& slo
     if (flag == "-kvu") words.pop_back();  // a switch: any value sets it
     const std::size_t problems = launch.problems.size();
     std::size_t i = 0;
-    parse_flag(launch, words, words[0], i, slots.slots_set, slots.unified);
+    parse_flag(launch, words, words[0], i, slots);
     for (std::size_t p = problems; p < launch.problems.size(); ++p) launch.problems[p].flag = variable;
     if (launch.length_flag == flag) launch.length_flag = variable;
+    if (slots.cache_v_flag == flag) slots.cache_v_flag = variable;
   }
 }
 
-void read_flags(const std::vector<std::string>& w, std::size_t start, Launch& launch, SlotFlags& slots) {
+void read_flags(const std::vector<std::string>& w, std::size_t start, Launch& launch, ServerFlags& slots) {
   const FlagSyntax syntax{kFlags, {}, "llama.cpp", true, false, false, false};
-  walk_flags(w, start, syntax, launch, [&](const std::string& flag, std::size_t& i) {
-    return parse_flag(launch, w, flag, i, slots.slots_set, slots.unified);
-  });
+  walk_flags(w, start, syntax, launch,
+             [&](const std::string& flag, std::size_t& i) { return parse_flag(launch, w, flag, i, slots); });
 }
 
 // The slots the server starts: -np N splits -c over N unless -kvu; left out (or -1), from build b7079 the server
 // starts 4 slots on one unified pool (each request up to all of -c), before it one slot.
-void settle_slots(Launch& launch, const SlotFlags& slots, bool server) {
+void settle_slots(Launch& launch, const ServerFlags& slots, bool server) {
   if (!server) {
     launch.slots = 1;
     return;
@@ -551,6 +583,51 @@ void settle_slots(Launch& launch, const SlotFlags& slots, bool server) {
         "PR #16736), so a request may use all of -c while the others leave room");
 }
 
+// A quantized V cache needs flash attention (the non-FA path multiplies by a transposed V, which a quantized type
+// cannot be): llama_new_context_with_model refused it ("V cache quantization requires flash_attn", src/llama.cpp,
+// ggml-org/llama.cpp#10378 at b4120) while -fa was an off-by-default switch; from b6327 llama_init_from_model turns
+// an -fa auto off when the devices have no flash-attention kernel for the K/V pair and then throws "quantized V cache
+// was requested, but this requires Flash Attention" (src/llama-context.cpp; #28524). CUDA's kernels take a quantized
+// cache only as the matching pairs q4_0/q4_0 and q8_0/q8_0 (unless built with GGML_CUDA_FA_ALL_QUANTS).
+bool quantized_cache(std::string_view type) { return type.starts_with("q") || type.starts_with("iq"); }
+
+void check_value_cache(Launch& launch, const ServerFlags& flags) {
+  if (!quantized_cache(flags.cache_v)) return;
+  const std::string v = flags.cache_v_flag + " " + flags.cache_v;
+  if (release_before(Engine::llama_cpp, launch.release, kFirstFlashAttnValue)) {
+    if (flags.flash_attn == "on") return;
+    launch.problems.push_back(
+        {LaunchProblemKind::unknown_flag, flags.cache_v_flag,
+         fmt::format("{} without -fa: flash attention is off (-fa is a switch before build {}), and llama.cpp "
+                     "refuses a quantized V cache without it (\"V cache quantization requires flash_attn\"): the "
+                     "context is not created",
+                     v, kFirstFlashAttnValue),
+         "add -fa, or leave the V cache at f16 (-ctk alone may stay quantized)"});
+    return;
+  }
+  if (flags.flash_attn == "on") return;
+  if (flags.flash_attn == "off") {
+    launch.problems.push_back(
+        {LaunchProblemKind::unknown_flag, flags.cache_v_flag,
+         fmt::format("{} with flash attention off: llama.cpp refuses a quantized V cache without it (\"quantized V "
+                     "cache was requested, but this requires Flash Attention\"): the context is not created",
+                     v),
+         "write -fa on, or leave the V cache at f16"});
+    return;
+  }
+  const bool cuda_pair = flags.cache_k == flags.cache_v && (flags.cache_v == "q4_0" || flags.cache_v == "q8_0");
+  if (cuda_pair) return;
+  launch.problems.push_back(
+      {LaunchProblemKind::unknown_flag, flags.cache_v_flag,
+       fmt::format("{} with -ctk {} and -fa auto (the default): CUDA has flash-attention kernels for a quantized "
+                   "cache only as matching q4_0 or q8_0 K/V pairs, so -fa auto turns flash attention off, and "
+                   "llama.cpp then refuses the quantized V cache (\"quantized V cache was requested, but this "
+                   "requires Flash Attention\"): the context is not created",
+                   v, flags.cache_k),
+       fmt::format("give K the same type (-ctk {} -ctv {}), with q4_0 or q8_0 on CUDA; or leave the V cache at f16",
+                   flags.cache_v == "q4_0" ? "q4_0" : "q8_0", flags.cache_v == "q4_0" ? "q4_0" : "q8_0")});
+}
+
 bool parse_llama_cpp(const ShellCommand& command, Launch& launch) {
   const auto& w = command.words;
   if (w.empty()) return false;
@@ -564,21 +641,23 @@ bool parse_llama_cpp(const ShellCommand& command, Launch& launch) {
   } else if (!server && program != "llama-cli") {
     return false;
   }
-  launch.capped_at_trained = server;
-  SlotFlags slots;
+  launch.capped_at_trained = server && !release_before(Engine::llama_cpp, launch.release, kFirstSlotCap);
+  ServerFlags slots;
   apply_env_flags(command, launch, slots);
   read_flags(w, start, launch, slots);
   settle_slots(launch, slots, server);
+  check_value_cache(launch, slots);
   if (launch.length_flag.empty()) launch.length_flag = "-c";
   return true;
 }
 
 void fragment_llama_cpp(const ShellCommand& command, Launch& launch) {
-  launch.capped_at_trained = true;
-  SlotFlags slots;
+  launch.capped_at_trained = !release_before(Engine::llama_cpp, launch.release, kFirstSlotCap);
+  ServerFlags slots;
   apply_env_flags(command, launch, slots);
   read_flags(command.words, 0, launch, slots);
   settle_slots(launch, slots, true);
+  check_value_cache(launch, slots);
   if (launch.length_flag.empty()) launch.length_flag = "-c";
 }
 

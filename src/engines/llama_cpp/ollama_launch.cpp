@@ -22,6 +22,7 @@
 
 #include "llama_cpp.hpp"
 #include "ropelens/engines/launch.hpp"
+#include "ropelens/engines/versions.hpp"
 #include "ropelens/model/text.hpp"
 #include "ropelens/model/units.hpp"
 
@@ -30,11 +31,48 @@ namespace ollama_launch {
 
 using namespace launch_detail;
 
-// Ollama's num_ctx when neither the Modelfile nor OLLAMA_CONTEXT_LENGTH sets one: by the memory of every GPU summed
-// (less OLLAMA_GPU_OVERHEAD each, 0 by default), with thresholds a GiB below 48 and 24 for rounding.
+// The Ollama release a launch runs: `--stack ollama@RELEASE` pins llama.cpp as "ollama@RELEASE" ("" for the newest,
+// as for an unpinned stack or a plain llama.cpp one).
+std::string_view ollama_release(const Launch& launch) {
+  const auto pin = runner_pin(launch.release);
+  return pin ? pin->release : std::string_view();
+}
+
+// Whether the release the launch runs comes before `first` (false for the newest, and when `first` is "").
+bool before(const Launch& launch, std::string_view first) {
+  const std::string_view release = ollama_release(launch);
+  return !release.empty() && !first.empty() && dotted_release_before(release, first);
+}
+
+// Ollama's num_ctx when neither the Modelfile nor OLLAMA_CONTEXT_LENGTH sets one, by release (ollama/ollama, each
+// tag read with git): from v0.15.5 by the memory of every GPU summed (less OLLAMA_GPU_OVERHEAD each, 0 by default),
+// with thresholds a GiB below 48 and 24 for rounding; before it one number.
 constexpr std::int64_t kGiB = std::int64_t{1} << 30;
-const std::vector<MemoryTier> kOllamaDefaultContexts = {{47 * kGiB, 262144}, {23 * kGiB, 32768}, {0, 4096}};
-constexpr const char* kOllamaDefaultSource = "Ollama's server/routes.go:2043-2058 at fb307609";
+struct DefaultContext {
+  std::string_view first_release;  // "" for the oldest
+  std::vector<MemoryTier> tiers;   // largest first
+  std::string_view source;
+};
+const DefaultContext kDefaultContexts[] = {
+    {"0.15.5",
+     {{47 * kGiB, 262144}, {23 * kGiB, 32768}, {0, 4096}},
+     "Ollama's server/routes.go:2043-2058 at fb307609; the tiers came with 0334ffa62, first in v0.15.5"},
+    {"0.6.7",
+     {{0, 4096}},
+     "Ollama's default from v0.6.7 to v0.15.4: envconfig.ContextLength's 4096 (44b466eeb, envconfig/config.go)"},
+    {"0.5.13",
+     {{0, 2048}},
+     "Ollama's default from v0.5.13 to v0.6.6: envconfig.ContextLength's 2048 (314573bfe, envconfig/config.go:172)"},
+    {"",
+     {{0, 2048}},
+     "Ollama's default before v0.5.13: api/types.go DefaultOptions, NumCtx 2048 (v0.1.26, v0.3.0, v0.5.12)"},
+};
+
+const DefaultContext& default_context_of(const Launch& launch) {
+  for (const DefaultContext& row : kDefaultContexts)
+    if (!before(launch, row.first_release)) return row;
+  return kDefaultContexts[std::size(kDefaultContexts) - 1];
+}
 
 // The OLLAMA_* names Ollama's Go sources read at fb307609 (envconfig/config.go and the rest, tests left out).
 constexpr std::string_view kVariableNames[] = {"OLLAMA_AGENT_DISABLE_SHELL",
@@ -75,6 +113,45 @@ constexpr std::string_view kVariableNames[] = {"OLLAMA_AGENT_DISABLE_SHELL",
                                                "OLLAMA_SCHED_SPREAD",
                                                "OLLAMA_SKILLS",
                                                "OLLAMA_VULKAN"};
+
+// The first release that reads each variable, where ropelens has placed it (`git log -S'"NAME"'` on ollama/ollama,
+// the first tag holding that commit). A name not listed here is taken as read by every release.
+constexpr std::pair<std::string_view, std::string_view> kVariableFirstReleases[] = {
+    {"OLLAMA_CONTEXT_LENGTH", "0.5.13"},   // 314573bfe
+    {"OLLAMA_DEBUG", "0.1.21"},            // fedd705ae
+    {"OLLAMA_EXPERIMENT", "0.6.0"},        // e2252d0fc
+    {"OLLAMA_FLASH_ATTENTION", "0.1.39"},  // 38255d2af
+    {"OLLAMA_GPU_OVERHEAD", "0.3.10"},     // b05c9e83d
+    {"OLLAMA_KEEP_ALIVE", "0.1.29"},       // 47cfe58af
+    {"OLLAMA_KV_CACHE_TYPE", "0.5.0"},     // 1bdab9fdb
+    {"OLLAMA_LLM_LIBRARY", "0.1.21"},      // d88c527be
+    {"OLLAMA_LOAD_TIMEOUT", "0.3.10"},     // 671909764
+    {"OLLAMA_MAX_LOADED_MODELS", "0.1.33"},
+    {"OLLAMA_MAX_QUEUE", "0.1.34"},     // 20f6c0656
+    {"OLLAMA_MODELS", "0.1.6"},         // 5c3491f42
+    {"OLLAMA_NOHISTORY", "0.1.39"},     // 105186aa1
+    {"OLLAMA_NOPRUNE", "0.0.19"},       // e7e91cd71
+    {"OLLAMA_NUM_PARALLEL", "0.1.33"},  // 34b9db5af
+    {"OLLAMA_ORIGINS", "0.0.14"},       // 7e26a8df3
+    {"OLLAMA_SCHED_SPREAD", "0.1.45"},  // 5e8ff556c
+};
+
+std::string_view first_release(std::string_view name) {
+  for (const auto& [variable, release] : kVariableFirstReleases)
+    if (variable == name) return release;
+  return "";
+}
+
+bool reads_variable(const Launch& launch, std::string_view name) { return !before(launch, first_release(name)); }
+
+// The variables only the server reads: what `ollama serve --help` lists (cmd/cmd.go:2009-2026 at v0.15.6), less
+// OLLAMA_HOST and OLLAMA_DEBUG, which the client commands read too (`ollama run` lists OLLAMA_HOST and
+// OLLAMA_NOHISTORY, cmd/cmd.go:2007).
+constexpr std::string_view kServerVariables[] = {
+    "OLLAMA_CONTEXT_LENGTH", "OLLAMA_KEEP_ALIVE",      "OLLAMA_MAX_LOADED_MODELS", "OLLAMA_MAX_QUEUE",
+    "OLLAMA_MODELS",         "OLLAMA_NUM_PARALLEL",    "OLLAMA_NOPRUNE",           "OLLAMA_ORIGINS",
+    "OLLAMA_SCHED_SPREAD",   "OLLAMA_FLASH_ATTENTION", "OLLAMA_KV_CACHE_TYPE",     "OLLAMA_LLM_LIBRARY",
+    "OLLAMA_GPU_OVERHEAD",   "OLLAMA_LOAD_TIMEOUT"};
 
 // api.Options' json names (api/types.go:568-596 at fb307609): what `ollama create` takes after PARAMETER.
 constexpr std::string_view kParameters[] = {"num_keep",    "seed",           "num_predict",      "top_k",
@@ -159,20 +236,26 @@ void read_cache_variable(Launch& launch, std::string_view value) {
 }
 
 // The server's environment: the command's (`OLLAMA_CONTEXT_LENGTH=8192 ollama serve`), read as Ollama reads it.
+// A variable the release does not read yet is left alone here (the variable check names it).
 void read_environment(const std::map<std::string, std::string>& env, Launch& launch) {
-  if (const auto it = env.find("OLLAMA_NUM_PARALLEL"); it != env.end()) read_parallel_variable(launch, it->second);
-  if (const auto it = env.find("OLLAMA_KV_CACHE_TYPE"); it != env.end()) read_cache_variable(launch, it->second);
+  const auto set = [&](std::string_view name) {
+    const auto it = env.find(std::string(name));
+    return it != env.end() && reads_variable(launch, name) ? &it->second : nullptr;
+  };
+  if (const auto* value = set("OLLAMA_NUM_PARALLEL")) read_parallel_variable(launch, *value);
+  if (const auto* value = set("OLLAMA_KV_CACHE_TYPE")) read_cache_variable(launch, *value);
   if (!launch.asked_tokens)
-    if (const auto it = env.find("OLLAMA_CONTEXT_LENGTH"); it != env.end() && !it->second.empty())
-      read_context_variable(launch, it->second);
+    if (const auto* value = set("OLLAMA_CONTEXT_LENGTH"); value && !value->empty())
+      read_context_variable(launch, *value);
 }
 
 // Ollama's default num_ctx for the GPUs' memory, when nothing sets one.
 void default_context(Launch& launch) {
   if (launch.asked_tokens) return;
+  const DefaultContext& row = default_context_of(launch);
   launch.length_flag = "Ollama's default num_ctx";
-  launch.default_by_memory = kOllamaDefaultContexts;
-  launch.default_by_memory_source = kOllamaDefaultSource;
+  launch.default_by_memory = row.tiers;
+  launch.default_by_memory_source = std::string(row.source);
 }
 
 Launch& as_ollama(Launch& launch) {
@@ -243,19 +326,125 @@ extern const EngineVariables kLlamaCppVariables[2] = {
     {"OLLAMA_", ollama_launch::kVariableNames, "the OLLAMA_* names of ollama/ollama at fb307609", "ollama serve",
      kMeant}};
 
-// `ollama serve` with its OLLAMA_* variables (the model comes from the requests: --model names it), and
-// `ollama run MODEL`, at the server's defaults and the variables set on the command.
+namespace ollama_launch {
+
+// The OLLAMA_* variables of the command that the release does not read, named (SRV507): the list of the newest
+// release less what came later, each of those said to come later.
+void check_ollama_variables(const ShellCommand& command, Launch& launch) {
+  const EngineVariables& all = kLlamaCppVariables[1];
+  std::vector<std::string_view> names;
+  for (std::string_view name : all.names)
+    if (reads_variable(launch, name)) names.push_back(name);
+  std::vector<std::pair<std::string_view, std::string_view>> meant;
+  for (const auto& pair : all.meant)
+    if (reads_variable(launch, pair.second)) meant.push_back(pair);
+  EngineVariables known = all;
+  known.names = names;
+  known.meant = meant;
+  const std::size_t first = launch.problems.size();
+  check_variables(command, std::span(&known, 1), launch);
+  const std::string release(ollama_release(launch));
+  for (std::size_t p = first; p < launch.problems.size(); ++p) {
+    LaunchProblem& problem = launch.problems[p];
+    std::string_view later = first_release(problem.flag);
+    std::string_view stands_for;
+    for (const auto& [written, read] : all.meant)
+      if (written == problem.flag && !reads_variable(launch, read)) {
+        stands_for = read;
+        later = first_release(read);
+      }
+    if (later.empty()) continue;
+    problem.message = fmt::format(
+        "{} is not a variable Ollama {} reads: {}{} came in Ollama {}, so this release ignores it, silently, and "
+        "serves its default",
+        problem.flag, release, stands_for.empty() ? "it" : std::string(stands_for),
+        stands_for.empty() ? "" : fmt::format(", the variable {} stands for,", problem.flag), later);
+    problem.help = fmt::format(
+        "set the context with PARAMETER num_ctx in a Modelfile (or the request's options.num_ctx), or upgrade "
+        "to Ollama {} or later for {}",
+        later, stands_for.empty() ? problem.flag : std::string(stands_for));
+  }
+}
+
+// A server variable on a client command (`OLLAMA_CONTEXT_LENGTH=64000 ollama run …`): the client sends requests to
+// the server already running, which read its environment when it started (ollama/ollama#14191).
+void client_variables(const ShellCommand& command, Launch& launch, const std::string& verb) {
+  for (const auto& [name, value] : command.env) {
+    if (std::find(std::begin(kServerVariables), std::end(kServerVariables), name) == std::end(kServerVariables))
+      continue;
+    launch.problems.push_back(
+        {LaunchProblemKind::unknown_flag, name,
+         fmt::format("{}={} on `ollama {}`: ollama {} is a client of the server already running (it sends its "
+                     "requests to OLLAMA_HOST), and the server read its own environment when it started, so this "
+                     "{} is never read: requests get the server's {}",
+                     name, terminal_safe(value), verb, verb, name,
+                     name == "OLLAMA_CONTEXT_LENGTH" ? "num_ctx" : "setting"),
+         fmt::format("set it where the server starts: {}={} ollama serve, or an Environment= line of the service "
+                     "(systemctl edit ollama)",
+                     name, shell_word(value))});
+  }
+}
+
+// `ollama serve` takes no arguments and no flags of its own (cmd/cmd.go serveCmd: `Args: cobra.ExactArgs(0)`,
+// unchanged from 36c88cb9d, 2023-10-18, to v0.15.6): cobra stops at the first word ("unknown flag: --model").
+// llama-server's flags written after it are named; a --model among them names the model the line means to serve.
+void serve_arguments(const std::vector<std::string>& w, Launch& launch) {
+  std::vector<std::string> refused;
+  for (std::size_t i = 2; i < w.size(); ++i) {
+    if (w[i] == "-h" || w[i] == "--help") continue;
+    if ((w[i] == "--model" || w[i] == "-m") && i + 1 < w.size() && !w[i + 1].starts_with("-") && launch.model.empty())
+      launch.model = "ollama:" + w[i + 1];
+    if (w[i].starts_with("-") || refused.empty()) refused.push_back(terminal_safe(w[i]));
+  }
+  if (refused.empty()) return;
+  const bool flag = refused.front().starts_with("-");
+  launch.problems.push_back(
+      {LaunchProblemKind::unknown_flag, refused.front(),
+       fmt::format("ollama serve takes no arguments and no flags ({}): it stops at {} (\"{}\") and the server "
+                   "does not start; {} are llama-server's flags, and Ollama sets llama-server's from its own "
+                   "settings",
+                   "cmd/cmd.go serveCmd, cobra.ExactArgs(0)", refused.front(),
+                   flag ? "unknown flag: " + refused.front() : "accepts 0 arg(s)", fmt::join(refused, ", ")),
+       "start it as `ollama serve` alone; set the context with OLLAMA_CONTEXT_LENGTH=N on the server (or PARAMETER "
+       "num_ctx in a Modelfile), the parallel requests with OLLAMA_NUM_PARALLEL, and name the model in the request "
+       "(ollama run MODEL)"});
+}
+
+// `ollama launch INTEGRATION [--model MODEL]` (cmd/config/integrations.go:344 at v0.15.6; from v0.15.0, aae6ecbaf):
+// starts a coding tool against the running server.
+void launch_model(const std::vector<std::string>& w, Launch& launch) {
+  for (std::size_t i = 2; i < w.size(); ++i) {
+    if (w[i] == "--") break;
+    if (w[i] == "--model" && i + 1 < w.size()) launch.model = "ollama:" + w[i + 1];
+    if (w[i].starts_with("--model=")) launch.model = "ollama:" + w[i].substr(8);
+  }
+}
+
+}  // namespace ollama_launch
+
+// `ollama serve` with its OLLAMA_* variables (the model comes from the requests: --model names it), and the client
+// commands `ollama run MODEL` and `ollama launch INTEGRATION --model MODEL`, served at the running server's defaults
+// (the variables on a client's line never reach the server).
 bool ollama_command(const ShellCommand& command, Launch& launch) {
   const auto& w = command.words;
-  if (w.size() < 2 || (w[1] != "serve" && w[1] != "run" && w[1] != "start")) return false;
+  if (w.size() < 2 || (w[1] != "serve" && w[1] != "run" && w[1] != "start" && w[1] != "launch")) return false;
   ollama_launch::as_ollama(launch);
+  const bool client = w[1] == "run" || w[1] == "launch";
   if (w[1] == "run") {
     if (w.size() < 3 || w[2].starts_with("-")) return false;
     launch.model = "ollama:" + w[2];
+  } else if (w[1] == "launch") {
+    ollama_launch::launch_model(w, launch);
+  } else {
+    ollama_launch::serve_arguments(w, launch);
   }
-  ollama_launch::read_environment(command.env, launch);
+  if (client) {
+    ollama_launch::client_variables(command, launch, w[1]);
+  } else {
+    ollama_launch::read_environment(command.env, launch);
+    ollama_launch::check_ollama_variables(command, launch);
+  }
   ollama_launch::default_context(launch);
-  launch_detail::check_variables(command, std::span(kLlamaCppVariables).subspan(1), launch);
   return true;
 }
 
