@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <regex>
 
 #include <fmt/format.h>
@@ -191,8 +190,9 @@ std::optional<YamlSettings> read_settings_file(const std::string& path, Launch& 
     launch.notes.push_back(fmt::format("{} {}: not readable from here, so its settings are not read", flag, path));
     return std::nullopt;
   }
-  std::string text;
-  std::copy_n(std::istreambuf_iterator<char>(in), kMaxManifestBytes + 1, std::back_inserter(text));
+  std::string text(kMaxManifestBytes + 1, '\0');  // one byte more than the reader takes, so a larger file is refused
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
   try {
     return read_yaml_settings(text);
   } catch (const std::invalid_argument& e) {

@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 
 #include <fmt/format.h>
 
@@ -94,8 +93,9 @@ void read_extra_options(Launch& launch, const std::string& flag, const std::stri
     launch.notes.push_back(fmt::format("{} {}: not readable from here, so its keys are not read", flag, path));
     return;
   }
-  std::string text;
-  std::copy_n(std::istreambuf_iterator<char>(in), kMaxManifestBytes + 1, std::back_inserter(text));
+  std::string text(kMaxManifestBytes + 1, '\0');  // one byte more than the reader takes, so a larger file is refused
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
   YamlSettings settings;
   try {
     settings = read_yaml_settings(text);
