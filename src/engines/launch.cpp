@@ -25,7 +25,8 @@ using launch_forms::known_images;
 // "vllm serve, python -m vllm.entrypoints.openai.api_server, …": what a command must start for ropelens to read it.
 constexpr const char* kCommandsRead =
     "vllm serve, python -m vllm.entrypoints.openai.api_server, python -m sglang.launch_server, llama-server, "
-    "llama serve, llama-cli, ollama serve, or any of them inside docker run, exec, env, nohup, sudo or uv run";
+    "llama serve, llama-cli, ollama serve, mlx_lm.server, mlx_lm.generate, trtllm-serve, TabbyAPI's python main.py, "
+    "or any of them inside docker run, exec, env, nohup, sudo or uv run";
 
 Launch new_launch(const EngineRow& row, const ShellCommand& command, const VersionOf& version_of) {
   Launch launch;
@@ -327,10 +328,7 @@ bool is_placeholder_model(std::string_view model) {
 
 std::vector<Launch> read_launches(const std::string& path, std::string_view text, const VersionOf& version_of,
                                   std::optional<Engine> fragment_engine) {
-  if (is_launch_manifest(path)) return launch_lines::launches_in_manifest(path, text, version_of);
-  if (is_service_unit(path) || launch_text_kind(text) == LaunchText::unit)
-    return launch_lines::launches_in_unit(path, text, version_of, fragment_engine);
-  if (is_env_file(path)) return launch_lines::launches_in_env_file(path, text, version_of);
+  // An engine's own launch file first: TabbyAPI's config.yml is YAML, as Compose files are.
   for (const EngineRow* row : engine_registry()) {
     if (!row->launch || !row->launch->file) continue;
     if (auto launch = row->launch->file(path, text, version_of(row->engine))) {
@@ -339,6 +337,10 @@ std::vector<Launch> read_launches(const std::string& path, std::string_view text
       return {std::move(*launch)};
     }
   }
+  if (is_launch_manifest(path)) return launch_lines::launches_in_manifest(path, text, version_of);
+  if (is_service_unit(path) || launch_text_kind(text) == LaunchText::unit)
+    return launch_lines::launches_in_unit(path, text, version_of, fragment_engine);
+  if (is_env_file(path)) return launch_lines::launches_in_env_file(path, text, version_of);
   std::vector<Launch> launches;
   try {
     launches = launches_in(text, version_of, fragment_engine, path);

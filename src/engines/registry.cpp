@@ -4,8 +4,12 @@
 #include "ropelens/engines/registry.hpp"
 
 #include <algorithm>
+#include <filesystem>
 
 #include <fmt/format.h>
+
+#include "ropelens/input/shell_words.hpp"
+#include "ropelens/model/text.hpp"
 
 #include "exllamav3/exllamav3.hpp"
 #include "llama_cpp/llama_cpp.hpp"
@@ -19,6 +23,16 @@ namespace ropelens {
 namespace {
 
 using namespace engine_detail;
+
+// A shell word as the shell reads it ('/a b/model' → /a b/model).
+std::string unquoted_word(std::string_view word) {
+  try {
+    const std::vector<ShellCommand> commands = split_shell_commands(word);
+    if (commands.size() == 1 && commands.front().words.size() == 1) return commands.front().words.front();
+  } catch (const std::invalid_argument&) {
+  }
+  return std::string(word);
+}
 
 // An engine without a memory-share setting takes what it needs; one serving the config's own dtype.
 MemoryShare no_memory_share(const MemoryRequest& /*request*/) { return {}; }
@@ -195,7 +209,7 @@ const EngineRow kMlxLm{
               .tensor_parallel = ""},
     .snippets = mlx_lm_snippets,
     .gguf = nullptr,
-    .launch = nullptr,
+    .launch = &kMlxLmLaunch,
 };
 
 const EngineRow kTrtllm{
@@ -228,7 +242,7 @@ const EngineRow kTrtllm{
               .tensor_parallel = "--tp_size"},
     .snippets = trtllm_snippets,
     .gguf = nullptr,
-    .launch = nullptr,
+    .launch = &kTrtllmLaunch,
 };
 
 const EngineRow kExllamav3{
@@ -258,10 +272,11 @@ const EngineRow kExllamav3{
               .config_override = "",
               .allow_longer = "",
               .value_cache_dtype = "",
-              .tensor_parallel = ""},
+              .tensor_parallel = "",
+              .model_folder_flag = "--model-dir"},
     .snippets = exllamav3_snippets,
     .gguf = nullptr,
-    .launch = nullptr,
+    .launch = &kExllamav3Launch,
 };
 
 // In the order every output lists the engines; the reference engine first.
@@ -274,6 +289,14 @@ std::span<const EngineRow* const> engine_registry() { return kRegistry; }
 std::string launch_command(const ServeFlags& serve, std::string_view model) {
   if (serve.launch.empty()) return "";
   const std::string_view word = model.empty() ? serve.model_placeholder : model;
+  if (!serve.model_folder_flag.empty() && !model.empty()) {
+    // A folder under a model directory (TabbyAPI): the directory and the folder's name, each its own word.
+    const std::filesystem::path path(unquoted_word(model));
+    const std::filesystem::path folder = path.has_filename() ? path : path.parent_path();
+    const std::string parent = folder.has_parent_path() ? folder.parent_path().string() : ".";
+    return fmt::format("{} {} {} {} {}", serve.launch, serve.model_folder_flag, shell_word(parent), serve.model_flag,
+                       shell_word(folder.filename().string()));
+  }
   if (serve.model_flag.empty()) return fmt::format("{} {}", serve.launch, word);
   return fmt::format("{} {} {}", serve.launch, serve.model_flag, word);
 }

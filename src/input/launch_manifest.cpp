@@ -234,4 +234,42 @@ std::vector<ManifestContainer> read_launch_manifest(std::string_view text) {
   return containers;
 }
 
+namespace launch_manifest_detail {
+
+void collect_settings(const YamlDocument& doc, const yaml_node_t* node, const std::string& path, int depth,
+                      std::size_t& visits, YamlSettings& out) {
+  if (!node || depth > kMaxWalkDepth || ++visits > kMaxVisits) return;
+  const auto child = [&](const std::string& key) { return path.empty() ? key : path + "." + key; };
+  if (YamlDocument::is_scalar(node)) {
+    out[path] = {YamlDocument::text(node), YamlDocument::line(node)};
+  } else if (YamlDocument::is_map(node)) {
+    doc.each_pair(node, [&](const std::string& key, const yaml_node_t* value) {
+      collect_settings(doc, value, child(key), depth + 1, visits, out);
+    });
+  } else {
+    std::size_t index = 0;
+    doc.each_item(node, [&](const yaml_node_t* item) {
+      collect_settings(doc, item, child(std::to_string(index++)), depth + 1, visits, out);
+    });
+  }
+}
+
+}  // namespace launch_manifest_detail
+
+YamlSettings read_yaml_settings(std::string_view text) {
+  using namespace launch_manifest_detail;
+  if (text.size() > kMaxManifestBytes)
+    throw std::invalid_argument(
+        fmt::format("{} bytes: larger than a settings file can be ({} bytes at most)", text.size(), kMaxManifestBytes));
+  YamlSettings settings;
+  YamlParser(text).refuse_deep_nesting();
+  bool first = true;
+  std::size_t visits = 0;
+  YamlParser(text).each_document([&](const YamlDocument& doc) {
+    if (first && YamlDocument::is_map(doc.root())) collect_settings(doc, doc.root(), "", 0, visits, settings);
+    first = false;
+  });
+  return settings;
+}
+
 }  // namespace ropelens

@@ -1,8 +1,11 @@
 // MLX-LM, TensorRT-LLM and ExLlamaV3 views against the figures their own code gives (tools/oracle-engines3, run on
 // CPU: docs/engines.md, "MLX-LM, TensorRT-LLM and ExLlamaV3"), and the version aliases that pin them.
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "ropelens/engines/deployment.hpp"
 #include "ropelens/engines/registry.hpp"
@@ -200,4 +203,187 @@ TEST_CASE("engines3 cli: fit --stack trtllm,exllamav3,mlx-lm gives a figure and 
   CHECK_THAT(fit.out, Catch::Contains("mlx_lm.server --model "));
   CHECK_THAT(fit.out, Catch::Contains("bad-exllamav3-qwen3-yarn --max_seq_len 40960"));
   CHECK_THAT(fit.out, Catch::Contains("bad-exllamav3-qwen3-yarn --max-seq-len 40960 --cache-mode FP16"));
+}
+
+// Launch lines (check --serve and launch files) of the three engines, read by each folder's launch.cpp.
+namespace {
+
+const char* const kQwen3Weights = "testdata/rules/SRV505/bad-vllm-131072-in-24gib";  // Qwen3-8B, 40960, no scaling
+
+struct Served {
+  int exit_code = 0;
+  nlohmann::json file;  // the first file's result
+  std::string err;
+};
+
+// `check --serve - --format json -v` with the command on stdin.
+Served serve(const std::string& command, const std::string& extra = "") {
+  const auto run = ropelens::test::run_cli("check --serve - --format json -v " + extra, command);
+  Served served{run.exit_code, nlohmann::json::object(), run.err};
+  if (!run.out.empty()) served.file = nlohmann::json::parse(run.out)["files"][0];
+  return served;
+}
+
+std::vector<std::string> codes(const Served& served) {
+  std::vector<std::string> out;
+  for (const auto& d : served.file.value("diagnostics", nlohmann::json::array())) out.push_back(d["code"]);
+  return out;
+}
+
+std::string message_of(const Served& served, const std::string& code) {
+  for (const auto& d : served.file.value("diagnostics", nlohmann::json::array()))
+    if (d["code"] == code) return d["message"];
+  return "";
+}
+
+std::string yarn_folder() {
+  return std::filesystem::path(ropelens::test::source_path(kQwen3Yarn4)).parent_path().string();
+}
+
+}  // namespace
+
+TEST_CASE("engines3 launch: mlx_lm.server sets no limit, in each of its spellings") {
+  const std::string model = yarn_folder();
+  for (const char* program :
+       {"mlx_lm.server", "python -m mlx_lm server", "mlx_lm server", "python3 -m mlx_lm.server"}) {
+    INFO(program);
+    const Served served = serve(std::string(program) + " --model " + model);
+    CHECK(codes(served) == std::vector<std::string>{"ROPE103"});  // the config's static YaRN, not the launch
+    CHECK(served.file["target"] == 40960);
+    CHECK_THAT(served.err, Catch::Contains("MLX-LM sets no context limit: mlx_lm.server keeps an unbounded KVCache per "
+                                           "request, so the context is whatever the client sends"));
+  }
+  CHECK_THAT(serve("python -m mlx_lm.server --model " + model).err,
+             Catch::Contains("python -m mlx_lm.server prints that calling it directly is deprecated"));
+  // v0.32.0's server has no --max-kv-size (mlx_lm.generate has): argparse refuses it.
+  const Served refused = serve("mlx_lm.server --model " + model + " --max-kv-size 4096", "--exit-zero");
+  CHECK_THAT(message_of(refused, "SRV501"), Catch::Contains("--max-kv-size is not a flag mlx_lm.server takes"));
+  // argparse's unique prefix: --adapter for --adapter-path.
+  CHECK(serve("mlx_lm.server --model " + model + " --adapter a --port 8080").file["diagnostics"].size() == 1);
+}
+
+TEST_CASE("engines3 launch: mlx_lm.generate --max-kv-size is a rotating cache that overwrites, not a refusal") {
+  const Served served = serve("mlx_lm.generate --model " + yarn_folder() + " --max-kv-size 4096 -p hello");
+  CHECK(codes(served) == std::vector<std::string>{"ROPE103"});
+  CHECK_THAT(served.err,
+             Catch::Contains("--max-kv-size 4096 makes every layer's cache a RotatingKVCache of 4096 tokens "
+                             "(the first 4 kept): once full it overwrites the oldest tokens instead of "
+                             "refusing"));
+}
+
+TEST_CASE("engines3 launch: trtllm-serve --max_seq_len above the inferred length is lowered to it (SRV504)") {
+  const std::string model = yarn_folder();
+  const Served clamped = serve("trtllm-serve " + model + " --max_seq_len 131072", "--exit-zero");
+  CHECK_THAT(message_of(clamped, "SRV504"),
+             Catch::Contains("--max_seq_len 131072 is above the length TensorRT-LLM infers, 40960 "
+                             "(max_position_embeddings 40960 (the yarn factor is not multiplied)): it lowers it to "
+                             "40960 with a warning"));
+  CHECK(clamped.file["target"] == 40960);
+  const Served within = serve("trtllm-serve serve " + model + " --max_seq_len 40960 --tp_size 2", "--exit-zero");
+  CHECK(message_of(within, "SRV504").empty());  // the view's ENG30x findings on Qwen3's fused kernel stay
+  CHECK(within.file["target"] == 40960);
+  // click takes the flag as written: --max-seq-len is not --max_seq_len.
+  const Served dashed = serve("trtllm-serve " + model + " --max-seq-len 40960", "--exit-zero");
+  CHECK_THAT(message_of(dashed, "SRV501"), Catch::Contains("(did you mean --max_seq_len?)"));
+}
+
+TEST_CASE("engines3 launch: trtllm-serve's --extra_llm_api_options YAML overwrites the flags") {
+  ropelens::test::TempDir dir;
+  ropelens::test::write_file(dir.file("extra.yaml"),
+                             "kv_cache_config:\n  dtype: fp8\n  free_gpu_memory_fraction: 0.5\nmax_seq_len: 131072\n");
+  const Served served =
+      serve("trtllm-serve " + yarn_folder() + " --max_seq_len 32768 --extra_llm_api_options " + dir.file("extra.yaml"),
+            "--exit-zero");
+  CHECK_THAT(message_of(served, "SRV504"),
+             Catch::Contains("max_seq_len (" + dir.file("extra.yaml") + ", line 4) 131072 is above the length"));
+  CHECK_THAT(served.err, Catch::Contains("kv_cache_config.free_gpu_memory_fraction 0.5"));
+  ropelens::test::write_file(dir.file("bad.yaml"), "max_seq_len: [1,\n");
+  const Served bad = serve("trtllm-serve " + yarn_folder() + " --config " + dir.file("bad.yaml"), "--exit-zero");
+  CHECK_THAT(message_of(bad, "SRV501"), Catch::Contains("yaml.safe_load fails"));
+}
+
+TEST_CASE("engines3 launch: TabbyAPI's command line, its cache_size and --config") {
+  const std::string model = yarn_folder();
+  const std::filesystem::path folder(model);
+  const std::string named =
+      "python main.py --model-dir " + folder.parent_path().string() + " --model-name " + folder.filename().string();
+  const Served limited = serve(named + " --max-seq-len 40960 --cache-size 16384", "--exit-zero");
+  CHECK_THAT(message_of(limited, "SRV504"),
+             Catch::Contains("--max-seq-len 40960 is above cache_size 16384: TabbyAPI lowers max_seq_len to 16384"));
+  CHECK(limited.file["target"] == 16384);
+  const Served pages = serve(named + " --cache-size 40000", "--exit-zero");
+  CHECK_THAT(message_of(pages, "SRV501"), Catch::Contains("--cache-size 40000 is not a multiple of 256"));
+  const Served mode = serve(named + " --cache-mode Q5", "--exit-zero");
+  CHECK_THAT(message_of(mode, "SRV501"), Catch::Contains("--cache-mode Q5"));
+  // max_seq_len defaults to the raw max_position_embeddings (no factor): 40960.
+  CHECK(serve(named).file["target"] == 40960);
+  // A main.py that names nothing of TabbyAPI is not read as TabbyAPI.
+  CHECK(ropelens::test::run_cli("check --serve 'python main.py --epochs 3'").exit_code == 2);
+  // --config FILE: TabbyAPI reads that file alone, and the other flags are ignored.
+  ropelens::test::TempDir dir;
+  ropelens::test::write_file(dir.file("tabby.yml"), "model:\n  model_dir: " + folder.parent_path().string() +
+                                                        "\n  model_name: " + folder.filename().string() +
+                                                        "\n  max_seq_len: 32768\n");
+  const Served config =
+      serve("python main.py --config " + dir.file("tabby.yml") + " --max-seq-len 8192", "--exit-zero");
+  CHECK(config.file["target"] == 32768);
+  CHECK_THAT(message_of(config, "SRV503"), Catch::Contains("--max-seq-len is ignored: with --config"));
+}
+
+TEST_CASE("engines3 launch: a TabbyAPI config.yml is a launch file, its model folder relative to it") {
+  ropelens::test::TempDir dir;
+  std::filesystem::create_directories(dir.file("tabbyAPI/models/Qwen3-8B"));
+  std::filesystem::copy_file(ropelens::test::source_path(kQwen3Yarn4),
+                             dir.file("tabbyAPI/models/Qwen3-8B/config.json"));
+  ropelens::test::write_file(dir.file("tabbyAPI/config.yml"),
+                             "network:\n  host: 127.0.0.1\nmodel:\n  model_dir: models\n  model_name: Qwen3-8B\n"
+                             "  max_seq_len: 65536\n  cache_size: 32768\n  cache_mode: FP16\n");
+  const auto run = ropelens::test::run_cli("check --format json --exit-zero " + dir.file("tabbyAPI/config.yml"));
+  const nlohmann::json file = nlohmann::json::parse(run.out)["files"][0];
+  CHECK(file["target"] == 32768);
+  bool limited = false;
+  for (const auto& d : file["diagnostics"])
+    limited |= d["code"] == "SRV504" &&
+               d["message"].get<std::string>().find(
+                   "model.max_seq_len (config.yml, line 6) 65536 is above cache_size 32768") != std::string::npos;
+  CHECK(limited);
+}
+
+TEST_CASE(
+    "engines3 launch: fit prints TabbyAPI's --model-dir and --model-name, and each printed line passes "
+    "check --serve at the memory fit was given") {
+  const std::string model = ropelens::test::source_path(kQwen3Weights);
+  for (const char* memory : {"20GiB", "80GiB"}) {
+    const auto fit = ropelens::test::run_cli("fit " + model + " --memory " + memory +
+                                             " --stack trtllm,exllamav3,mlx-lm --format json");
+    REQUIRE(fit.exit_code == 0);
+    const nlohmann::json engines = nlohmann::json::parse(fit.out)["engines"];
+    for (const char* engine : {"trtllm", "exllamav3", "mlx-lm"}) {
+      REQUIRE(engines.contains(engine));
+      for (const auto& [dtype, row] : engines[engine].items()) {
+        const std::string line = row["serve"];
+        const std::int64_t tokens = row["max_tokens"];
+        INFO(memory << " " << engine << " " << dtype << ": " << line);
+        CHECK(tokens > 0);
+        const std::filesystem::path folder(model);
+        if (std::string(engine) == "exllamav3")
+          CHECK_THAT(line, Catch::StartsWith("python main.py --model-dir " + folder.parent_path().string() +
+                                             " --model-name " + folder.filename().string() + " --max-seq-len "));
+        // mlx_lm.server takes no length: its line passes only where the declared length fits.
+        if (std::string(engine) == "mlx-lm" && tokens < 40960) continue;
+        const Served checked = serve(line, std::string("--memory ") + memory + " --stack " + engine);
+        CHECK(codes(checked).empty());
+        CHECK(checked.exit_code == 0);
+        CHECK(checked.file["target"] == tokens);
+        if (std::string(engine) == "mlx-lm" || std::string(memory) != "20GiB") continue;
+        // One block (TensorRT-LLM: 32 tokens) or page (ExLlamaV3: 256) more does not fit.
+        const std::int64_t more = tokens + (std::string(engine) == "trtllm" ? 32 : 256);
+        std::string over = line;
+        over.replace(over.rfind(std::to_string(tokens)), std::to_string(tokens).size(), std::to_string(more));
+        const auto over_codes =
+            codes(serve(over, std::string("--memory ") + memory + " --stack " + engine + " --exit-zero"));
+        CHECK(std::count(over_codes.begin(), over_codes.end(), "SRV505") == 1);
+      }
+    }
+  }
 }

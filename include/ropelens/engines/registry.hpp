@@ -36,6 +36,9 @@ struct ServeFlags {
   std::string_view allow_longer;       // the switch that lets a length pass the derived limit
   std::string_view value_cache_dtype;  // the V cache's dtype when the engine sets it apart: "--cache-type-v"
   std::string_view tensor_parallel;    // how many GPUs the model is split over: "--tensor-parallel-size"
+  // The flag of the directory a model folder is found in, when the engine takes the folder's name (model_flag)
+  // rather than its path: TabbyAPI's "--model-dir". Defaulted: only such an engine's row states it.
+  std::string_view model_folder_flag = "";
 };
 
 // "vllm serve Qwen/Qwen3-8B": the engine's launch with `model` (a shell word, already quoted), or with its

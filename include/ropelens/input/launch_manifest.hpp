@@ -34,4 +34,17 @@ bool is_launch_manifest(const std::string& path);
 // file over kMaxManifestBytes, or a command that is neither a string nor a list of strings.
 std::vector<ManifestContainer> read_launch_manifest(std::string_view text);
 
+// A scalar of a YAML settings file (an engine's own YAML: TensorRT-LLM's --extra_llm_api_options, TabbyAPI's
+// config.yml) and the line it is on.
+struct YamlSetting {
+  std::string value;
+  int line = 1;
+};
+using YamlSettings = std::map<std::string, YamlSetting, std::less<>>;
+
+// The scalars of a YAML file's first document by their dotted path ("kv_cache_config.dtype"; a list's items by
+// index, "gpu_split.0"), with the same bounds as read_launch_manifest; a document that is not a mapping has none.
+// Throws std::invalid_argument as read_launch_manifest does.
+YamlSettings read_yaml_settings(std::string_view text);
+
 }  // namespace ropelens

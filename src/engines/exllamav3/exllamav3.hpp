@@ -16,4 +16,6 @@ CacheDtypeFlag exllamav3_cache_dtype(KvDtype dtype, KvDtype model_dtype);
 KvDtype exllamav3_served_dtype(KvDtype config_dtype);                          // kv_cache.cpp
 std::vector<EngineSnippet> exllamav3_snippets(const SnippetRequest& request);  // serve.cpp
 
+extern const LaunchSyntax kExllamav3Launch;  // launch.cpp
+
 }  // namespace ropelens::engine_detail

@@ -15,4 +15,6 @@ KvCacheView mlx_lm_kv_layout(const kv_detail::CachingLayers& model, std::int64_t
 CacheDtypeFlag mlx_lm_cache_dtype(KvDtype dtype, KvDtype model_dtype);
 std::vector<EngineSnippet> mlx_lm_snippets(const SnippetRequest& request);  // serve.cpp
 
+extern const LaunchSyntax kMlxLmLaunch;  // launch.cpp
+
 }  // namespace ropelens::engine_detail

@@ -16,4 +16,6 @@ CacheDtypeFlag trtllm_cache_dtype(KvDtype dtype, KvDtype model_dtype);
 MemoryShare trtllm_memory_share(const MemoryRequest& request);              // kv_cache.cpp
 std::vector<EngineSnippet> trtllm_snippets(const SnippetRequest& request);  // serve.cpp
 
+extern const LaunchSyntax kTrtllmLaunch;  // launch.cpp
+
 }  // namespace ropelens::engine_detail
