@@ -783,7 +783,7 @@ TEST_CASE("a launch line is judged by its engine's views: no transformers ENG302
   // The same dict on the config, checked for the default stack (transformers among it), keeps both findings.
   const auto config = run_cli("check --format json --target 120000 " +
                               source_path("testdata/configs/llama/llama-3.1-8b-instruct-bnb8bit-finetune.json") +
-                              R"( --set 'rope_scaling={"rope_type":"dynamic","factor":8.0}')");
+                              R"( --set '/rope_scaling={"rope_type":"dynamic","factor":8.0}')");
   INFO(config.err);
   const json config_findings = json::parse(config.out)["files"][0]["diagnostics"];
   CHECK(with_code(config_findings, "CTX201").size() == 1);
