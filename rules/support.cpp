@@ -70,6 +70,9 @@ std::string past_trained(const Context& cx, std::int64_t limit_tokens) {
 }
 
 bool deployed(const Context& cx, const EngineView& view) {
+  // A launch line names its engine: the other engines' views (the transformers reference among them) are compared
+  // with it, but what they would do is not what this line runs.
+  if (cx.launch && engine_of(view.version) != cx.launch->engine) return false;
   if (is_current(view.version) || engine_row(engine_of(view.version)).older_versions == OlderVersions::count)
     return true;
   return cx.deployment.pins(view.version);

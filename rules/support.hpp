@@ -48,6 +48,7 @@ bool scales_softmax_by_mscale(const Model& model);
 
 // Whether differences involving this view matter to a deployment: every engine version does, except the older
 // versions of a library people upgrade (transformers: its registry row's older_versions) unless the stack pins one.
+// On a launch line only the launched engine's views are deployed.
 bool deployed(const Context& cx, const EngineView& view);
 
 // ", past the 2048 tokens the model was trained at (seq_length)" for a served limit longer than every training

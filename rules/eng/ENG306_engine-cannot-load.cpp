@@ -16,7 +16,8 @@ static std::string versions_of_view(const EngineView& view) {
 // One finding per engine version that cannot load the config; versions merged as the same behaviour are named
 // together. A version that predates the model's class is an info: the versions after it load the config.
 static void check(const Context& cx, Sink& out) {
-  if (from_gguf_file(cx.model)) return;  // a GGUF file runs in llama.cpp only
+  report_launch_problems(cx, LaunchProblemKind::parallelism_refused, out);  // the line's split of the model
+  if (from_gguf_file(cx.model)) return;                                     // a GGUF file runs in llama.cpp only
   for (const EngineView& view : cx.engine_views()) {
     if (view.no_class && !view.refusal) {
       out.report_as(Severity::info, cx.model.model_type.from.pointer,

@@ -230,23 +230,32 @@ SetupAudit audit_setup(const Model& model, int index, std::int64_t target_tokens
     pair.seen_rad = static_cast<double>(audit.pretrain_tokens - 1) * pretrain.base_inv_freq[i];
     if (audit.extension_tokens > 0)
       pair.seen_rad = std::max(pair.seen_rad, static_cast<double>(audit.extension_tokens - 1) * extension.inv_freq[i]);
-    pair.needed_rad = static_cast<double>(audit.attended_tokens - 1) * audit.at_target.inv_freq[i];
     pair.seen_deg = pair.seen_rad * kDegreesPerRadian;
-    pair.needed_deg = pair.needed_rad * kDegreesPerRadian;
-    pair.out_of_range = pair.seen_rad < kTwoPi && pair.needed_rad > kOutOfRangeTolerance * pair.seen_rad;
-    if (pair.out_of_range) {
-      pair.unseen_arc_deg = (std::min(pair.needed_rad, kTwoPi) - pair.seen_rad) * kDegreesPerRadian;
-      audit.out_of_range_pairs.push_back(pair.pair);
-      if (!audit.worst_pair ||
-          pair.unseen_arc_deg > audit.pairs[static_cast<std::size_t>(*audit.worst_pair)].unseen_arc_deg)
-        audit.worst_pair = pair.pair;
-    }
     audit.pairs.push_back(pair);
   }
+  audit_needed_angles(audit, audit.at_target.inv_freq);
   return audit;
 }
 
 }  // namespace
+
+void audit_needed_angles(SetupAudit& audit, const std::vector<double>& inv_freq) {
+  audit.out_of_range_pairs.clear();
+  audit.worst_pair.reset();
+  for (std::size_t i = 0; i < audit.pairs.size() && i < inv_freq.size(); ++i) {
+    PairAudit& pair = audit.pairs[i];
+    pair.needed_rad = static_cast<double>(audit.attended_tokens - 1) * inv_freq[i];
+    pair.needed_deg = pair.needed_rad * kDegreesPerRadian;
+    pair.out_of_range = pair.seen_rad < kTwoPi && pair.needed_rad > kOutOfRangeTolerance * pair.seen_rad;
+    pair.unseen_arc_deg = 0.0;
+    if (!pair.out_of_range) continue;
+    pair.unseen_arc_deg = (std::min(pair.needed_rad, kTwoPi) - pair.seen_rad) * kDegreesPerRadian;
+    audit.out_of_range_pairs.push_back(pair.pair);
+    if (!audit.worst_pair ||
+        pair.unseen_arc_deg > audit.pairs[static_cast<std::size_t>(*audit.worst_pair)].unseen_arc_deg)
+      audit.worst_pair = pair.pair;
+  }
+}
 
 std::string_view to_string(TrainedFrom from) {
   switch (from) {

@@ -13,6 +13,7 @@
 
 #include "ropelens/check/check.hpp"
 #include "ropelens/engines/engine_report.hpp"
+#include "ropelens/engines/engine_views.hpp"
 #include "ropelens/engines/gguf_conversion_audit.hpp"
 #include "ropelens/log/log.hpp"
 #include "ropelens/engines/method_override.hpp"
@@ -315,6 +316,23 @@ TrainingOverrides training_evidence(const LoadedModel& loaded, const TrainingOve
   return overrides;
 }
 
+namespace {
+
+// A launch line runs its engine's frequencies, not transformers': the angles each pair needs at the served length
+// are the ones that engine release computes (vLLM's dynamic NTK is static at max_position_embeddings × factor,
+// transformers' grows with the sequence). A view that cannot load the config keeps the reference's figures.
+void audit_as_launched(Audit& audit, const Model& model, const Launch& launch) {
+  // A GGUF file is already read as llama.cpp reads it (its keys and rope_freqs tensor): nothing to re-read.
+  if (audit.pair_figures_missing() || from_gguf_file(model)) return;
+  const EngineView view = engine_view(model, launch.version, audit.target_tokens);
+  if (view.refusal || view.no_class || view.setups.size() != audit.setups.size()) return;
+  for (std::size_t i = 0; i < audit.setups.size(); ++i)
+    if (view.setups[i].inv_freq.size() == audit.setups[i].pairs.size())
+      audit_needed_angles(audit.setups[i], view.setups[i].inv_freq);
+}
+
+}  // namespace
+
 FileResult check_model(LoadedModel loaded, const CheckOptions& options) {
   Model& model = loaded.model;
   FileResult result;
@@ -323,6 +341,7 @@ FileResult check_model(LoadedModel loaded, const CheckOptions& options) {
   TrainingHistory history{loaded.as_trained ? &*loaded.as_trained : nullptr,
                           training_evidence(loaded, options.training, options.trained_lengths, options.baseline.get())};
   result.audit = audit_model(model, resolve_target(options.target_tokens, model), history);
+  if (options.launch) audit_as_launched(result.audit, model, *options.launch);
   std::vector<RopeTable> tables;
   for (const auto& setup : model.setups) tables.push_back(compute_rope_table(setup));
   Context context{model, tables, result.audit};

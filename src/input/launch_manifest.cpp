@@ -158,9 +158,100 @@ class KubernetesWalk {
   std::size_t visits_ = 0;
 };
 
+// vLLM production-stack Helm values: each `servingEngineSpec.modelSpec[]` entry as the chart renders it into the
+// vllm container (helm/templates/deployment-vllm-multi.yaml @a6c01db0): `vllm serve MODEL_URL --host 0.0.0.0 --port
+// 8000`, then the vllmConfig keys as flags in the template's order, the extraArgs verbatim, --revision and
+// --chat-template; image repository:tag; env the entry's `env` plus VLLM_USE_V1=0 for `v0: "1"`.
+class HelmModelSpec {
+ public:
+  HelmModelSpec(const YamlDocument& doc, const yaml_node_t* spec) : doc_(doc), spec_(spec) {}
+
+  ManifestContainer container() const {
+    ManifestContainer c;
+    c.name = "modelSpec " + text(spec_, "name");
+    c.image = text(spec_, "repository") + ":" + text(spec_, "tag");
+    c.line = YamlDocument::line(spec_);
+    std::vector<std::string> words = {
+        text(spec_, "repository") == "lmcache/vllm-openai" ? "/opt/venv/bin/vllm" : "vllm",
+        "serve",
+        text(spec_, "modelURL"),
+        "--host",
+        "0.0.0.0",
+        "--port",
+        "8000"};
+    if (truthy(spec_, "enableLoRA")) words.emplace_back("--enable-lora");
+    if (truthy(spec_, "enableTool")) words.emplace_back("--enable-auto-tool-choice");
+    if (truthy(spec_, "toolCallParser")) add(words, "--tool-call-parser", text(spec_, "toolCallParser"));
+    if (const auto* config = doc_.get(spec_, "vllmConfig"); YamlDocument::is_map(config)) {
+      vllm_config(config, words);
+      if (text(config, "v0") == "1") c.env["VLLM_USE_V1"] = "0";
+    }
+    if (truthy(spec_, "modelRevision")) add(words, "--revision", text(spec_, "modelRevision"));
+    if (truthy(spec_, "chatTemplate")) add(words, "--chat-template", "/templates/" + text(spec_, "chatTemplate"));
+    c.entrypoint = std::move(words);
+    for (const auto& [name, value] : env_of(doc_, doc_.get(spec_, "env"))) c.env[name] = value;
+    return c;
+  }
+
+ private:
+  void vllm_config(const yaml_node_t* config, std::vector<std::string>& words) const {
+    if (doc_.get(config, "enableChunkedPrefill"))
+      words.emplace_back(truthy(config, "enableChunkedPrefill") ? "--enable-chunked-prefill"
+                                                                : "--no-enable-chunked-prefill");
+    words.emplace_back(truthy(config, "enablePrefixCaching") ? "--enable-prefix-caching"
+                                                             : "--no-enable-prefix-caching");
+    static constexpr std::pair<std::string_view, std::string_view> kValued[] = {
+        {"maxModelLen", "--max-model-len"},
+        {"dtype", "--dtype"},
+        {"tensorParallelSize", "--tensor-parallel-size"},
+        {"maxNumSeqs", "--max-num-seqs"},
+        {"gpuMemoryUtilization", "--gpu_memory_utilization"},
+        {"maxLoras", "--max_loras"},
+        {"runner", "--runner"},
+        {"convert", "--convert"}};
+    for (const auto& [key, flag] : kValued)
+      if (doc_.get(config, key)) add(words, std::string(flag), text(config, key));
+    if (const auto* extra = doc_.get(config, "extraArgs"); truthy(config, "extraArgs")) {
+      const std::vector<std::string> args = words_of(doc_, extra, "vllmConfig.extraArgs");
+      words.insert(words.end(), args.begin(), args.end());
+    }
+  }
+
+  static void add(std::vector<std::string>& words, std::string flag, std::string value) {
+    words.push_back(std::move(flag));
+    words.push_back(std::move(value));
+  }
+
+  std::string text(const yaml_node_t* map, std::string_view key) const {
+    return YamlDocument::text(doc_.get(map, key));
+  }
+
+  // Go templates' truth: a missing key, false, 0, "" and an empty list are false (a quoted "false" is a string).
+  bool truthy(const yaml_node_t* map, std::string_view key) const {
+    const yaml_node_t* value = doc_.get(map, key);
+    if (!value) return false;
+    if (YamlDocument::is_list(value)) return value->data.sequence.items.top > value->data.sequence.items.start;
+    if (!YamlDocument::is_scalar(value)) return true;
+    const std::string t = YamlDocument::text(value);
+    if (value->data.scalar.style != YAML_PLAIN_SCALAR_STYLE) return !t.empty();
+    return !(t.empty() || t == "false" || t == "False" || t == "0" || t == "null" || t == "~");
+  }
+
+  const YamlDocument& doc_;
+  const yaml_node_t* spec_;
+};
+
+void helm_model_specs(const YamlDocument& doc, const yaml_node_t* specs, std::vector<ManifestContainer>& out) {
+  doc.each_item(specs, [&](const yaml_node_t* spec) {
+    if (YamlDocument::is_map(spec)) out.push_back(HelmModelSpec(doc, spec).container());
+  });
+}
+
 void read_document(const YamlDocument& doc, std::vector<ManifestContainer>& out) {
   const auto* services = doc.get(doc.root(), "services");
   if (YamlDocument::is_map(services)) return compose_services(doc, services, out);
+  const auto* model_specs = doc.get(doc.get(doc.root(), "servingEngineSpec"), "modelSpec");
+  if (YamlDocument::is_list(model_specs)) return helm_model_specs(doc, model_specs, out);
   KubernetesWalk(doc, out).walk(doc.root(), "", 0);
 }
 

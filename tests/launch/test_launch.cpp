@@ -878,3 +878,96 @@ TEST_CASE("an Ollama Modelfile's RoPE parameters and unknown parameters are refu
   CHECK(names(checked["diagnostics"], "SRV501", "did you mean temperature?"));
   CHECK(names(checked["diagnostics"], "SRV503", "PARAMETER mirostat is deprecated"));
 }
+
+TEST_CASE("a launch line is judged by its engine's views: no transformers ENG302, angles from vLLM's dynamic NTK",
+          "[launch][cli][engine-views]") {
+  const std::string llama31 =
+      "--model " + source_path("testdata/configs/llama/llama-3.1-8b-instruct-bnb8bit-finetune.json");
+  // vllm#10537: --rope-scaling replaces Llama 3.1's llama3 scaling by dynamic NTK x8. vLLM 0.6.4 runs it static at
+  // max_position_embeddings × 8, so the slow pairs at 120000 stay within the angles training saw; transformers'
+  // dynamic NTK would leave them unscaled below 131072 (CTX201), and its frequencies differ from vLLM's (ENG302), but
+  // this line runs vLLM only.
+  const std::string line =
+      R"(python -m vllm.entrypoints.openai.api_server --max-model-len 120000 --rope-scaling '{"factor": 8.0, "type": "dynamic"}')";
+  const auto launched = serve(line, llama31 + " --stack vllm@0.6.4");
+  INFO(launched.err);
+  CHECK(codes(launched.diagnostics) == std::vector<std::string>{"ENG305", "ROPE104"});
+  CHECK(launched.file["target"] == 120000);
+  // The comparison is still shown, as information: transformers' view is compared, not deployed.
+  REQUIRE(with_code(launched.diagnostics, "ENG302").size() == 1);
+  CHECK(with_code(launched.diagnostics, "ENG302")[0]["severity"] == "info");
+  // The same dict on the config, checked for the default stack (transformers among it), keeps both findings.
+  const auto config = run_cli("check --format json --target 120000 " +
+                              source_path("testdata/configs/llama/llama-3.1-8b-instruct-bnb8bit-finetune.json") +
+                              R"( --set '/rope_scaling={"rope_type":"dynamic","factor":8.0}')");
+  INFO(config.err);
+  const json config_findings = json::parse(config.out)["files"][0]["diagnostics"];
+  CHECK(with_code(config_findings, "CTX201").size() == 1);
+  CHECK(with_code(config_findings, "ENG302").size() == 1);
+  CHECK(with_code(config_findings, "ENG302")[0]["severity"] == "warning");
+}
+
+TEST_CASE("a vLLM line whose tensor parallelism does not divide the attention heads cannot load: ENG306",
+          "[launch][cli][parallel]") {
+  const std::string gemma = "--model " + source_path("testdata/hub/gemma/gemma-3-27b-it.json") + " --stack vllm@0.8.5";
+  // gpustack#2259: Gemma 3 27B has 32 attention heads; ModelConfig.verify_with_parallel_config refuses TP 3.
+  const auto tp3 = serve("vllm serve m --max-model-len 8192 --tensor-parallel-size 3", gemma);
+  REQUIRE(with_code(tp3.diagnostics, "ENG306").size() == 1);
+  CHECK(with_code(tp3.diagnostics, "ENG306")[0]["flag"] == "--tensor-parallel-size");
+  CHECK(names(tp3.diagnostics, "ENG306",
+              "Total number of attention heads (32) must be divisible by tensor parallel "
+              "size (3)"));
+  CHECK(names(tp3.diagnostics, "ENG306", "1, 2, 4, 8, 16, 32"));
+  CHECK(with_code(serve("vllm serve m --max-model-len 8192 -tp 4", gemma).diagnostics, "ENG306").empty());
+  CHECK(with_code(serve("vllm serve m --max-model-len 8192", gemma).diagnostics, "ENG306").empty());
+}
+
+TEST_CASE("vLLM's flags back to its first releases: --engine-use-ray taken by 0.3.0, refused from 0.6.3",
+          "[launch][cli][release]") {
+  const std::string mistral = "--model " + source_path("testdata/configs/mistral/mistral-7b-instruct-v0.2.json");
+  const std::string line =
+      "python -m vllm.entrypoints.openai.api_server --host=0.0.0.0 --port=5000 "
+      "--tensor-parallel-size 2 --engine-use-ray --download-dir=/data";
+  CHECK(with_code(serve(line, mistral + " --stack vllm@0.3.0").diagnostics, "SRV501").empty());
+  CHECK(with_code(serve(line, mistral + " --stack vllm@0.2.7").diagnostics, "SRV501").empty());
+  const auto v080 = serve(line, mistral + " --stack vllm@0.8.0");
+  REQUIRE(with_code(v080.diagnostics, "SRV501").size() == 1);
+  CHECK(names(v080.diagnostics, "SRV501", "--engine-use-ray was removed in vLLM 0.6.3"));
+  // --kv-cache-dtype came in 0.3.0 (vllm/engine/arg_utils.py @1af090b57): 0.2.7 refuses it.
+  CHECK(names(serve("vllm serve m --kv-cache-dtype fp8_e5m2", mistral + " --stack vllm@0.2.7").diagnostics, "SRV501",
+              "came in vLLM 0.3.0"));
+}
+
+TEST_CASE("production-stack Helm values are read as the chart renders each modelSpec into vllm serve",
+          "[launch][cli][manifest]") {
+  const std::string corpus = source_path("testdata/launch/corpus/files/");
+  // Qwen2.5-7B-Instruct with its index (metadata.total_size 15231233024, the shards absent): the weights' size known.
+  TempDir dir;
+  write_file(dir.file("qwen/config.json"), read_file(source_path("testdata/hub/qwen/qwen2.5-7b-instruct.json")));
+  write_file(
+      dir.file("qwen/model.safetensors.index.json"),
+      R"({"metadata": {"total_size": 15231233024}, "weight_map": {"lm_head.weight": "model-00004-of-00004.safetensors"}})");
+  const std::string qwen = " --model " + dir.file("qwen");
+  // values-25: repository:tag v0.8.5, tensorParallelSize 2, maxModelLen 8192, gpuMemoryUtilization 0.9 on 16 GiB
+  // per GPU: the chart's --tensor-parallel-size 2 --max-model-len 8192 --gpu_memory_utilization 0.9 fit, clean.
+  const auto tp2 = run_cli("check --format json " + corpus + "values-25-v100-multi-gpu-tp2.yaml" + qwen +
+                           " --stack vllm@0.8.5 --memory 16GiB");
+  INFO(tp2.err);
+  CHECK(tp2.exit_code == 0);
+  const json served = json::parse(tp2.out)["files"][0];
+  CHECK(served["target"] == 8192);
+  CHECK(served["diagnostics"].empty());
+  // With half the memory the two ranks cannot hold the weights and the cache: the chart's TP 2 and 0.9 are read.
+  const auto small = run_cli("check --format json " + corpus + "values-25-v100-multi-gpu-tp2.yaml" + qwen +
+                             " --stack vllm@0.8.5 --memory 6GiB");
+  CHECK(!with_code(json::parse(small.out)["files"][0]["diagnostics"], "SRV505").empty());
+  // values-02: extraArgs are appended verbatim; --disable-log-requests is gone from today's image (latest).
+  const auto basic = run_cli("check --format json " + corpus + "values-02-basic-config.yaml --model " +
+                             source_path("testdata/configs/llama/llama-3.1-8b-instruct-bnb8bit-finetune.json"));
+  INFO(basic.err);
+  CHECK(basic.exit_code == 1);
+  const json basic_file = json::parse(basic.out)["files"][0];
+  CHECK(basic_file["target"] == 4096);
+  REQUIRE(with_code(basic_file["diagnostics"], "SRV501").size() == 1);
+  CHECK(with_code(basic_file["diagnostics"], "SRV501")[0]["flag"] == "--disable-log-requests");
+}

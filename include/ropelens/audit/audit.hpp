@@ -127,6 +127,10 @@ std::int64_t longest_trained_length(const Model& model, const TrainingOverrides&
 // Audits every setup at `target_tokens` (from resolve_target).
 Audit audit_model(const Model& model, std::int64_t target_tokens, const TrainingHistory& history = {});
 
+// Recomputes the angles each pair needs at the target from `inv_freq` (rad/token per pair: the setup's own table,
+// or what the engine a launch line starts computes), against the angles already seen in training.
+void audit_needed_angles(SetupAudit& audit, const std::vector<double>& inv_freq);
+
 constexpr double kOutOfRangeTolerance = 1.001;  // needed must exceed seen by more than 0.1%
 
 }  // namespace ropelens

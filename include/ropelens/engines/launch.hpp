@@ -33,6 +33,7 @@ enum class LaunchProblemKind {
   slot_below_asked,         // each request gets less context than the length flag asked for
   memory_fraction_refused,  // a memory fraction the engine refuses at start-up
   unread_variable,          // an engine-prefixed environment variable the engine never reads (a typo, or invented)
+  parallelism_refused,      // the model cannot be split as the line asks (heads not divisible by the TP size)
 };
 
 struct LaunchProblem {

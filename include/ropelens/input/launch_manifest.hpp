@@ -1,5 +1,6 @@
-// Compose files and Kubernetes manifests, read for what their containers run: each Compose service, and each entry
-// of a `containers` list anywhere in a Kubernetes document (Pod, Deployment, StatefulSet, Job, CronJob, a List, …).
+// Compose files, Kubernetes manifests and vLLM production-stack Helm values, read for what their containers run: each
+// Compose service, each entry of a `containers` list anywhere in a Kubernetes document (Pod, Deployment, StatefulSet,
+// Job, CronJob, a List, …), and each `servingEngineSpec.modelSpec[]` entry as the chart renders its vllm container.
 // Nothing is run or interpolated; the engines' images and their entrypoints are the engines' knowledge
 // (src/engines/launch.cpp).
 #pragma once
@@ -29,9 +30,9 @@ struct ManifestContainer {
 // Whether a path names a YAML file (*.yaml, *.yml) that check reads as a launch manifest.
 bool is_launch_manifest(const std::string& path);
 
-// Every container in a Compose file or a Kubernetes manifest (several documents allowed). Throws
-// std::invalid_argument for YAML that does not parse ("line 4, column 3: mapping values are not allowed here"), a
-// file over kMaxManifestBytes, or a command that is neither a string nor a list of strings.
+// Every container in a Compose file, a Kubernetes manifest (several documents allowed) or production-stack values.
+// Throws std::invalid_argument for YAML that does not parse ("line 4, column 3: mapping values are not allowed here"),
+// a file over kMaxManifestBytes, or a command that is neither a string nor a list of strings.
 std::vector<ManifestContainer> read_launch_manifest(std::string_view text);
 
 // A scalar of a YAML settings file (an engine's own YAML: TensorRT-LLM's --extra_llm_api_options, TabbyAPI's

@@ -317,8 +317,31 @@ bool parse_vllm(const ShellCommand& command, Launch& launch) {
 
 // A recipe's flags without the program (`--max-model-len 131072 --hf-overrides …`), read as `vllm serve`'s.
 void fragment_vllm(const ShellCommand& command, Launch& launch) {
-  read_flags(command.words, 0, launch);
+  // "-m vllm.entrypoints.openai.api_server --model …": the interpreter's arguments, quoted without the interpreter.
+  const auto& w = command.words;
+  const bool module = w.size() >= 2 && w[0] == "-m" && w[1] == "vllm.entrypoints.openai.api_server";
+  read_flags(w, module ? 2 : 0, launch);
   check_variables(command, kVariables, launch);
+}
+
+// ModelConfig.verify_with_parallel_config (vllm/config/model.py:1150-1161 @28be48fa; vllm/config.py:190-196
+// @2e0b6e775, 0.2.7) raises before any weight loads when the attention heads do not split evenly over the
+// tensor-parallel ranks.
+void resolve_vllm(Launch& launch, const Model& run, const Model&) {
+  if (launch.tensor_parallel_flag.empty() || !run.num_attention_heads || launch.tensor_parallel < 1) return;
+  const std::int64_t heads = run.num_attention_heads->value;
+  if (heads <= 0 || heads % launch.tensor_parallel == 0) return;
+  std::vector<std::string> divisors;
+  for (std::int64_t d = 1; d <= heads; ++d)
+    if (heads % d == 0) divisors.push_back(std::to_string(d));
+  launch.problems.push_back(
+      {LaunchProblemKind::parallelism_refused, launch.tensor_parallel_flag,
+       fmt::format("{} {}: the model has {} attention heads, which {} ranks cannot split, so vLLM stops before loading "
+                   "it (\"Total number of attention heads ({}) must be divisible by tensor parallel size ({})\")",
+                   launch.tensor_parallel_flag, launch.tensor_parallel, heads, launch.tensor_parallel, heads,
+                   launch.tensor_parallel),
+       fmt::format("give {} a divisor of {} ({}), or use pipeline parallelism for the rest",
+                   launch.tensor_parallel_flag, heads, fmt::join(divisors, ", "))});
 }
 
 }  // namespace vllm_launch
@@ -331,7 +354,7 @@ constexpr ImageEntrypoint kVllmImages[] = {{"vllm/vllm-openai", "", "vllm serve"
 const LaunchSyntax kVllmLaunch = {.parse = vllm_launch::parse_vllm,
                                   .fragment = vllm_launch::fragment_vllm,
                                   .file = nullptr,
-                                  .resolve = nullptr,
+                                  .resolve = vllm_launch::resolve_vllm,
                                   .images = kVllmImages,
                                   .variables = vllm_launch::kVariables};
 
