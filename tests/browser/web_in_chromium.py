@@ -152,6 +152,11 @@ def test_config_and_launch(browser, url, cli, scratch, artefacts):
     expect_equal(documents(page).get("check (launch)"),
                  cli(["check", "--serve", LAUNCH, "--model", "config.json", "--memory", "24GiB", "--format", "json"],
                      scratch), "check --serve")
+    # fit's document after the launch's check, as before it (its served model name once came out of what the launch
+    # check had left on the module's stack: --model-path config.json, not the command line's `.`).
+    expect_equal(documents(page).get("fit"),
+                 cli(["fit", "config.json", "--memory", "24GiB", "--weights", "16GB", "--format", "json"], scratch),
+                 "fit after the launch line")
     page.screenshot(os.path.join(artefacts, "web-light.png"))
     no_network(page, url, "config and launch")
     return page.evaluate("location.href"), documents(page)

@@ -7,7 +7,8 @@ const assert = require("node:assert/strict");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
-const { loadModule, fileSource, runCli, cliVersion, read, runOnConfig, documentOf } = require("./support.js");
+const { spawnSync } = require("node:child_process");
+const { cli, loadModule, fileSource, runCli, cliVersion, read, runOnConfig, documentOf } = require("./support.js");
 
 const QWEN3 = "testdata/configs/qwen/qwen3-8b.json";
 const GGUF = "testdata/gguf/llama-3.1-rope-freqs.gguf";
@@ -200,4 +201,35 @@ test("a Compose file is refused with one line: the browser build has no YAML rea
   const result = await runOnConfig(QWEN3, "check", { launch_file: compose, launch_text: read(compose) });
   assert.equal(result.ok, false);
   assert.match(result.error, /Compose files and Kubernetes manifests are read by the ropelens command/);
+});
+
+// The module has no file system (-sFILESYSTEM=0): a path the core asks about (fit's served model name asks whether
+// config.json is a folder) is no file and no folder, whatever the memory holds. Emscripten's own stand-ins for stat
+// return "done" without writing the answer, so the core read a folder or a file out of what earlier calls had left on
+// the stack: after a launch check the page's fit served `--model-path config.json`, not the CLI's `.`. Here the free
+// stack is filled with words that read as a folder's st_mode (S_IFDIR | 0755) before fit runs.
+test("no path is a folder or a file in the module, whatever its memory holds (fit's served model name)", async () => {
+  const ropelens = await loadModule();
+  const poisonStack = () => {
+    const m = ropelens.m;
+    const top = m.stackSave() & ~3;
+    const bytes = 256 << 10;
+    new Uint32Array(m.HEAPU8.buffer, top - bytes, bytes / 4).fill(0o40755);
+  };
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "ropelens-web-"));
+  try {
+    fs.copyFileSync(path.join(__dirname, "..", "..", QWEN3), path.join(folder, "config.json"));
+    for (const [name, cwd] of [["config.json", folder], [QWEN3, undefined]]) {
+      ropelens.setModelText(name, read(QWEN3));
+      documentOf(await ropelens.run("check", { serve: "vllm serve Qwen/Qwen3-8B --max-model-len 131072" }));
+      poisonStack();
+      const fit = documentOf(await ropelens.run("fit", { memory: "24GiB", weights: "16GB" }));
+      const args = ["fit", name, "--memory", "24GiB", "--weights", "16GB", "--format", "json"];
+      // config.json as the command line names it in the folder that holds it (served as `.`), and a path of the source
+      const expected = cwd ? spawnSync(cli, args, { cwd, encoding: "utf8" }).stdout : runCli(args);
+      assert.equal(fit, expected, `fit of ${name} after a poisoned stack`);
+    }
+  } finally {
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
 });
