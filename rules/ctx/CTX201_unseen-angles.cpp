@@ -6,6 +6,11 @@
 namespace ropelens::rules {
 namespace ctx201 {
 
+// On a launch line whose engine computes other frequencies than transformers: whose the needed angles are.
+static std::string launched_by(const SetupAudit& a) {
+  return a.needed_angles_from.empty() ? "" : fmt::format(" (with {}'s frequencies)", a.needed_angles_from);
+}
+
 static void check(const Context& cx, Sink& out) {
   for (const SetupAudit& a : cx.audit.setups) {
     if (a.out_of_range_pairs.empty() || !a.worst_pair) continue;
@@ -34,9 +39,9 @@ static void check(const Context& cx, Sink& out) {
     const Provenance& from = extended ? a.extension_from : a.pretrain_from;
     out.report(cx.audit.trained.bound ? pointer_or(cx.model.max_position_embeddings.from, pointer_or(from, s.pointer))
                                       : pointer_or(from, s.pointer),
-               fmt::format("{}at {} tokens pairs {} ({} of {}) rotate beyond the angles seen in {} trained tokens: {}",
+               fmt::format("{}at {} tokens pairs {} ({} of {}) rotate beyond the angles seen in {} trained tokens{}: {}",
                            setup_prefix(cx.model, a.setup), cx.target_tokens, index_ranges(a.out_of_range_pairs),
-                           a.out_of_range_pairs.size(), a.pairs.size(), trained, detail))
+                           a.out_of_range_pairs.size(), a.pairs.size(), trained, launched_by(a), detail))
         .help(help)
         .fact("setup", s.name)
         .fact("target", cx.target_tokens)

@@ -1,5 +1,6 @@
 // The check pipeline: each path read, normalized, audited at its target, and run through the catalog.
 #include <algorithm>
+#include <cmath>
 #include <array>
 #include <atomic>
 #include <condition_variable>
@@ -318,6 +319,13 @@ TrainingOverrides training_evidence(const LoadedModel& loaded, const TrainingOve
 
 namespace {
 
+// Beyond rounding: the two computations of one formula agree to about 1e-15.
+bool differ(const std::vector<double>& a, const std::vector<double>& b) {
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i)
+    if (std::abs(a[i] - b[i]) > 1e-9 * std::max(std::abs(a[i]), std::abs(b[i]))) return true;
+  return a.size() != b.size();
+}
+
 // A launch line runs its engine's frequencies, not transformers': the angles each pair needs at the served length
 // are the ones that engine release computes (vLLM's dynamic NTK is static at max_position_embeddings × factor,
 // transformers' grows with the sequence). A view that cannot load the config keeps the reference's figures.
@@ -326,9 +334,13 @@ void audit_as_launched(Audit& audit, const Model& model, const Launch& launch) {
   if (audit.pair_figures_missing() || from_gguf_file(model)) return;
   const EngineView view = engine_view(model, launch.version, audit.target_tokens);
   if (view.refusal || view.no_class || view.setups.size() != audit.setups.size()) return;
-  for (std::size_t i = 0; i < audit.setups.size(); ++i)
-    if (view.setups[i].inv_freq.size() == audit.setups[i].pairs.size())
-      audit_needed_angles(audit.setups[i], view.setups[i].inv_freq);
+  for (std::size_t i = 0; i < audit.setups.size(); ++i) {
+    SetupAudit& setup = audit.setups[i];
+    const std::vector<double>& launched = view.setups[i].inv_freq;
+    if (launched.size() != setup.pairs.size()) continue;
+    if (differ(launched, setup.at_target.inv_freq)) setup.needed_angles_from = label_of(launch.version);
+    audit_needed_angles(setup, launched);
+  }
 }
 
 }  // namespace

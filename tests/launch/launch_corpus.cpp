@@ -157,13 +157,18 @@ void ollama_model(const fs::path& store, std::string name, const std::string& fa
           .dump());
 }
 
-// A Hugging Face id's snapshot: its config.json, or its one GGUF file.
+// A Hugging Face id's snapshot: its config.json (and the safetensors index beside it in the corpus), or its one GGUF
+// file.
 void hub_model(const fs::path& hub, std::string id, const std::string& facts_file) {
   if (const auto colon = id.find(':'); colon != std::string::npos) id.resize(colon);  // llama.cpp -hf REPO:QUANT
   const std::string folder = "models--" + id.substr(0, id.find('/')) + "--" + id.substr(id.find('/') + 1);
   const fs::path repo = hub / folder;
   const std::string name = is_gguf_facts(facts_file) ? id.substr(id.rfind('/') + 1) + ".gguf" : "config.json";
   materialize(facts_file, cache_blob(repo, kCommit, name).string());
+  // The weights' size (metadata.total_size) for the memory check, when the case keeps the index beside the config.
+  const fs::path index = fs::path(facts_file).parent_path() / "model.safetensors.index.json";
+  if (name == "config.json" && fs::exists(index))
+    materialize(index.string(), cache_blob(repo, kCommit, "model.safetensors.index.json").string());
   write_file((repo / "refs" / "main").string(), kCommit);
 }
 

@@ -907,6 +907,30 @@ TEST_CASE("a launch line is judged by its engine's views: no transformers ENG302
   CHECK(with_code(config_findings, "ENG302")[0]["severity"] == "warning");
 }
 
+TEST_CASE("CTX201 on a launch line names the engine whose frequencies it follows when they are not transformers'",
+          "[launch][cli][engine-views]") {
+  // vLLM's recipe for Qwen3.5/3.6: YaRN x4 on 262144 through --hf-overrides. vLLM's MRoPE + YaRN computes the
+  // correction range on 4 x 262144 tokens, so pairs 22-23 stay unscaled and at 1010000 tokens leave their angles.
+  const std::string overrides =
+      R"('{"text_config": {"rope_parameters": {"mrope_interleaved": true, "mrope_section": [11, 11, 10], )"
+      R"("rope_type": "yarn", "rope_theta": 10000000, "partial_rotary_factor": 0.25, "factor": 4.0, )"
+      R"("original_max_position_embeddings": 262144}}}')";
+  const auto launched = serve("vllm serve Qwen/Qwen3.6-27B --max-model-len 1010000 --hf-overrides " + overrides,
+                              "--model " + source_path("testdata/hub/qwen/qwen3.6-27b.json"));
+  INFO(launched.err);
+  const auto unseen = with_code(launched.diagnostics, "CTX201");
+  REQUIRE(unseen.size() == 1);
+  CHECK(unseen[0]["facts"]["out_of_range_pairs"] == json::array({22, 23}));
+  CHECK_THAT(unseen[0]["message"].get<std::string>(), Catch::Contains("(with vLLM "));
+  // Where vLLM computes transformers' frequencies (Qwen3's YaRN card recipe), the message names no engine.
+  const auto card = serve(
+      R"(vllm serve Qwen/Qwen3-8B --max-model-len 262144 --hf-overrides '{"rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}')",
+      "--model " + source_path("testdata/configs/qwen/qwen3-8b.json"));
+  INFO(card.err);
+  for (const json& finding : with_code(card.diagnostics, "CTX201"))
+    CHECK_THAT(finding["message"].get<std::string>(), !Catch::Contains("(with "));
+}
+
 TEST_CASE("a vLLM line whose tensor parallelism does not divide the attention heads cannot load: ENG306",
           "[launch][cli][parallel]") {
   const std::string gemma = "--model " + source_path("testdata/hub/gemma/gemma-3-27b-it.json") + " --stack vllm@0.8.5";

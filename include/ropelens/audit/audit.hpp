@@ -96,6 +96,9 @@ struct SetupAudit {
   std::string trained_sentence;
   bool trained_length_noted = false;
   RopeTable at_target;  // effective frequencies at a sequence of T tokens
+  // "vLLM 0.22–0.29": on a launch line, the engine release whose frequencies the needed angles follow, when they
+  // differ from the reference's (at_target); empty otherwise.
+  std::string needed_angles_from;
   // What the pair figures need but the config does not give ("head_dim: no head_dim, and no hidden_size with
   // num_attention_heads"). When set, `pairs` and `out_of_range_pairs` stay empty: no figure comes from a default.
   std::optional<std::string> missing;
