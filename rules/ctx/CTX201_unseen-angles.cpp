@@ -37,11 +37,12 @@ static void check(const Context& cx, Sink& out) {
                   trained, cx.target_tokens);
     // A length bounded by evidence outside the config (CTX211) is about the declared length the config raised.
     const Provenance& from = extended ? a.extension_from : a.pretrain_from;
-    out.report(cx.audit.trained.bound ? pointer_or(cx.model.max_position_embeddings.from, pointer_or(from, s.pointer))
-                                      : pointer_or(from, s.pointer),
-               fmt::format("{}at {} tokens pairs {} ({} of {}) rotate beyond the angles seen in {} trained tokens{}: {}",
-                           setup_prefix(cx.model, a.setup), cx.target_tokens, index_ranges(a.out_of_range_pairs),
-                           a.out_of_range_pairs.size(), a.pairs.size(), trained, launched_by(a), detail))
+    out.report(
+           cx.audit.trained.bound ? pointer_or(cx.model.max_position_embeddings.from, pointer_or(from, s.pointer))
+                                  : pointer_or(from, s.pointer),
+           fmt::format("{}at {} tokens pairs {} ({} of {}) rotate beyond the angles seen in {} trained tokens{}: {}",
+                       setup_prefix(cx.model, a.setup), cx.target_tokens, index_ranges(a.out_of_range_pairs),
+                       a.out_of_range_pairs.size(), a.pairs.size(), trained, launched_by(a), detail))
         .help(help)
         .fact("setup", s.name)
         .fact("target", cx.target_tokens)
