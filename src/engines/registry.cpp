@@ -292,7 +292,12 @@ std::string launch_command(const ServeFlags& serve, std::string_view model) {
   if (!serve.model_folder_flag.empty() && !model.empty()) {
     // A folder under a model directory (TabbyAPI): the directory and the folder's name, each its own word.
     const std::filesystem::path path(unquoted_word(model));
-    const std::filesystem::path folder = path.has_filename() ? path : path.parent_path();
+    std::filesystem::path folder = path.has_filename() ? path : path.parent_path();
+    // "." (fit config.json in the model's folder) has no name to give: the folder is named by its absolute path.
+    if (folder.empty() || folder.filename() == "." || folder.filename() == "..") {
+      folder = std::filesystem::absolute(folder).lexically_normal();
+      if (!folder.has_filename()) folder = folder.parent_path();
+    }
     const std::string parent = folder.has_parent_path() ? folder.parent_path().string() : ".";
     return fmt::format("{} {} {} {} {}", serve.launch, serve.model_folder_flag, shell_word(parent), serve.model_flag,
                        shell_word(folder.filename().string()));

@@ -387,3 +387,24 @@ TEST_CASE(
     }
   }
 }
+
+TEST_CASE("engines3 launch: fit config.json in the model's own folder names that folder for TabbyAPI, not '.'") {
+  // TabbyAPI takes a folder's name under --model-dir: "." has none, so the folder is named by its absolute path.
+  const std::filesystem::path folder =
+      std::filesystem::absolute(ropelens::test::source_path(kQwen3Weights)).lexically_normal();
+  const auto fit = ropelens::test::run_cli_in(folder.string(),
+                                              "fit config.json --memory 80GiB --stack exllamav3 "
+                                              "--format json");
+  REQUIRE(fit.exit_code == 0);
+  const nlohmann::json rows = nlohmann::json::parse(fit.out)["engines"]["exllamav3"];
+  REQUIRE_FALSE(rows.empty());
+  for (const auto& [dtype, row] : rows.items()) {
+    const std::string line = row["serve"];
+    INFO(dtype << ": " << line);
+    CHECK_THAT(line, Catch::StartsWith("python main.py --model-dir " + folder.parent_path().string() +
+                                       " --model-name " + folder.filename().string() + " --max-seq-len "));
+    const Served checked = serve(line, "--memory 80GiB --stack exllamav3");
+    CHECK(checked.exit_code == 0);
+    CHECK(checked.file["target"] == row["max_tokens"]);
+  }
+}
