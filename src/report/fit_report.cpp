@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -112,6 +113,22 @@ std::vector<std::string> not_counted(const FitRequest& request) {
   return out;
 }
 
+// An engine whose server takes no context length (MLX-LM) cannot be held to a figure below the declared length:
+// every request must keep within it, and check --serve reads its line at the declared length.
+std::optional<std::string> uncapped(const FitReport& report, Engine engine) {
+  const ServeFlags& serve = engine_row(engine).serve;
+  if (serve.launch.empty() || !serve.context_length.empty()) return std::nullopt;
+  std::int64_t shortest = 0;
+  for (const EngineFit& fit : report.fits)
+    if (fit.engine == engine && fit.max_tokens > 0 && fit.max_tokens < report.declared.value)
+      shortest = shortest == 0 ? fit.max_tokens : std::min(shortest, fit.max_tokens);
+  if (shortest == 0) return std::nullopt;
+  return fmt::format(
+      "a cap on {0}'s length: its server takes none, so {1} tokens hold only while every request keeps "
+      "within them; check --serve reads its line at the declared {2} (SRV505 where that does not fit)",
+      display_name(engine), shortest, report.declared.value);
+}
+
 }  // namespace
 
 FitReserve parse_fit_reserve(std::string_view option, const std::string& text, std::uint64_t memory) {
@@ -177,6 +194,8 @@ FitReport fit_model(const Model& model, const FitRequest& request) {
   if (dtypes.empty()) dtypes.emplace_back();  // each engine's own cache dtype for the config's
   for (Engine engine : request.engines)
     for (const auto& dtype : dtypes) report.fits.push_back(fit_engine(model, request, report, engine, dtype, views));
+  for (Engine engine : request.engines)
+    if (auto caveat = uncapped(report, engine)) report.not_counted.push_back(std::move(*caveat));
   return report;
 }
 

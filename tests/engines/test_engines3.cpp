@@ -358,6 +358,9 @@ TEST_CASE(
                                              " --stack trtllm,exllamav3,mlx-lm --format json");
     REQUIRE(fit.exit_code == 0);
     const nlohmann::json engines = nlohmann::json::parse(fit.out)["engines"];
+    // mlx_lm.server takes no length: below the declared length fit says so beside its figure, at 20 GiB only.
+    const std::string caveats = nlohmann::json::parse(fit.out)["not_counted"].dump();
+    CHECK((caveats.find("a cap on MLX-LM's length") != std::string::npos) == (std::string(memory) == "20GiB"));
     for (const char* engine : {"trtllm", "exllamav3", "mlx-lm"}) {
       REQUIRE(engines.contains(engine));
       for (const auto& [dtype, row] : engines[engine].items()) {
