@@ -125,7 +125,7 @@ std::optional<std::string> uncapped(const FitReport& report, Engine engine) {
   if (shortest == 0) return std::nullopt;
   return fmt::format(
       "a cap on {0}'s length: its server takes none, so {1} tokens hold only while every request keeps "
-      "within them; check --serve reads its line at the declared {2} (SRV505 where that does not fit)",
+      "within them; check --serve reads its line at the declared {2} (and says so where that does not fit)",
       display_name(engine), shortest, report.declared.value);
 }
 
