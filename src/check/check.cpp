@@ -1,6 +1,5 @@
 // The check pipeline: each path read, normalized, audited at its target, and run through the catalog.
 #include <algorithm>
-#include <cmath>
 #include <array>
 #include <atomic>
 #include <condition_variable>
@@ -13,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "ropelens/check/check.hpp"
+#include "ropelens/engines/engine_comparison.hpp"
 #include "ropelens/engines/engine_report.hpp"
 #include "ropelens/engines/engine_views.hpp"
 #include "ropelens/engines/gguf_conversion_audit.hpp"
@@ -321,9 +321,10 @@ namespace {
 
 // Beyond rounding: the two computations of one formula agree to about 1e-15.
 bool differ(const std::vector<double>& a, const std::vector<double>& b) {
-  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i)
-    if (std::abs(a[i] - b[i]) > 1e-9 * std::max(std::abs(a[i]), std::abs(b[i]))) return true;
-  return a.size() != b.size();
+  if (a.size() != b.size()) return true;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (relative_difference(a[i], b[i]) > 1e-9) return true;
+  return false;
 }
 
 // A launch line runs its engine's frequencies, not transformers': the angles each pair needs at the served length
