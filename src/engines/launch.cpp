@@ -25,7 +25,8 @@ using launch_forms::known_images;
 // "vllm serve, python -m vllm.entrypoints.openai.api_server, …": what a command must start for ropelens to read it.
 constexpr const char* kCommandsRead =
     "vllm serve, python -m vllm.entrypoints.openai.api_server, python -m sglang.launch_server, llama-server, "
-    "llama serve, llama-cli, ollama serve, mlx_lm.server, mlx_lm.generate, trtllm-serve, TabbyAPI's python main.py, "
+    "llama serve, llama-cli, ollama serve, mlx_lm.server, mlx_lm.generate, lms load, trtllm-serve, TabbyAPI's "
+    "python main.py, kt run, "
     "or any of them inside docker run, exec, env, nohup, sudo or uv run";
 
 Launch new_launch(const EngineRow& row, const ShellCommand& command, const VersionOf& version_of) {

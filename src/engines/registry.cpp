@@ -113,6 +113,23 @@ const EngineRow kVllm{
     .launch = &kVllmLaunch,
 };
 
+// kvcache-ai/ktransformers @95009ea6 run.py: MODEL positional, the other SGLang flags passed on, kt's own
+// --max-total-tokens (40000 unless given) and --tensor-parallel-size (the GPUs found unless given).
+constexpr ProductLaunch kSglangProducts[] = {
+    {.version = EngineVersion::sglang_ktransformers,
+     .serve = {.launch = "kt run",
+               .model_flag = "",
+               .model_placeholder = "MODEL",
+               .context_length = "--context-length",
+               .kv_cache_dtype = "--kv-cache-dtype",
+               .memory_share = "--mem-fraction-static",
+               .config_override = "--json-model-override-args",
+               .allow_longer = "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1",
+               .value_cache_dtype = "",
+               .tensor_parallel = "--tensor-parallel-size",
+               .pool_size = "--max-total-tokens"}},
+};
+
 const EngineRow kSglang{
     .engine = Engine::sglang,
     .name = "sglang",
@@ -144,6 +161,7 @@ const EngineRow kSglang{
     .snippets = sglang_snippets,
     .gguf = nullptr,
     .launch = &kSglangLaunch,
+    .product_launches = kSglangProducts,
 };
 
 const EngineRow kLlamaCpp{
@@ -179,6 +197,21 @@ const EngineRow kLlamaCpp{
     .launch = &kLlamaCppLaunch,
 };
 
+// lmstudio-ai/lms @07b7252d load.ts: the model key positional, -c/--context-length.
+constexpr ProductLaunch kMlxLmProducts[] = {
+    {.version = EngineVersion::mlx_lm_lmstudio,
+     .serve = {.launch = "lms load",
+               .model_flag = "",
+               .model_placeholder = "MODEL",
+               .context_length = "--context-length",
+               .kv_cache_dtype = "",
+               .memory_share = "",
+               .config_override = "",
+               .allow_longer = "",
+               .value_cache_dtype = "",
+               .tensor_parallel = ""}},
+};
+
 const EngineRow kMlxLm{
     .engine = Engine::mlx_lm,
     .name = "mlx-lm",
@@ -210,6 +243,7 @@ const EngineRow kMlxLm{
     .snippets = mlx_lm_snippets,
     .gguf = nullptr,
     .launch = &kMlxLmLaunch,
+    .product_launches = kMlxLmProducts,
 };
 
 const EngineRow kTrtllm{
@@ -310,6 +344,13 @@ const EngineRow& engine_row(Engine engine) {
   for (const EngineRow* row : kRegistry)
     if (row->engine == engine) return *row;
   return *kRegistry[0];
+}
+
+const ServeFlags& serve_flags(Engine engine, const Deployment& deployment) {
+  const EngineRow& row = engine_row(engine);
+  for (const ProductLaunch& product : row.product_launches)
+    if (deployment.pins(product.version)) return product.serve;
+  return row.serve;
 }
 
 EngineVersion reference_version() { return EngineVersion::transformers_v5; }

@@ -29,7 +29,7 @@ bool needs_allow_longer(const std::vector<EngineView>& views, Engine engine, std
 std::string serve_command(const FitRequest& request, const Model& model, const EngineFit& fit,
                           const std::string& dtype_value, const std::vector<EngineView>& views) {
   const EngineRow& row = engine_row(fit.engine);
-  const ServeFlags& serve = row.serve;
+  const ServeFlags& serve = serve_flags(fit.engine, request.deployment);
   if (serve.launch.empty()) return "";
   // The engine that loads GGUF files takes the model by name only when it is one; the others take the model.
   const bool names_model = row.gguf == nullptr || model.gguf.has_value();
@@ -43,6 +43,7 @@ std::string serve_command(const FitRequest& request, const Model& model, const E
     command += fmt::format(" {} {:.4g}", serve.memory_share, fit.share.fraction);
   if (!serve.tensor_parallel.empty() && request.gpus > 1)
     command += fmt::format(" {} {}", serve.tensor_parallel, request.gpus);
+  if (!serve.pool_size.empty()) command += fmt::format(" {} {}", serve.pool_size, fit.max_tokens);
   return command;
 }
 
@@ -115,8 +116,8 @@ std::vector<std::string> not_counted(const FitRequest& request) {
 
 // An engine whose server takes no context length (MLX-LM) cannot be held to a figure below the declared length:
 // every request must keep within it, and check --serve reads its line at the declared length.
-std::optional<std::string> uncapped(const FitReport& report, Engine engine) {
-  const ServeFlags& serve = engine_row(engine).serve;
+std::optional<std::string> uncapped(const FitReport& report, Engine engine, const Deployment& deployment) {
+  const ServeFlags& serve = serve_flags(engine, deployment);
   if (serve.launch.empty() || !serve.context_length.empty()) return std::nullopt;
   std::int64_t shortest = 0;
   for (const EngineFit& fit : report.fits)
@@ -195,7 +196,7 @@ FitReport fit_model(const Model& model, const FitRequest& request) {
   for (Engine engine : request.engines)
     for (const auto& dtype : dtypes) report.fits.push_back(fit_engine(model, request, report, engine, dtype, views));
   for (Engine engine : request.engines)
-    if (auto caveat = uncapped(report, engine)) report.not_counted.push_back(std::move(*caveat));
+    if (auto caveat = uncapped(report, engine, request.deployment)) report.not_counted.push_back(std::move(*caveat));
   return report;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <tuple>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -409,5 +410,95 @@ TEST_CASE("engines3 launch: fit config.json in the model's own folder names that
     const Served checked = serve(line, "--memory 80GiB --stack exllamav3");
     CHECK(checked.exit_code == 0);
     CHECK(checked.file["target"] == row["max_tokens"]);
+  }
+}
+
+TEST_CASE("engines3 launch: lms load is LM Studio's MLX engine, its --context-length capped at the declared length") {
+  const std::string model = yarn_folder();  // YaRN x4 on 32768, max_position_embeddings 40960
+  const Served within = serve("lms load " + model + " --context-length 32768 -y");
+  CHECK(codes(within) == std::vector<std::string>{"ROPE103"});
+  CHECK(within.file["target"] == 32768);
+  const Served short_flag = serve("lms load " + model + " -c 32768");
+  CHECK(short_flag.file["target"] == 32768);
+  const Served above = serve("lms load " + model + " --context-length 65536", "--exit-zero");
+  CHECK(above.file["target"] == 40960);
+  CHECK_THAT(message_of(above, "SRV504"),
+             Catch::Contains("--context-length 65536 is above max_position_embeddings 40960: LM Studio's mlx-engine "
+                             "fits the context to memory and caps it at the model's native limit"));
+  // commander refuses an option it does not define.
+  CHECK_THAT(message_of(serve("lms load " + model + " --context 8192", "--exit-zero"), "SRV501"),
+             Catch::Contains("--context is not a flag lms load takes"));
+  CHECK_THAT(serve("lms load " + model).err, Catch::Contains("lms load without --context-length loads the model at "
+                                                             "the context LM Studio keeps for it"));
+  const Served gguf = serve("lms load lmstudio-community/Qwen3-8B-GGUF -c 8192");
+  CHECK(gguf.exit_code == 2);
+  CHECK_THAT(gguf.err, Catch::Contains("a GGUF model runs on LM Studio's llama.cpp engine, which ropelens does not "
+                                       "model"));
+}
+
+TEST_CASE("engines3 launch: kt run is the SGLang KTransformers starts, with kt's 0.98 share and 40000-token pool") {
+  const std::string model = ropelens::test::source_path("testdata/configs/qwen/qwen3-8b.json");  // 40960
+  const Served defaults = serve("kt run " + model);
+  CHECK(codes(defaults).empty());
+  CHECK(defaults.file["target"] == 40000);  // the pool caps each request below the derived 40960
+  CHECK_THAT(defaults.err, Catch::Contains("kt run starts python -m sglang.launch_server with kt's "
+                                           "--mem-fraction-static 0.98 and --max-total-tokens 40000"));
+  CHECK_THAT(defaults.err, Catch::Contains("min(40960 − 1, 40000 − 1) − 5 = 39994 tokens"));
+  // An SGLang flag passes through; asking past the pool is SRV504.
+  const Served asked = serve("kt run " + model + " --context-length 40960", "--exit-zero");
+  CHECK(codes(asked) == std::vector<std::string>{"SRV504"});
+  CHECK_THAT(message_of(asked, "SRV504"),
+             Catch::Contains("--context-length 40960 asks for more than the pool holds: kt run's default "
+                             "--max-total-tokens 40000 caps SGLang's KV pool"));
+  // kt's own --max-total-tokens lifts it, and kt's --tp reaches SGLang's tensor parallelism.
+  const Served pooled = serve("kt run " + model + " --max-total-tokens 65536 --context-length 40960 --tp 2");
+  CHECK(codes(pooled).empty());
+  CHECK(pooled.file["target"] == 40960);
+  CHECK_THAT(pooled.err, !Catch::Contains("defaults to the number of GPUs"));
+  // The fork's own flags (written by kt itself) are not refused.
+  CHECK(codes(serve("kt run " + model + " --kt-enable-dynamic-expert-update --kt-numa-nodes 0 1")).empty());
+  // click hands an unknown option on as an argument, and the first argument is MODEL.
+  const Served flag_first = serve("kt run --context-length 32768 " + model, "--exit-zero");
+  CHECK_THAT(message_of(flag_first, "SRV501"), Catch::Contains("kt run takes '--context-length' as MODEL"));
+  CHECK(flag_first.file["target"] == 32768);  // audited as the line means it
+}
+
+TEST_CASE("sglang launch: --max-total-tokens below the asked length caps each request (SRV504)") {
+  const std::string model = ropelens::test::source_path("testdata/configs/qwen/qwen3-8b.json");
+  const Served capped =
+      serve("python -m sglang.launch_server --model-path " + model + " --context-length 32768 --max-total-tokens 16384",
+            "--exit-zero");
+  CHECK(codes(capped) == std::vector<std::string>{"SRV504"});
+  CHECK(capped.file["target"] == 16384);
+  CHECK_THAT(message_of(capped, "SRV504"), Catch::Contains("min(32768 − 1, 16384 − 1) − 5 = 16378 tokens"));
+  const Served roomy = serve("python -m sglang.launch_server --model-path " + model + " --max-total-tokens 65536");
+  CHECK(codes(roomy).empty());
+  CHECK(roomy.file["target"] == 40960);
+}
+
+TEST_CASE("engines3 launch: fit --stack kt,lmstudio prints kt run and lms load, and check --serve passes each") {
+  const std::string model = ropelens::test::source_path(kQwen3Weights);
+  for (const char* memory : {"20GiB", "80GiB"}) {
+    const auto fit =
+        ropelens::test::run_cli("fit " + model + " --memory " + memory + " --stack kt,lmstudio --format json");
+    REQUIRE(fit.exit_code == 0);
+    const nlohmann::json engines = nlohmann::json::parse(fit.out)["engines"];
+    for (const auto& [engine, stack, program] :
+         {std::tuple{"sglang", "kt", "kt run "}, std::tuple{"mlx-lm", "lmstudio", "lms load "}}) {
+      REQUIRE(engines.contains(engine));
+      for (const auto& [dtype, row] : engines[engine].items()) {
+        const std::string line = row["serve"];
+        const std::int64_t tokens = row["max_tokens"];
+        INFO(memory << " " << stack << " " << dtype << ": " << line);
+        CHECK_THAT(line, Catch::StartsWith(program + model + " --context-length " + std::to_string(tokens)));
+        // kt run's 40000-token pool would cap the length: the line sizes it.
+        if (std::string(stack) == "kt")
+          CHECK_THAT(line, Catch::EndsWith("--max-total-tokens " + std::to_string(tokens)));
+        const Served checked = serve(line, std::string("--memory ") + memory + " --stack " + stack);
+        CHECK(codes(checked).empty());
+        CHECK(checked.exit_code == 0);
+        CHECK(checked.file["target"] == tokens);
+      }
+    }
   }
 }

@@ -75,6 +75,10 @@ struct Launch {
   // The KV cache the engine allocates for every sequence together, when it is not one request's length (Ollama
   // asks llama-server for num_ctx × OLLAMA_NUM_PARALLEL); none: one request's length.
   std::optional<std::int64_t> cache_tokens;
+  // The tokens the engine's KV pool holds for every request together, when a flag caps it (SGLang's
+  // --max-total-tokens): no request gets more. None: the memory sizes the pool.
+  std::optional<std::int64_t> pool_tokens;
+  std::string pool_flag;                  // "--max-total-tokens"
   bool capped_at_trained = false;         // a request never gets more than n_ctx_train (GGUF)
   std::optional<double> memory_fraction;  // as given
   std::string memory_flag;                // "--gpu-memory-utilization"

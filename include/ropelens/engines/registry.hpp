@@ -39,6 +39,16 @@ struct ServeFlags {
   // The flag of the directory a model folder is found in, when the engine takes the folder's name (model_flag)
   // rather than its path: TabbyAPI's "--model-dir". Defaulted: only such an engine's row states it.
   std::string_view model_folder_flag = "";
+  // The flag that sizes the KV pool for every request together, set to the length printed, where a launcher's own
+  // default would cap the length below it: kt run's "--max-total-tokens" (40000). Defaulted: only such a launch has it.
+  std::string_view pool_size = "";
+};
+
+// A product that starts the engine with a command of its own (KTransformers' `kt run`, LM Studio's `lms load`): fit
+// prints that command when the deployment pins the product's version.
+struct ProductLaunch {
+  EngineVersion version;
+  ServeFlags serve;
 };
 
 // "vllm serve Qwen/Qwen3-8B": the engine's launch with `model` (a shell word, already quoted), or with its
@@ -121,11 +131,15 @@ struct EngineRow {
   const GgufRuntime* gguf;
   // How its launch lines read (engines/launch.hpp); null for an engine without a server.
   const LaunchSyntax* launch;
+  // Products that start it with their own command.
+  std::span<const ProductLaunch> product_launches = {};
 };
 
 // Every engine, in the order every output lists them.
 std::span<const EngineRow* const> engine_registry();
 const EngineRow& engine_row(Engine engine);
+// How the deployment starts the engine: a pinned product's command (kt run), else the engine's own.
+const ServeFlags& serve_flags(Engine engine, const Deployment& deployment);
 // The engine whose current version is what a config means (transformers v5): views are compared against it.
 EngineVersion reference_version();
 // The engine that loads GGUF files (the registry's one row with `gguf`).

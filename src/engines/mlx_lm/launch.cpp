@@ -6,7 +6,12 @@
 // - mlx_lm.server derives no length and takes no length flag: each request gets an unbounded KVCache
 //   (models/cache.py make_prompt_cache), so the context is whatever the client sends;
 // - mlx_lm.generate --max-kv-size N makes every layer's cache a RotatingKVCache(max_size=N, keep=4), which overwrites
-//   the oldest tokens once full instead of refusing (a model with its own make_cache keeps its cache).
+//   the oldest tokens once full instead of refusing (a model with its own make_cache keeps its cache);
+// - `lms load MODEL --context-length N` is LM Studio's (an MLX model runs MLX-LM's model files in mlx-engine).
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
+
 #include <fmt/format.h>
 
 #include "mlx_lm.hpp"
@@ -83,6 +88,48 @@ constexpr FlagRelease kGenerateFlags[] = {
     {"-h", "", ""},
 };
 
+// lms load's options: src/subcommands/load.ts, createClient.ts and logLevel.ts of lmstudio-ai/lms @07b7252d.
+constexpr FlagRelease kLmsLoadFlags[] = {
+    {"--gpu", "", ""},
+    {"--context-length", "", ""},
+    {"-c", "", ""},
+    {"--parallel", "", ""},
+    {"--ttl", "", ""},
+    {"--speculative-draft-mtp", "", ""},
+    {"--no-speculative-draft-mtp", "", ""},
+    {"--speculative-draft-simple", "", ""},
+    {"--speculative-draft-model", "", ""},
+    {"--speculative-draft-max-tokens", "", ""},
+    {"--speculative-draft-min-tokens", "", ""},
+    {"--speculative-draft-min-continue-probability", "", ""},
+    {"--exact", "", ""},
+    {"--local", "", ""},
+    {"--identifier", "", ""},
+    {"--estimate-only", "", ""},
+    {"--yes", "", ""},
+    {"-y", "", ""},
+    {"--host", "", ""},
+    {"--port", "", ""},
+    {"--log-level", "", ""},
+    {"--quiet", "", ""},
+    {"--verbose", "", ""},
+    {"--help", "", ""},
+    {"-h", "", ""},
+};
+// The options of lms load that take no value: the word after one is the model key.
+constexpr std::string_view kLmsSwitches[] = {"--speculative-draft-mtp",
+                                             "--no-speculative-draft-mtp",
+                                             "--speculative-draft-simple",
+                                             "--exact",
+                                             "--local",
+                                             "--estimate-only",
+                                             "--yes",
+                                             "-y",
+                                             "--quiet",
+                                             "--verbose",
+                                             "--help",
+                                             "-h"};
+
 constexpr std::int64_t kRotatingKeep = 4;  // make_prompt_cache: RotatingKVCache(max_size=max_kv_size, keep=4)
 
 enum class Program { none, server, generate };
@@ -134,7 +181,64 @@ bool parse_flag(Launch& launch, const std::vector<std::string>& words, const std
   return true;
 }
 
+bool is_lms_switch(const std::string& flag) {
+  return std::find(std::begin(kLmsSwitches), std::end(kLmsSwitches), flag) != std::end(kLmsSwitches);
+}
+
+bool names_gguf(std::string model) {
+  std::transform(model.begin(), model.end(), model.begin(), [](unsigned char c) { return std::tolower(c); });
+  return model.find("gguf") != std::string::npos;
+}
+
+// `lms load [MODEL-KEY] --context-length N …`: LM Studio's CLI asks the running app to load the model (commander.js:
+// an unknown option is an error). An MLX model runs on lmstudio-ai/mlx-engine, that is MLX-LM's model files; a GGUF
+// model runs on LM Studio's llama.cpp engine, which ropelens does not model.
+bool parse_lms_load(const ShellCommand& command, Launch& launch) {
+  const auto& w = command.words;
+  if (w.size() < 2 || program_name(w[0]) != "lms" || w[1] != "load") return false;
+  launch.version = EngineVersion::mlx_lm_lmstudio;
+  if (launch.form.empty()) launch.form = "lms load (LM Studio)";
+  const FlagSyntax syntax{kLmsLoadFlags, {}, "lms load", false, false, false, true};
+  const auto positional = walk_flags(w, 2, syntax, launch, [&](const std::string& flag, std::size_t& i) {
+    if (flag == "--context-length" || flag == "-c") {
+      launch.length_flag = flag;
+      if (auto value = value_of(w, i, flag, launch)) launch.asked_tokens = token_value(launch, flag, *value, false);
+      return true;
+    }
+    return is_lms_switch(flag);
+  });
+  if (!positional.empty()) launch.model = positional.front();
+  for (std::size_t extra = 1; extra < positional.size(); ++extra)
+    launch.notes.push_back(fmt::format("lms load takes one model key; '{}' is left over", positional[extra]));
+  if (names_gguf(launch.model))
+    throw std::invalid_argument(fmt::format(
+        "lms load {}: a GGUF model runs on LM Studio's llama.cpp engine, which ropelens does not model (check the "
+        "file with llama-server -c N, the engine it builds on); ropelens reads lms load for MLX models",
+        launch.model));
+  if (!launch.asked_tokens)
+    launch.notes.push_back(
+        "lms load without --context-length loads the model at the context LM Studio keeps for it (its app "
+        "settings); give --context-length N to audit N");
+  return true;
+}
+
+// LM Studio's batched MLX path fits the context to the Mac's memory and caps it at max_position_embeddings
+// (mlx_engine/model_kit/batched_vision/context_fit.py @08f0c075).
+void resolve_lmstudio(Launch& launch, const Model& run) {
+  const std::int64_t declared = run.max_position_embeddings.value;
+  if (!launch.asked_tokens || *launch.asked_tokens <= declared) return;
+  launch.served_tokens = declared;
+  launch.problems.push_back(
+      {LaunchProblemKind::slot_below_asked, launch.length_flag,
+       fmt::format("{} {} is above max_position_embeddings {}: LM Studio's mlx-engine fits the context to memory "
+                   "and caps it at the model's native limit (model_kit/batched_vision/context_fit.py @08f0c075), "
+                   "so a request gets at most {} tokens, not {}",
+                   launch.length_flag, *launch.asked_tokens, declared, declared, *launch.asked_tokens),
+       fmt::format("ask for at most {} tokens", declared)});
+}
+
 bool parse_mlx_lm(const ShellCommand& command, Launch& launch) {
+  if (parse_lms_load(command, launch)) return true;
   std::size_t start = 0;
   const Program program = program_of(command.words, start);
   if (program == Program::none) return false;
@@ -164,7 +268,7 @@ bool parse_mlx_lm(const ShellCommand& command, Launch& launch) {
 
 // What the served length means for MLX-LM: nothing bounds it.
 void resolve_mlx_lm(Launch& launch, const Model& run, const Model& /*as_read*/) {
-  if (launch.version == EngineVersion::mlx_lm_lmstudio) return;
+  if (launch.version == EngineVersion::mlx_lm_lmstudio) return resolve_lmstudio(launch, run);
   if (launch.cache_tokens) {
     launch.notes.push_back(
         fmt::format("mlx_lm.generate audits at {} tokens (max_position_embeddings): the rotating "

@@ -18,8 +18,8 @@ constexpr VersionRow kMlxLmRows[] = {
      .label = "LM Studio (MLX-LM)",
      .change = "",
      .first_release = "",
-     .evidence = "lmstudio-ai/mlx-engine @08f0c075: context_fit.py caps --context-length at max_position_embeddings, "
-                 "and the model runs on mlx_lm's model files"},
+     .evidence = "lmstudio-ai/mlx-engine @08f0c075: model_kit/batched_vision/context_fit.py fits the context "
+                 "and caps it at max_position_embeddings, and the model runs on mlx_lm's model files"},
 };
 
 }  // namespace

@@ -215,8 +215,8 @@ EngineView sglang_view(const Model& model, EngineVersion version, std::int64_t t
   view.length = sglang_length_limit(model, target_tokens);
   if (version == EngineVersion::sglang_ktransformers)
     view.notes.push_back(
-        Note("kt run passes --max-total-tokens {}: the token pool, so a request's input stops at "
-             "min(context length, {}) − 1 tokens",
+        Note("kt run passes --max-total-tokens {} unless given one: the token pool, so a request's input stops "
+             "below min(context length − 1, {} − 1) − 5 tokens",
              kKtransformersTotalTokens, kKtransformersTotalTokens));
   view.refusal = sglang_refusal(model);
   if (view.refusal) view.notes.push_back(Note("cannot load this config: {}", *view.refusal));

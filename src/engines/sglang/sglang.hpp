@@ -2,6 +2,7 @@
 #pragma once
 
 #include "../views.hpp"
+#include "ropelens/engines/launch.hpp"
 #include "ropelens/engines/registry.hpp"
 
 namespace ropelens::engine_detail {
@@ -17,5 +18,11 @@ MemoryShare sglang_memory_share(const MemoryRequest& request);              // k
 KvDtype sglang_served_dtype(KvDtype config_dtype);                          // kv_cache.cpp
 std::vector<EngineSnippet> sglang_snippets(const SnippetRequest& request);  // serve.cpp
 extern const LaunchSyntax kSglangLaunch;                                    // launch.cpp
+namespace sglang_launch {
+// Reads words[start…] as python -m sglang.launch_server's flags (launch.cpp).
+void read_flags(const std::vector<std::string>& words, std::size_t start, Launch& launch);
+// `kt run MODEL …` as the SGLang command KTransformers starts (kt_run.cpp); false for any other command.
+bool parse_kt_run(const ShellCommand& command, Launch& launch);
+}  // namespace sglang_launch
 
 }  // namespace ropelens::engine_detail

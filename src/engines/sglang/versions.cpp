@@ -19,8 +19,9 @@ constexpr VersionRow kSglangRows[] = {
      .label = "SGLang under KTransformers",
      .change = "",
      .first_release = "",
-     .evidence = "kvcache-ai/ktransformers @95009ea6: `kt run` starts python -m sglang.launch_server with "
-                 "--max-total-tokens 40000 and --mem-fraction-static 0.98 (read in the research notes, not re-read)"},
+     .evidence = "kvcache-ai/ktransformers @95009ea6 kt-kernel/python/cli/commands/run.py: `kt run` starts "
+                 "python -m sglang.launch_server with --max-total-tokens 40000 and --mem-fraction-static 0.98 "
+                 "unless given others"},
 };
 
 }  // namespace
