@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <memory>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -629,10 +630,25 @@ void refused_at_release(Launch& launch, const std::string& written, const Spelle
                                          engine, flag.added, to_string(launch.engine), flag.added)});
 }
 
-std::vector<std::string> flags_taken(const FlagSyntax& syntax, const Launch& launch) {
-  std::vector<std::string> known;
+// The flags the launch's release takes, for did-you-mean. Kept per flag table and release (on each thread): a line
+// of unknown words otherwise parses every row's releases again for each of them (vLLM's table has hundreds of rows).
+std::shared_ptr<const std::vector<std::string>> flags_taken(const FlagSyntax& syntax, const Launch& launch) {
+  struct KeptFlags {
+    const FlagRelease* table;
+    Engine engine;
+    std::string release;
+    std::shared_ptr<const std::vector<std::string>> flags;
+  };
+  thread_local std::vector<KeptFlags> kept;
+  for (const KeptFlags& entry : kept)
+    if (entry.table == syntax.flags.data() && entry.engine == launch.engine && entry.release == launch.release)
+      return entry.flags;
+  auto known = std::make_shared<std::vector<std::string>>();
   for (const FlagRelease& flag : syntax.flags)
-    if (taken_at(launch, flag) == Taken::yes) known.emplace_back(flag.flag);
+    if (taken_at(launch, flag) == Taken::yes) known->emplace_back(flag.flag);
+  constexpr std::size_t kKept = 32;  // flag tables × releases one run reads; beyond it the oldest goes
+  if (kept.size() == kKept) kept.erase(kept.begin());
+  kept.push_back({syntax.flags.data(), launch.engine, launch.release, known});
   return known;
 }
 
@@ -656,9 +672,9 @@ std::vector<std::string> walk_flags(const std::vector<std::string>& words, std::
       if (!inline_value && i + 1 < words.size() && (words[i + 1].empty() || words[i + 1][0] != '-')) ++i;
     };
     if (spelled.flag == nullptr) {
-      const std::vector<std::string> known = flags_taken(syntax, launch);
-      if (syntax.every_flag_known || closest_match(written, known))
-        unknown_flag(launch, written, known, syntax.engine_name);
+      const auto known = flags_taken(syntax, launch);
+      if (syntax.every_flag_known || closest_match(written, *known))
+        unknown_flag(launch, written, *known, syntax.engine_name);
       continue;
     }
     if (spelled.taken != Taken::yes) {

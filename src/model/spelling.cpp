@@ -71,6 +71,7 @@ std::size_t folded_distance_within(std::string_view a, std::string_view b, std::
 
 std::size_t spelling_distance_within(std::string_view a, std::string_view b, std::size_t reach) {
   if (a.size() > kLongestSpelledWord || b.size() > kLongestSpelledWord) return reach + 1;
+  if (length_gap(a, b) > reach) return reach + 1;  // before folding: a list of flags is mostly other lengths
   const FoldedWord folded_a(a);
   const FoldedWord folded_b(b);
   return folded_distance_within(folded_a.view(), folded_b.view(), reach);
