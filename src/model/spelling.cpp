@@ -74,6 +74,9 @@ std::size_t spelling_distance_within(std::string_view a, std::string_view b, std
   if (length_gap(a, b) > reach) return reach + 1;  // before folding: a list of flags is mostly other lengths
   const FoldedWord folded_a(a);
   const FoldedWord folded_b(b);
+  using spelling_detail::character_set;
+  if (!character_sets_within(character_set(folded_a.view()), character_set(folded_b.view()), reach))
+    return reach + 1;  // the characters one word lacks already cost more edits than reach
   return folded_distance_within(folded_a.view(), folded_b.view(), reach);
 }
 
