@@ -22,9 +22,6 @@ namespace {
 
 using namespace launch_detail;
 
-constexpr std::int64_t kKtMaxTotalTokens = 40000;  // run.py: resolve(max_total_tokens, …, 40000)
-constexpr double kKtMemFraction = 0.98;            // run.py: resolve(mem_fraction_static, …, 0.98)
-
 // kt run's click options that take a value, and the SGLang flag each becomes ("" when it is kt's own).
 struct KtOption {
   std::string_view name;
@@ -139,10 +136,10 @@ KtWords split_kt_words(const std::vector<std::string>& words, Launch& launch) {
 
 void note_defaults(const KtWords& kt, Launch& launch) {
   if (!kt.memory_given) {
-    launch.memory_fraction = kKtMemFraction;
+    launch.memory_fraction = kKtransformersMemFraction;
     launch.memory_flag = "--mem-fraction-static";
   }
-  if (!kt.pool_given) launch.pool_tokens = kKtMaxTotalTokens;
+  if (!kt.pool_given) launch.pool_tokens = kKtransformersTotalTokens;
   if (!kt.tp_given)
     launch.notes.push_back(
         "kt run's --tensor-parallel-size defaults to the number of GPUs it finds (detect_gpus): the audit takes "
@@ -187,8 +184,8 @@ bool parse_kt_run(const ShellCommand& command, Launch& launch) {
   read_flags(sglang, 0, launch);
   note_defaults(kt, launch);
   std::vector<std::string> defaults;
-  if (!kt.memory_given) defaults.push_back(fmt::format("--mem-fraction-static {}", kKtMemFraction));
-  if (!kt.pool_given) defaults.push_back(fmt::format("--max-total-tokens {}", kKtMaxTotalTokens));
+  if (!kt.memory_given) defaults.push_back(fmt::format("--mem-fraction-static {}", kKtransformersMemFraction));
+  if (!kt.pool_given) defaults.push_back(fmt::format("--max-total-tokens {}", kKtransformersTotalTokens));
   launch.notes.push_back(
       fmt::format("kt run starts python -m sglang.launch_server{} and passes on the flags it does not take as its own "
                   "(kt-kernel/python/cli/commands/run.py _build_sglang_command @95009ea6)",

@@ -11,8 +11,7 @@
 namespace ropelens::engine_detail {
 namespace {
 
-constexpr double kSglangSwaRatio = 0.8;             // --swa-full-tokens-ratio default
-constexpr double kKtransformersMemFraction = 0.98;  // kt run's --mem-fraction-static
+constexpr double kSglangSwaRatio = 0.8;  // --swa-full-tokens-ratio default
 
 // SGLang splits its pool only when full and sliding layers both exist.
 bool has_hybrid_swa(const kv_detail::CachingLayers& model) {

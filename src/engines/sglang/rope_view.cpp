@@ -123,8 +123,6 @@ EngineSetupView sglang_setup_view(const Model& model, const RopeSetup& setup, in
   return view;
 }
 
-constexpr std::int64_t kKtransformersTotalTokens = 40000;  // kt run's --max-total-tokens
-
 // CONTEXT_LENGTH_KEYS (python/sglang/srt/utils/hf_transformers/common.py @00828e56): "The ordering here is
 // important"; the first key present wins.
 constexpr std::string_view kSglangLengthKeys[] = {"max_sequence_length", "seq_length", "max_seq_len",

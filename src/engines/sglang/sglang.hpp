@@ -8,6 +8,9 @@
 namespace ropelens::engine_detail {
 
 inline constexpr std::int64_t kSglangPageTokens = 1;  // SGLang's default page size
+// What KTransformers' kt run passes to SGLang unless given others (kt-kernel/python/cli/commands/run.py @95009ea6).
+inline constexpr std::int64_t kKtransformersTotalTokens = 40000;  // --max-total-tokens
+inline constexpr double kKtransformersMemFraction = 0.98;         // --mem-fraction-static
 
 extern const VersionTable kSglangVersions;                                                      // versions.cpp
 EngineView sglang_view(const Model& model, EngineVersion version, std::int64_t target_tokens);  // rope_view.cpp
